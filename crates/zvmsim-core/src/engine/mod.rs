@@ -1,1 +1,4 @@
 
+pub mod queue;
+pub mod queue_alt;
+pub mod rng;

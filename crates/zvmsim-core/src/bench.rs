@@ -1,0 +1,143 @@
+//! Synthetic benchmarks of engine components.
+//!
+//! The event-queue benchmark is the classic *hold* model: `pending` events are
+//! scheduled initially; then each step pops the earliest event and schedules
+//! one new event at its time plus an exponentially distributed increment
+//! (mean 1 µs = 1000 ns, integer ns, so equal times do occur).  Increments come
+//! from a `ChaCha8Rng` seeded with `seed`, hence every run and every candidate
+//! processes exactly the same event sequence.  Event handling is a trivial
+//! checksum so the optimizer cannot drop the work.  Only the hold loop is
+//! timed.  Nothing here prints.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+
+use crate::engine::queue::EventQueue;
+use crate::engine::queue_alt::{BinaryHeapQueue, CalendarQueue, QuaternaryHeapQueue, QueueImpl};
+
+/// Result of one event-queue benchmark run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueueBench {
+    /// Name of the queue implementation.
+    pub queue: String,
+    /// Number of hold operations (pop + push) timed.
+    pub events: u64,
+    /// Number of pending events (constant during the hold loop).
+    pub pending: usize,
+    /// Wall-clock seconds of the hold loop.
+    pub seconds: f64,
+    /// `events / seconds`.
+    pub events_per_second: f64,
+}
+
+/// Mean of the exponential time increment, in ns.
+const MEAN_INCREMENT_NS: f64 = 1000.0;
+
+/// Exponential increment (integer ns) drawn from `rng`: `-ln(1-u) * mean`
+/// with `u` uniform in `[0, 1)` on 53 bits.
+#[inline(always)]
+fn exp_increment(rng: &mut ChaCha8Rng) -> u64 {
+    let u = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+    (-(1.0 - u).ln() * MEAN_INCREMENT_NS) as u64
+}
+
+/// Runs the hold model on queue type `Q`.
+fn hold<Q: QueueImpl>(events: u64, pending: usize, seed: u64) -> QueueBench {
+    let pending = pending.max(1);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut q = Q::with_capacity(pending);
+    for i in 0..pending as u64 {
+        let t = exp_increment(&mut rng);
+        q.push(t, i);
+    }
+    let mut checksum = 0u64;
+    let mut next_payload = pending as u64;
+    let start = Instant::now();
+    for _ in 0..events {
+        let Some((t, p)) = q.pop() else { break };
+        checksum = checksum.rotate_left(5) ^ p ^ t;
+        q.push(t + exp_increment(&mut rng), next_payload);
+        next_payload += 1;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    black_box(checksum);
+    black_box(q.len());
+    QueueBench {
+        queue: Q::NAME.to_string(),
+        events,
+        pending,
+        seconds,
+        events_per_second: if seconds > 0.0 {
+            events as f64 / seconds
+        } else {
+            f64::INFINITY
+        },
+    }
+}
+
+/// Hold-model benchmark of the engine's [`EventQueue`] (`pending` = 1000 is the
+/// reference size).
+pub fn bench_event_queue(events: u64, pending: usize, seed: u64) -> QueueBench {
+    hold::<EventQueue>(events, pending, seed)
+}
+
+/// Hold-model benchmark of every candidate queue, the chosen [`EventQueue`]
+/// first.
+pub fn compare_event_queues(events: u64, pending: usize, seed: u64) -> Vec<QueueBench> {
+    vec![
+        hold::<EventQueue>(events, pending, seed),
+        hold::<BinaryHeapQueue>(events, pending, seed),
+        hold::<QuaternaryHeapQueue>(events, pending, seed),
+        hold::<CalendarQueue>(events, pending, seed),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_smoke() {
+        let b = bench_event_queue(10_000, 100, 1);
+        assert_eq!(b.events, 10_000);
+        assert_eq!(b.pending, 100);
+        assert!(b.seconds >= 0.0 && b.events_per_second > 0.0);
+        let all = compare_event_queues(10_000, 100, 1);
+        assert_eq!(all.len(), 4);
+        assert_eq!(all[0].queue, b.queue);
+    }
+
+    /// Release-mode comparison; run with
+    /// `cargo test --release -p zvmsim-core bench::tests::queue_comparison -- --ignored --nocapture`.
+    /// Env: `ZVMSIM_BENCH_EVENTS` (default 30e6), `ZVMSIM_BENCH_REPS` (default 3).
+    #[test]
+    #[ignore]
+    #[allow(clippy::print_stdout)]
+    fn queue_comparison() {
+        let events: u64 = std::env::var("ZVMSIM_BENCH_EVENTS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(30_000_000);
+        let reps: usize = std::env::var("ZVMSIM_BENCH_REPS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(3);
+        println!("hold model, {events} events, best of {reps} (Mev/s)");
+        println!("{:>8} {:>12} {:>12} {:>12} {:>12}", "pending", "radix_heap", "binary_heap", "4ary_heap", "calendar");
+        for pending in [10usize, 1_000, 100_000] {
+            let mut best = vec![0.0f64; 4];
+            for _ in 0..reps {
+                for (i, r) in compare_event_queues(events, pending, 42).iter().enumerate() {
+                    best[i] = best[i].max(r.events_per_second / 1e6);
+                }
+            }
+            println!(
+                "{:>8} {:>12.1} {:>12.1} {:>12.1} {:>12.1}",
+                pending, best[0], best[1], best[2], best[3]
+            );
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! Global physical parameters of the model. Each is a physical or configured quantity with its
+//! source; none is tuned per scenario. Parameters marked "calibrated" were set once against the
+//! large-memory study (seed 002, Tables 5 and 6) and serve every scenario; see docs/calibration.md.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::units::Duration;
+
+macro_rules! params {
+    ($( $(#[doc = $doc:expr])* $name:ident : $ty:ty = $default:expr ;)*) => {
+        #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+        #[serde(deny_unknown_fields, default)]
+        pub struct ModelParams {
+            $( $(#[doc = $doc])* pub $name: $ty, )*
+        }
+        impl Default for ModelParams {
+            fn default() -> Self {
+                ModelParams { $( $name: $default, )* }
+            }
+        }
+    };
+}
+
+const fn us(x: u64) -> Duration {
+    Duration(x * 1_000)
+}
+const fn ns(x: u64) -> Duration {
+    Duration(x)
+}
+
+params! {
+    /// CP dispatcher minor time slice (z/VM default DSPSLICE: 5 ms).
+    time_slice: Duration = us(5_000);
+
+    /// CP CPU to resolve a page fault from expanded storage: fault interrupt, PGIN of the
+    /// block, table updates (z/VM performance reports: a few microseconds on z9-class IFLs).
+    /// Calibrated.
+    cp_pagein_xstor: Duration = us(8);
+    /// CP CPU to resolve a page fault from DASD: fault, block read start, I/O interrupt,
+    /// validation of the block's pages. Calibrated.
+    cp_pagein_dasd: Duration = us(40);
+    /// CP CPU per frame examined by demand scan (reference bit test and reset).
+    cp_scan_frame: Duration = ns(150);
+    /// CP CPU per frame stolen (invalidate the page table entry, put the frame on the
+    /// available list). Calibrated.
+    cp_steal: Duration = us(3);
+    /// CP CPU per page written to expanded storage (PGOUT).
+    cp_pageout_xstor: Duration = us(4);
+    /// CP CPU per page migrated from expanded storage to DASD (PGIN to a work frame, block
+    /// write). Calibrated.
+    cp_migrate: Duration = us(12);
+    /// CP CPU per frame examined while searching the available list for a frame of the wanted
+    /// kind (z/VM 5.2, below/above 2 GB, contiguous pairs). z/VM 5.3's "fast available list
+    /// searching" takes constant time.
+    cp_avail_search: Duration = ns(200);
+
+    /// Available-list low threshold, as a fraction of pageable frames: demand scan starts
+    /// below it. CP computes its thresholds dynamically; this is the order of magnitude its
+    /// monitor records show for large LPARs.
+    avail_low_fraction: f64 = 0.002;
+    /// Available-list high threshold: demand scan steals until it is reached.
+    avail_high_fraction: f64 = 0.004;
+    /// Pages written together as one paging block (block paging since VM/ESA; z/VM forms
+    /// blocks of pages referenced in the same period).
+    paging_block: u32 = 8;
+
+    /// 3390 on DS8300, 15k rpm DDMs: service of a random read that misses the storage-server
+    /// cache (seek + rotation + transfer).
+    dasd_read_miss: Duration = us(5_500);
+    /// Service of a read that hits the storage-server cache.
+    dasd_read_hit: Duration = us(350);
+    /// Service of a write (fast write to NVS).
+    dasd_write: Duration = us(400);
+    /// FICON transfer per additional 4 KB page of a multi-page channel program.
+    dasd_per_page: Duration = us(25);
+    /// Fraction of random reads that hit the storage-server cache.
+    dasd_read_hit_ratio: f64 = 0.15;
+
+    /// Guest CPU for Linux to allocate a page-cache page and copy 4 KB (read/write system call
+    /// path, page reclaim bookkeeping).
+    linux_page_copy: Duration = us(3);
+    /// Guest CPU per page scanned by Linux reclaim (kswapd or direct).
+    linux_scan_page: Duration = ns(200);
+}

@@ -1,0 +1,632 @@
+//! The scenario format: one TOML file describing the LPAR, its paging space, the guests (as a
+//! user directory would), their workloads, the run control and a console script of CP and Linux
+//! commands. This module is the one place the schema lives; `zvmsim schema` prints its JSON
+//! Schema. Every table denies unknown keys, and every error names file, line, column and field.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::units::{Duration, Size};
+
+/// A located scenario error: what a user sees when a file is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub field: String,
+    pub detail: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: field `{}`: {}", self.file, self.line, self.column, self.field, self.detail)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// A title for reports.
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub lpar: Lpar,
+    /// CP-owned paging space (DASD page slots). Required once guests overcommit storage.
+    #[serde(default)]
+    pub paging: Paging,
+    pub run: RunControl,
+    /// User directory entries: a name (or a pattern) with a count.
+    pub guests: Vec<GuestSpec>,
+    /// Workloads by name, referenced from guests.
+    #[serde(default)]
+    pub workloads: BTreeMap<String, WorkloadSpec>,
+    /// Console script: CP and Linux commands in their real syntax, at simulated times.
+    #[serde(default)]
+    pub console: Vec<ConsoleEntry>,
+    /// Global physical parameters of the model (CPU costs, device times). Defaults are
+    /// documented in `model.rs`; override only for what-if studies.
+    #[serde(default)]
+    pub model: crate::model::ModelParams,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum ZvmLevel {
+    #[serde(rename = "5.2")]
+    V5R2,
+    #[serde(rename = "5.3")]
+    V5R3,
+}
+
+impl ZvmLevel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ZvmLevel::V5R2 => "5.2",
+            ZvmLevel::V5R3 => "5.3",
+        }
+    }
+    /// Largest real storage the release supports (z/VM 5.2: 128 GB; 5.3: 256 GB).
+    pub fn max_central(self) -> Size {
+        match self {
+            ZvmLevel::V5R2 => Size(128 << 30),
+            ZvmLevel::V5R3 => Size(256 << 30),
+        }
+    }
+    /// Largest virtual machine storage CP accepts for a guest (architected 64-bit limit of the
+    /// release's DEFINE STORAGE: 1 TB for 5.2/5.3).
+    pub fn max_guest_storage(self) -> Size {
+        Size(1 << 40)
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Lpar {
+    /// Dedicated IFLs of the LPAR.
+    pub ifls: u32,
+    /// Central storage.
+    pub central: Size,
+    /// Expanded storage (XSTOR); 0 for none.
+    #[serde(default)]
+    pub expanded: Size,
+    /// z/VM release: "5.2" or "5.3".
+    pub zvm_level: ZvmLevel,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Paging {
+    /// CP-owned paging volumes.
+    #[serde(default)]
+    pub volumes: Vec<VolumeSet>,
+    /// Total page slots, when known exactly (as `QUERY ALLOC PAGE` shows); otherwise the
+    /// slots follow from the volumes' geometry.
+    #[serde(default)]
+    pub slots: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum DasdModel {
+    #[serde(rename = "3390-3")]
+    M3390_3,
+    #[serde(rename = "3390-9")]
+    M3390_9,
+    #[serde(rename = "3390-27")]
+    M3390_27,
+    #[serde(rename = "3390-54")]
+    M3390_54,
+}
+
+impl DasdModel {
+    /// Cylinders of the model (IBM 3390 reference).
+    pub fn cylinders(self) -> u64 {
+        match self {
+            DasdModel::M3390_3 => 3339,
+            DasdModel::M3390_9 => 10017,
+            DasdModel::M3390_27 => 32760,
+            DasdModel::M3390_54 => 65520,
+        }
+    }
+    /// 4 KB blocks: 15 tracks per cylinder, 12 4 KB records per 3390 track.
+    pub fn pages(self) -> u64 {
+        self.cylinders() * 15 * 12
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VolumeSet {
+    pub model: DasdModel,
+    #[serde(default = "one")]
+    pub count: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunControl {
+    /// Simulated time run before measurement starts; its statistics are discarded.
+    #[serde(default)]
+    pub priming: Duration,
+    /// The measured window.
+    pub measure: Duration,
+    /// Statistics interval (Performance Toolkit default: 60 s).
+    #[serde(default = "default_interval")]
+    pub interval: Duration,
+    /// Seed of all random streams.
+    #[serde(default = "one_u64")]
+    pub seed: u64,
+}
+
+fn default_interval() -> Duration {
+    Duration::from_secs(60)
+}
+fn one_u64() -> u64 {
+    1
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GuestSpec {
+    /// z/VM user ID (1-8 characters). With `count` > 1 either a printf-like pattern
+    /// (`LNX%02d`) or a name ending in digits (`LNX00080`), which are incremented.
+    pub name: String,
+    #[serde(default = "one")]
+    pub count: u32,
+    /// First number of a `%d` pattern.
+    #[serde(default = "one")]
+    pub first: u32,
+    /// Virtual machine storage (directory STORAGE).
+    pub storage: Size,
+    /// Virtual CPUs.
+    #[serde(default = "one")]
+    pub vcpus: u32,
+    /// Name of an entry in [workloads]; none for an idle guest.
+    #[serde(default)]
+    pub workload: Option<String>,
+    /// Minidisks / dedicated DASD of the guest.
+    #[serde(default)]
+    pub dasd: Vec<GuestDasd>,
+    /// Linux settings of the guest.
+    #[serde(default)]
+    pub linux: LinuxSpec,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GuestDasd {
+    /// What Linux uses the volumes for.
+    #[serde(rename = "use")]
+    pub usage: DasdUse,
+    pub model: DasdModel,
+    #[serde(default = "one")]
+    pub count: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DasdUse {
+    /// LVM volume group striped over the volumes, holding the database.
+    Database,
+    /// Linux swap partition.
+    Swap,
+    /// Root file system and binaries.
+    System,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinuxSpec {
+    /// Kernel, modules and program text: referenced by every transaction.
+    #[serde(default = "default_kernel")]
+    pub kernel: Size,
+    /// Linux swap space on the guest's swap DASD.
+    #[serde(default)]
+    pub swap: Size,
+    /// pfault handshaking: a host page fault blocks only the faulting process (Linux default).
+    #[serde(default = "yes")]
+    pub pfault: bool,
+    /// vm.min_free_kbytes-style floor of free memory, as a size.
+    #[serde(default = "default_min_free")]
+    pub min_free: Size,
+}
+
+fn default_kernel() -> Size {
+    Size(256 << 20)
+}
+fn default_min_free() -> Size {
+    Size(16 << 20)
+}
+fn yes() -> bool {
+    true
+}
+
+impl Default for LinuxSpec {
+    fn default() -> Self {
+        LinuxSpec { kernel: default_kernel(), swap: Size(0), pfault: true, min_free: default_min_free() }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum WorkloadKind {
+    /// Closed-loop users submitting transactions (CPU, memory references, database I/O).
+    Transactional,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadSpec {
+    pub kind: WorkloadKind,
+    /// Users per guest (closed loop: think, submit, wait for the answer).
+    pub users: u32,
+    /// Mean think time between a user's transactions (exponential).
+    #[serde(default)]
+    pub think_time: Duration,
+    /// CPU per transaction when no transaction mix is given.
+    #[serde(default)]
+    pub cpu_per_tx: Option<Duration>,
+    /// Distinct database pages a transaction touches when no mix is given.
+    #[serde(default)]
+    pub db_refs: Option<u32>,
+    /// Transaction types with weights (an order-entry mix).
+    #[serde(default)]
+    pub transactions: Vec<TxType>,
+    /// The database the transactions run against; none for a CPU-only workload.
+    #[serde(default)]
+    pub database: Option<DatabaseSpec>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TxType {
+    pub name: String,
+    /// Relative frequency.
+    pub weight: f64,
+    /// CPU time of the transaction on an unloaded IFL.
+    pub cpu: Duration,
+    /// Distinct database pages referenced (buffer-pool gets).
+    #[serde(default)]
+    pub db_refs: u32,
+    /// Fraction of the referenced pages the transaction changes.
+    #[serde(default)]
+    pub write_fraction: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseSpec {
+    /// Size of the database files.
+    pub size: Size,
+    /// Database buffer pool (cache), in the shared memory segment.
+    pub cache: Size,
+    /// All database buffers and caches (shared memory); at least `cache`.
+    #[serde(default)]
+    pub shared_memory: Option<Size>,
+    /// Skew of block popularity: Zipf exponent over the database's pages.
+    #[serde(default = "default_skew")]
+    pub skew: f64,
+    /// LVM stripe size over the database volumes.
+    #[serde(default = "default_stripe")]
+    pub stripe: Size,
+    /// Asynchronous I/O: page cleaning overlaps with transactions.
+    #[serde(default = "yes")]
+    pub async_io: bool,
+}
+
+fn default_skew() -> f64 {
+    0.9
+}
+fn default_stripe() -> Size {
+    Size(32 << 10)
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConsoleEntry {
+    /// Simulated time the command is issued (from the start of the run, priming included).
+    #[serde(default)]
+    pub at: Duration,
+    /// Who types it: a CP user (e.g. MAINT) for `cp`, a guest name for `linux`.
+    #[serde(default = "maint")]
+    pub user: String,
+    /// A CP command, as typed on a z/VM console.
+    #[serde(default)]
+    pub cp: Option<String>,
+    /// A Linux shell command, as typed in the guest.
+    #[serde(default)]
+    pub linux: Option<String>,
+}
+
+fn maint() -> String {
+    "MAINT".into()
+}
+
+/// A guest after expanding name patterns.
+#[derive(Debug, Clone)]
+pub struct GuestInstance {
+    pub name: String,
+    pub spec_index: usize,
+}
+
+impl Scenario {
+    /// Expand the directory entries into one guest per user ID.
+    pub fn guest_instances(&self) -> Vec<GuestInstance> {
+        let mut out = Vec::new();
+        for (i, g) in self.guests.iter().enumerate() {
+            for k in 0..g.count {
+                out.push(GuestInstance { name: expand_name(&g.name, g.first, k, g.count), spec_index: i });
+            }
+        }
+        out
+    }
+
+    pub fn end_ns(&self) -> u64 {
+        self.run.priming.ns() + self.run.measure.ns()
+    }
+
+    /// Stable hash of the normalized scenario (after defaults and overrides).
+    pub fn hash(&self) -> String {
+        let json = serde_json::to_string(self).unwrap_or_default();
+        let digest = Sha256::digest(json.as_bytes());
+        digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+    }
+
+    pub fn paging_slots(&self) -> u64 {
+        self.paging.slots.unwrap_or_else(|| {
+            self.paging.volumes.iter().map(|v| v.model.pages() * v.count as u64).sum()
+        })
+    }
+}
+
+pub(crate) fn expand_name(pattern: &str, first: u32, k: u32, count: u32) -> String {
+    if let Some(pos) = pattern.find('%') {
+        // printf-like %d / %0Nd
+        let rest = &pattern[pos + 1..];
+        let end = rest.find('d').unwrap_or(0);
+        let spec = &rest[..end];
+        let width: usize = spec.trim_start_matches('0').parse().unwrap_or(0);
+        let num = first + k;
+        let formatted = if spec.starts_with('0') { format!("{num:0width$}") } else { format!("{num:width$}") };
+        return format!("{}{}{}", &pattern[..pos], formatted, &rest[end + 1..]).to_ascii_uppercase();
+    }
+    if count <= 1 {
+        return pattern.to_ascii_uppercase();
+    }
+    let digits = pattern.chars().rev().take_while(|c| c.is_ascii_digit()).count();
+    let (stem, num) = pattern.split_at(pattern.len() - digits);
+    let base: u64 = num.parse().unwrap_or(0);
+    let width = digits.max(1);
+    format!("{}{:0width$}", stem, base + k as u64).to_ascii_uppercase()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing with located errors
+// ---------------------------------------------------------------------------------------------
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rfind('\n').map(|i| offset - i).unwrap_or(offset + 1);
+    (line, col)
+}
+
+/// Locates a dotted path (`guests[0].storage`) in the document; falls back to the nearest
+/// existing parent.
+fn locate(doc: &toml_edit::ImDocument<String>, path: &str) -> Option<std::ops::Range<usize>> {
+    let mut item = doc.as_item();
+    let mut best = None;
+    for seg in split_path(path) {
+        let next = match seg {
+            PathSeg::Key(k) => item.get(k.as_str()),
+            PathSeg::Index(i) => match item {
+                toml_edit::Item::ArrayOfTables(a) => a.get(i).map(|_| &item[i]),
+                toml_edit::Item::Value(toml_edit::Value::Array(a)) => a.get(i).map(|_| &item[i]),
+                _ => None,
+            },
+        };
+        match next {
+            Some(n) => {
+                item = n;
+                if let Some(s) = item_span(item) {
+                    best = Some(s);
+                }
+            }
+            None => break,
+        }
+    }
+    best
+}
+
+fn item_span(item: &toml_edit::Item) -> Option<std::ops::Range<usize>> {
+    match item {
+        toml_edit::Item::Value(v) => v.span(),
+        toml_edit::Item::Table(t) => t.span(),
+        toml_edit::Item::ArrayOfTables(a) => a.get(0).and_then(|t| t.span()),
+        toml_edit::Item::None => None,
+    }
+}
+
+enum PathSeg {
+    Key(String),
+    Index(usize),
+}
+
+fn split_path(path: &str) -> Vec<PathSeg> {
+    let mut out = Vec::new();
+    for part in path.split('.') {
+        if part.is_empty() || part == "?" {
+            continue;
+        }
+        let mut rest = part;
+        if let Some(b) = rest.find('[') {
+            if b > 0 {
+                out.push(PathSeg::Key(rest[..b].to_string()));
+            }
+            rest = &rest[b..];
+            while let Some(stripped) = rest.strip_prefix('[') {
+                let close = stripped.find(']').unwrap_or(stripped.len());
+                if let Ok(i) = stripped[..close].parse() {
+                    out.push(PathSeg::Index(i));
+                }
+                rest = stripped.get(close + 1..).unwrap_or("");
+            }
+        } else {
+            out.push(PathSeg::Key(rest.to_string()));
+        }
+    }
+    out
+}
+
+/// Parsed scenario plus its source, kept to locate later (semantic) errors.
+pub struct Source {
+    pub file: String,
+    pub text: String,
+    doc: toml_edit::ImDocument<String>,
+}
+
+impl Source {
+    pub fn error(&self, field: &str, detail: impl Into<String>) -> ScenarioError {
+        let (line, column) = locate(&self.doc, field).map(|s| line_col(&self.text, s.start)).unwrap_or((1, 1));
+        ScenarioError { file: self.file.clone(), line, column, field: field.to_string(), detail: detail.into() }
+    }
+}
+
+/// Apply `--set key=value` overrides on the document, keeping its layout (and so its line
+/// numbers) intact.
+fn apply_overrides(text: &str, file: &str, overrides: &[String]) -> Result<String, ScenarioError> {
+    if overrides.is_empty() {
+        return Ok(text.to_string());
+    }
+    let bad = |o: &str, d: String| ScenarioError {
+        file: format!("--set {o}"),
+        line: 1,
+        column: 1,
+        field: o.split('=').next().unwrap_or("").trim().to_string(),
+        detail: d,
+    };
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
+        let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
+        ScenarioError { file: file.into(), line, column, field: String::new(), detail: e.message().trim().into() }
+    })?;
+    for o in overrides {
+        let (key, raw) = o.split_once('=').ok_or_else(|| bad(o, "an override is written key=value, e.g. run.seed=7".into()))?;
+        let key = key.trim();
+        if key.is_empty() {
+            return Err(bad(o, "empty key".into()));
+        }
+        let raw = raw.trim();
+        let value: toml_edit::Value =
+            raw.parse().unwrap_or_else(|_| toml_edit::Value::from(raw.to_string()));
+        let segs = split_path(key);
+        let mut item = doc.as_item_mut();
+        for (i, seg) in segs.iter().enumerate() {
+            let last = i + 1 == segs.len();
+            item = match seg {
+                PathSeg::Key(k) => {
+                    let t = item.as_table_like_mut().ok_or_else(|| bad(o, format!("`{k}` is not inside a table")))?;
+                    if last {
+                        t.insert(k, toml_edit::Item::Value(value.clone()));
+                        break;
+                    }
+                    if t.get(k).is_none() {
+                        t.insert(k, toml_edit::Item::Table(toml_edit::Table::new()));
+                    }
+                    t.get_mut(k).ok_or_else(|| bad(o, format!("no `{k}`")))?
+                }
+                PathSeg::Index(ix) => {
+                    let n = match &*item {
+                        toml_edit::Item::ArrayOfTables(a) => a.len(),
+                        toml_edit::Item::Value(toml_edit::Value::Array(a)) => a.len(),
+                        _ => 0,
+                    };
+                    if *ix >= n {
+                        return Err(bad(o, format!("index [{ix}] is out of range ({n} entries)")));
+                    }
+                    if last {
+                        item[*ix] = toml_edit::Item::Value(value.clone());
+                        break;
+                    }
+                    &mut item[*ix]
+                }
+            };
+        }
+    }
+    Ok(doc.to_string())
+}
+
+/// Parse and validate a scenario. `file` names the source in error messages.
+pub fn parse(text: &str, file: &str, overrides: &[String]) -> Result<(Scenario, Source), ScenarioError> {
+    let text = apply_overrides(text, file, overrides)?;
+    let doc = toml_edit::ImDocument::parse(text.clone()).map_err(|e| {
+        let (line, column) = e.span().map(|s| line_col(&text, s.start)).unwrap_or((1, 1));
+        ScenarioError {
+            file: file.into(),
+            line,
+            column,
+            field: "(syntax)".into(),
+            detail: format!("TOML syntax error: {}", e.message().trim()),
+        }
+    })?;
+    let src = Source { file: file.to_string(), text: text.clone(), doc };
+    let de = toml_edit::de::Deserializer::from(src.doc.clone());
+    let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let span = inner.span().or_else(|| locate(&src.doc, &path));
+        let (line, column) = span.map(|s| line_col(&text, s.start)).unwrap_or((1, 1));
+        let field = if path == "." { String::new() } else { path };
+        let mut detail = inner.message().trim().to_string();
+        // serde reports a missing field on the enclosing table: name the field itself.
+        let field = if let Some(name) = detail.strip_prefix("missing field `").and_then(|r| r.split('`').next()) {
+            let f = if field.is_empty() { name.to_string() } else { format!("{field}.{name}") };
+            detail = format!("required field `{name}` is missing");
+            f
+        } else if let Some(name) = detail.strip_prefix("unknown field `").and_then(|r| r.split('`').next()) {
+            if field.is_empty() { name.to_string() } else { format!("{field}.{name}") }
+        } else {
+            field
+        };
+        ScenarioError { file: file.into(), line, column, field, detail }
+    })?;
+    crate::validate::check(&scenario, &src)?;
+    Ok((scenario, src))
+}
+
+/// The JSON Schema of the scenario format, for editors.
+pub fn json_schema() -> String {
+    let schema = schemars::schema_for!(Scenario);
+    serde_json::to_string_pretty(&schema).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn name_patterns() {
+        assert_eq!(expand_name("LNX%02d", 1, 0, 5), "LNX01");
+        assert_eq!(expand_name("lnx%02d", 1, 4, 5), "LNX05");
+        assert_eq!(expand_name("LNX00080", 1, 3, 5), "LNX00083");
+        assert_eq!(expand_name("DB", 1, 0, 1), "DB");
+    }
+
+    #[test]
+    fn line_and_column() {
+        let t = "a = 1\nbb = 2\n";
+        assert_eq!(line_col(t, 0), (1, 1));
+        assert_eq!(line_col(t, 6), (2, 1));
+        assert_eq!(line_col(t, 11), (2, 6));
+    }
+}

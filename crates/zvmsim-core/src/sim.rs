@@ -1,0 +1,1193 @@
+//! The `Simulation`: built from a scenario, stepped with `step_until(t)`. The IFLs dispatch the
+//! guests' virtual CPUs (FIFO dispatch list, CP time slice); a virtual CPU runs Linux tasks
+//! (transactions, kswapd) in bursts that end when the task finishes, blocks (a database read,
+//! or a host page fault resolved from DASD) or the slice ends. Memory references are made by
+//! the tasks as they run and go through the guest's Linux memory and CP's real storage.
+
+use std::collections::VecDeque;
+
+use serde_json::{json, Map, Value};
+
+use crate::dasd::{Dasd, IoReq};
+use crate::engine::queue::EventQueue;
+use crate::engine::rng::{Stream, RNG_ALGORITHM};
+use crate::guest::LinuxMemory;
+use crate::model::ModelParams;
+use crate::scenario::{self, DasdUse, Scenario, ScenarioError};
+use crate::storage::{CpWork, Storage, Touch, NONE};
+use crate::units::NS_PER_S;
+use crate::workload::{Database, Mix};
+
+// Event kinds (top byte of the payload).
+const EV_SUBMIT: u64 = 1;
+const EV_BURST_END: u64 = 2;
+const EV_IO_DONE: u64 = 3;
+const EV_INTERVAL: u64 = 4;
+const EV_CONSOLE: u64 = 5;
+const EV_PRIMING_END: u64 = 6;
+
+// I/O completion tokens (top byte).
+const IO_DB_READ: u64 = 1;
+const IO_DB_WRITE: u64 = 2;
+const IO_PAGE_IN: u64 = 3;
+const IO_PAGE_OUT: u64 = 4;
+
+/// Waiter on a page-in that is a blocked virtual CPU (no pfault) rather than a task.
+const VCPU_WAITER: u32 = 1 << 31;
+
+// Random stream numbers, one per component.
+const STREAM_DASD: u64 = 1;
+const STREAM_GUEST: u64 = 1000;
+
+#[inline]
+fn ev(kind: u64, idx: u64) -> u64 {
+    (kind << 56) | idx
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Block {
+    None,
+    DbRead { vol: u32, task: u32 },
+    PageIn { group: u32, task: u32 },
+}
+
+struct Task {
+    guest: u32,
+    kswapd: bool,
+    kind: u8,
+    refs_left: u32,
+    cpu_left: u64,
+    phase: u8,
+    block: u32,
+    buf: u32,
+    old_block: u32,
+    pc_page: u32,
+    start: u64,
+}
+
+struct Vcpu {
+    guest: u32,
+    task: u32,
+    pending: Block,
+    /// Blocked in a host page fault without pfault: not dispatchable.
+    blocked: bool,
+    slice_used: u64,
+}
+
+#[derive(Default, Clone)]
+struct GuestStats {
+    tx: u64,
+    resp_ns: u128,
+    cpu_ns: u64,
+    cp_ns: u64,
+    db_reads: u64,
+    db_writes: u64,
+    page_faults_dasd: u64,
+    page_faults_xstor: u64,
+}
+
+struct GuestRt {
+    name: String,
+    mem: LinuxMemory,
+    db: Option<Database>,
+    mix: Option<usize>,
+    ready: VecDeque<u32>,
+    idle_vcpus: Vec<u32>,
+    think_ns: u64,
+    pfault: bool,
+    rng: Stream,
+    kswapd_task: u32,
+    stats: GuestStats,
+    total: GuestStats,
+}
+
+struct PageIn {
+    group: u32,
+    waiters: Vec<u32>,
+}
+
+#[derive(Default, Clone)]
+struct SysStats {
+    cp_ns: u64,
+    guest_ns: u64,
+}
+
+pub struct Simulation {
+    pub scenario: Scenario,
+    hash: String,
+    seed: u64,
+    now: u64,
+    end: u64,
+    prime_end: u64,
+    interval_ns: u64,
+    q: EventQueue,
+    events: u64,
+    p: ModelParams,
+    storage: Storage,
+    dasd: Dasd,
+    paging_dev: Vec<u32>,
+    guests: Vec<GuestRt>,
+    vcpus: Vec<Vcpu>,
+    tasks: Vec<Task>,
+    mixes: Vec<Mix>,
+    ifl_free: u32,
+    dispatch: VecDeque<u32>,
+    pageins: Vec<PageIn>,
+    pagein_free: Vec<u32>,
+    grp_inflight: Vec<u32>,
+    cp_backlog_ns: u64,
+    sys: SysStats,
+    interval_start: u64,
+    interval_no: u32,
+    mv_mark: crate::storage::Movement,
+    rows: Vec<Map<String, Value>>,
+    sys_rows: Vec<Map<String, Value>>,
+    console: Vec<Value>,
+    ended: Option<String>,
+    measured: bool,
+    interval_mv: crate::storage::Movement,
+    interval_paging: crate::dasd::DevStats,
+    paging_mark: crate::dasd::DevStats,
+    sys_total: SysStats,
+}
+
+impl Simulation {
+    /// Parse, validate and build. `seed` overrides the scenario's run.seed.
+    pub fn from_toml(text: &str, file: &str, seed: Option<u64>, overrides: &[String]) -> Result<Self, ScenarioError> {
+        let (mut sc, _src) = scenario::parse(text, file, overrides)?;
+        if let Some(s) = seed {
+            sc.run.seed = s;
+        }
+        Ok(Self::new(sc))
+    }
+
+    pub fn new(sc: Scenario) -> Self {
+        let p = sc.model.clone();
+        let seed = sc.run.seed;
+        let hash = sc.hash();
+        let instances = sc.guest_instances();
+        let guest_pages: Vec<u32> = instances.iter().map(|g| sc.guests[g.spec_index].storage.pages() as u32).collect();
+        let mut dasd = Dasd::new(&p, Stream::new(seed, STREAM_DASD));
+        // Paging volumes, and their slots (explicit total spread by capacity).
+        let caps: Vec<u64> =
+            sc.paging.volumes.iter().flat_map(|v| std::iter::repeat(v.model.pages()).take(v.count as usize)).collect();
+        let cap_total: u64 = caps.iter().sum();
+        let slots_total = sc.paging_slots();
+        let volume_slots: Vec<u64> = if caps.is_empty() {
+            if slots_total > 0 { vec![slots_total] } else { vec![] }
+        } else {
+            caps.iter().map(|c| (*c as u128 * slots_total as u128 / cap_total.max(1) as u128) as u64).collect()
+        };
+        let paging_dev: Vec<u32> = volume_slots.iter().map(|_| dasd.add()).collect();
+        let frames = sc.lpar.central.pages() as u32;
+        // CP nucleus and fixed control blocks: 128 MB (z/VM 5.x order of magnitude).
+        let cp_frames = (32_768u32).min(frames / 8);
+        let storage = Storage::new(
+            sc.lpar.zvm_level,
+            &p,
+            frames,
+            cp_frames,
+            sc.lpar.expanded.pages() as u32,
+            &volume_slots,
+            &guest_pages,
+        );
+        let mut mixes = Vec::new();
+        let mut mix_of = std::collections::BTreeMap::new();
+        for (name, w) in &sc.workloads {
+            mix_of.insert(name.clone(), mixes.len());
+            mixes.push(Mix::new(w));
+        }
+        let mut guests = Vec::new();
+        let mut vcpus = Vec::new();
+        let mut tasks = Vec::new();
+        let mut base = 0u32;
+        for (gi, inst) in instances.iter().enumerate() {
+            let spec = &sc.guests[inst.spec_index];
+            let pages = spec.storage.pages() as u32;
+            let kernel = spec.linux.kernel.pages() as u32;
+            let wl = spec.workload.as_ref().and_then(|w| sc.workloads.get(w).map(|ws| (w, ws)));
+            let dbspec = wl.and_then(|(_, ws)| ws.database.as_ref());
+            let shm = dbspec.map(|d| d.shared_memory.unwrap_or(d.cache).pages() as u32).unwrap_or(0);
+            let blocks = dbspec.map(|d| d.size.pages() as u32).unwrap_or(0);
+            let mut mem = LinuxMemory::new(base, pages, kernel, shm, blocks, spec.linux.min_free.pages() as u32, spec.linux.swap.pages());
+            let db = dbspec.map(|d| {
+                let vols: Vec<u32> = spec
+                    .dasd
+                    .iter()
+                    .filter(|x| x.usage == DasdUse::Database)
+                    .flat_map(|x| 0..x.count)
+                    .map(|_| dasd.add())
+                    .collect();
+                let buffers = d.cache.pages() as u32;
+                Database::new(blocks, kernel, buffers, shm - buffers.min(shm), d.skew, (d.stripe.pages() as u32).max(1), vols)
+            });
+            if let Some(db) = &db {
+                // The page cache holds the blocks just below the buffer pool in popularity.
+                let start = db.buffers as u64;
+                mem.warm(|i| db.block_of_rank((start + i as u64) % db.blocks.max(1) as u64));
+            } else {
+                mem.warm(|_| NONE);
+            }
+            let mut idle = Vec::new();
+            for _ in 0..spec.vcpus {
+                idle.push(vcpus.len() as u32);
+                vcpus.push(Vcpu { guest: gi as u32, task: NONE, pending: Block::None, blocked: false, slice_used: 0 });
+            }
+            idle.reverse();
+            let kswapd_task = tasks.len() as u32;
+            tasks.push(Task::new(gi as u32, true));
+            let (mix, think_ns) = match wl {
+                Some((name, ws)) => (Some(mix_of[name]), ws.think_time.ns()),
+                None => (None, 0),
+            };
+            guests.push(GuestRt {
+                name: inst.name.clone(),
+                mem,
+                db,
+                mix,
+                ready: VecDeque::new(),
+                idle_vcpus: idle,
+                think_ns,
+                pfault: spec.linux.pfault,
+                rng: Stream::new(seed, STREAM_GUEST + gi as u64),
+                kswapd_task,
+                stats: GuestStats::default(),
+                total: GuestStats::default(),
+            });
+            base += pages;
+        }
+        let groups = (storage.slots_total() / p.paging_block.clamp(1, 64) as u64) as usize;
+        let mut sim = Simulation {
+            hash,
+            seed,
+            now: 0,
+            end: sc.end_ns(),
+            prime_end: sc.run.priming.ns(),
+            interval_ns: sc.run.interval.ns(),
+            q: EventQueue::with_capacity(4096),
+            events: 0,
+            p,
+            storage,
+            dasd,
+            paging_dev,
+            guests,
+            vcpus,
+            tasks,
+            mixes,
+            ifl_free: sc.lpar.ifls,
+            dispatch: VecDeque::new(),
+            pageins: Vec::new(),
+            pagein_free: Vec::new(),
+            grp_inflight: vec![NONE; groups],
+            cp_backlog_ns: 0,
+            sys: SysStats::default(),
+            interval_start: 0,
+            interval_no: 0,
+            mv_mark: Default::default(),
+            rows: Vec::new(),
+            sys_rows: Vec::new(),
+            console: Vec::new(),
+            ended: None,
+            measured: false,
+            interval_mv: Default::default(),
+            interval_paging: Default::default(),
+            paging_mark: Default::default(),
+            sys_total: SysStats::default(),
+            scenario: sc,
+        };
+        sim.warm_start();
+        sim.start_users();
+        for (i, c) in sim.scenario.console.iter().enumerate() {
+            sim.q.push(c.at.ns(), ev(EV_CONSOLE, i as u64));
+        }
+        sim.q.push(sim.prime_end, ev(EV_PRIMING_END, 0));
+        sim
+    }
+
+    /// Guests have run for a while before measurement: every page has been used once. Pages
+    /// are referenced coldest first (page cache, other shared memory, buffer pool from cold to
+    /// hot, kernel), interleaved across guests by segment, so that CP pages out what is
+    /// coldest. The priming period then lets the mechanisms settle.
+    fn warm_start(&mut self) {
+        let mut orders: Vec<Vec<(u32, u32)>> = Vec::new();
+        for g in &self.guests {
+            let m = &g.mem;
+            let b = m.base;
+            let mut ranges = vec![(b + m.pc_start, b + m.pages)];
+            if let Some(db) = &g.db {
+                ranges.push((b + db.other_start, b + db.other_start + db.other));
+                ranges.push((b + db.buf_start, b + db.buf_start + db.buffers));
+            } else if m.shm > 0 {
+                ranges.push((b + m.kernel, b + m.kernel + m.shm));
+            }
+            ranges.push((b, b + m.kernel));
+            orders.push(ranges);
+        }
+        let chunk = 256u32;
+        let mut cursors: Vec<(usize, u32)> = orders.iter().map(|r| (0usize, r.first().map(|x| x.0).unwrap_or(0))).collect();
+        let mut cp = CpWork::default();
+        loop {
+            let mut any = false;
+            for (gi, ranges) in orders.iter().enumerate() {
+                let (ri, pos) = &mut cursors[gi];
+                if *ri >= ranges.len() {
+                    continue;
+                }
+                any = true;
+                let (_, hi) = ranges[*ri];
+                let stop = (*pos + chunk).min(hi);
+                // Buffer pool: buffer i holds the i-th hottest block, so walk it backwards.
+                let is_buf = self.guests[gi].db.as_ref().map(|d| ranges[*ri].0 == self.guests[gi].mem.base + d.buf_start).unwrap_or(false);
+                for k in *pos..stop {
+                    let page = if is_buf { ranges[*ri].0 + (hi - 1 - k) } else { k };
+                    self.storage.touch(page, true, &mut cp);
+                }
+                *pos = stop;
+                if stop >= hi {
+                    *ri += 1;
+                    if *ri < ranges.len() {
+                        *pos = ranges[*ri].0;
+                    }
+                }
+            }
+            if !any {
+                break;
+            }
+            self.storage.writes.clear();
+        }
+        self.storage.writes.clear();
+        self.storage.moved = Default::default();
+    }
+
+    fn start_users(&mut self) {
+        for gi in 0..self.guests.len() {
+            let Some(mix_i) = self.guests[gi].mix else { continue };
+            let spec_i = self.scenario.guest_instances()[gi].spec_index;
+            let wname = self.scenario.guests[spec_i].workload.clone().unwrap_or_default();
+            let users = self.scenario.workloads[&wname].users;
+            let _ = mix_i;
+            for _ in 0..users {
+                let t = self.tasks.len() as u32;
+                self.tasks.push(Task::new(gi as u32, false));
+                let think = self.guests[gi].think_ns;
+                let delay = self.guests[gi].rng.exp_ns(think);
+                self.q.push(delay, ev(EV_SUBMIT, t as u64));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ stepping
+
+    pub fn now_ns(&self) -> u64 {
+        self.now
+    }
+    pub fn end_ns(&self) -> u64 {
+        self.end
+    }
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    pub fn scenario_hash(&self) -> &str {
+        &self.hash
+    }
+    pub fn finished(&self) -> bool {
+        self.now >= self.end || self.ended.is_some()
+    }
+
+    /// Process every event up to simulated time `t` (ns). Returns events processed.
+    pub fn step_until(&mut self, t: u64) -> u64 {
+        let t = t.min(self.end);
+        let start = self.events;
+        while self.ended.is_none() {
+            match self.q.peek_time() {
+                Some(et) if et <= t => {}
+                _ => break,
+            }
+            let Some((et, payload)) = self.q.pop() else { break };
+            self.now = et;
+            self.events += 1;
+            self.dispatch_event(payload);
+            if self.storage.paging_full && self.ended.is_none() {
+                self.console_line("SYSTEM", "", vec![
+                    "HCPPGT004 ABEND: all DASD paging space is in use; z/VM stops (abend PGT004)".to_string(),
+                ]);
+                self.ended = Some("PGT004: paging space full".into());
+            }
+        }
+        if self.ended.is_none() {
+            self.now = self.now.max(t);
+        }
+        self.events - start
+    }
+
+    pub fn run(&mut self) {
+        let end = self.end;
+        self.step_until(end);
+    }
+
+    fn dispatch_event(&mut self, payload: u64) {
+        let kind = payload >> 56;
+        let idx = payload & ((1 << 56) - 1);
+        match kind {
+            EV_SUBMIT => self.submit_tx(idx as u32),
+            EV_BURST_END => self.burst_end(idx as u32),
+            EV_IO_DONE => self.io_done(idx as u32),
+            EV_INTERVAL => self.close_interval(),
+            EV_CONSOLE => self.run_console(idx as usize),
+            EV_PRIMING_END => self.start_measuring(),
+            _ => {}
+        }
+    }
+
+    // ------------------------------------------------------------------ dispatching
+
+    fn submit_tx(&mut self, t: u32) {
+        let g = self.tasks[t as usize].guest as usize;
+        let mix = &self.mixes[self.guests[g].mix.unwrap_or(0)];
+        let kind = mix.pick(&mut self.guests[g].rng);
+        let k = &mix.kinds[kind as usize];
+        let task = &mut self.tasks[t as usize];
+        task.kind = kind;
+        task.refs_left = k.db_refs;
+        task.cpu_left = k.cpu_ns;
+        task.phase = 0;
+        task.start = self.now;
+        self.make_ready(t);
+    }
+
+    /// A task becomes ready in its guest; an idle virtual CPU of the guest is dispatched.
+    fn make_ready(&mut self, t: u32) {
+        let g = self.tasks[t as usize].guest as usize;
+        self.guests[g].ready.push_back(t);
+        if let Some(v) = self.guests[g].idle_vcpus.pop() {
+            self.vcpu_runnable(v);
+        }
+    }
+
+    fn vcpu_runnable(&mut self, v: u32) {
+        if self.ifl_free > 0 {
+            self.ifl_free -= 1;
+            self.vcpus[v as usize].slice_used = 0;
+            self.run_burst(v);
+        } else {
+            self.dispatch.push_back(v);
+        }
+    }
+
+    /// The virtual CPU `v` holds an IFL from `now`: run its Linux tasks until one blocks, the
+    /// slice ends or it has no work; schedule the end of the burst.
+    fn run_burst(&mut self, v: u32) {
+        let slice = self.p.time_slice.ns();
+        let g = self.vcpus[v as usize].guest as usize;
+        // CP work left over from I/O interrupts runs first on this IFL.
+        let mut t = std::mem::take(&mut self.cp_backlog_ns);
+        self.sys.cp_ns += t;
+        loop {
+            if self.vcpus[v as usize].task == NONE {
+                match self.guests[g].ready.pop_front() {
+                    Some(task) => self.vcpus[v as usize].task = task,
+                    None => break,
+                }
+            }
+            let task = self.vcpus[v as usize].task;
+            let budget = slice.saturating_sub(self.vcpus[v as usize].slice_used + t);
+            let (used, outcome) = self.exec(task, budget.max(1));
+            t += used;
+            match outcome {
+                Outcome::Done => {
+                    self.finish_task(task, self.now + t);
+                    self.vcpus[v as usize].task = NONE;
+                }
+                Outcome::Blocked(b) => {
+                    self.vcpus[v as usize].pending = b;
+                    let keeps = matches!(b, Block::PageIn { .. }) && !self.guests[g].pfault;
+                    if keeps {
+                        self.vcpus[v as usize].blocked = true;
+                    } else {
+                        self.vcpus[v as usize].task = NONE;
+                    }
+                    break;
+                }
+                Outcome::SliceEnd => break,
+            }
+            if self.vcpus[v as usize].slice_used + t >= slice {
+                break;
+            }
+        }
+        self.vcpus[v as usize].slice_used += t;
+        self.q.push(self.now + t, ev(EV_BURST_END, v as u64));
+    }
+
+    fn burst_end(&mut self, v: u32) {
+        let pending = std::mem::replace(&mut self.vcpus[v as usize].pending, Block::None);
+        let g = self.vcpus[v as usize].guest as usize;
+        match pending {
+            Block::None => {}
+            Block::DbRead { vol, task } => {
+                let req = IoReq { token: (IO_DB_READ << 56) | task as u64, pages: 1, write: false, queued_at: self.now };
+                self.submit_io(vol, req);
+                self.guests[g].stats.db_reads += 1;
+            }
+            Block::PageIn { group, task } => {
+                let waiter = if self.vcpus[v as usize].blocked { v | VCPU_WAITER } else { task };
+                self.start_pagein(group, waiter);
+                self.guests[g].stats.page_faults_dasd += 1;
+            }
+        }
+        if self.vcpus[v as usize].blocked {
+            self.release_ifl();
+            return;
+        }
+        let has_work = self.vcpus[v as usize].task != NONE || !self.guests[g].ready.is_empty();
+        if has_work {
+            if self.vcpus[v as usize].slice_used >= self.p.time_slice.ns() {
+                if let Some(next) = self.dispatch.pop_front() {
+                    self.dispatch.push_back(v);
+                    self.vcpus[next as usize].slice_used = 0;
+                    self.run_burst(next);
+                    return;
+                }
+                self.vcpus[v as usize].slice_used = 0;
+            }
+            self.run_burst(v);
+        } else {
+            self.guests[g].idle_vcpus.push(v);
+            self.release_ifl();
+        }
+    }
+
+    fn release_ifl(&mut self) {
+        if let Some(next) = self.dispatch.pop_front() {
+            self.vcpus[next as usize].slice_used = 0;
+            self.run_burst(next);
+        } else {
+            self.ifl_free += 1;
+        }
+    }
+
+    fn submit_io(&mut self, dev: u32, req: IoReq) {
+        if let Some(done) = self.dasd.submit(dev, req, self.now) {
+            self.q.push(done, ev(EV_IO_DONE, dev as u64));
+        }
+    }
+
+    fn start_pagein(&mut self, group: u32, waiter: u32) {
+        let cur = self.grp_inflight[group as usize];
+        if cur != NONE {
+            self.pageins[cur as usize].waiters.push(waiter);
+            return;
+        }
+        let id = match self.pagein_free.pop() {
+            Some(id) => {
+                self.pageins[id as usize].group = group;
+                self.pageins[id as usize].waiters.push(waiter);
+                id
+            }
+            None => {
+                self.pageins.push(PageIn { group, waiters: vec![waiter] });
+                (self.pageins.len() - 1) as u32
+            }
+        };
+        self.grp_inflight[group as usize] = id;
+        let vol = self.paging_dev[self.storage.volume_of_group(group) as usize];
+        let pages = self.storage.group_live(group).max(1);
+        let req = IoReq { token: (IO_PAGE_IN << 56) | id as u64, pages, write: false, queued_at: self.now };
+        self.submit_io(vol, req);
+    }
+
+    fn io_done(&mut self, dev: u32) {
+        let (req, next) = self.dasd.complete(dev, self.now);
+        if let Some(t) = next {
+            self.q.push(t, ev(EV_IO_DONE, dev as u64));
+        }
+        let idx = (req.token & ((1 << 56) - 1)) as u32;
+        match req.token >> 56 {
+            IO_DB_READ => self.make_ready(idx),
+            IO_PAGE_IN => {
+                let group = self.pageins[idx as usize].group;
+                let mut cp = CpWork::default();
+                self.storage.complete_pagein(group, &mut cp);
+                self.cp_backlog_ns += cp.ns;
+                self.flush_page_writes();
+                self.grp_inflight[group as usize] = NONE;
+                let waiters = std::mem::take(&mut self.pageins[idx as usize].waiters);
+                for &w in &waiters {
+                    if w & VCPU_WAITER != 0 {
+                        let v = w & !VCPU_WAITER;
+                        self.vcpus[v as usize].blocked = false;
+                        self.vcpu_runnable(v);
+                    } else {
+                        self.make_ready(w);
+                    }
+                }
+                let mut waiters = waiters;
+                waiters.clear();
+                self.pageins[idx as usize].waiters = waiters;
+                self.pagein_free.push(idx);
+            }
+            _ => {}
+        }
+    }
+
+    /// Block page-outs CP started: each is a write on its paging volume.
+    fn flush_page_writes(&mut self) {
+        if self.storage.writes.is_empty() {
+            return;
+        }
+        let writes = std::mem::take(&mut self.storage.writes);
+        for w in &writes {
+            let dev = self.paging_dev[w.volume as usize];
+            let req = IoReq { token: IO_PAGE_OUT << 56, pages: w.pages, write: true, queued_at: self.now };
+            self.submit_io(dev, req);
+        }
+        let mut writes = writes;
+        writes.clear();
+        self.storage.writes = writes;
+    }
+
+    fn finish_task(&mut self, t: u32, at: u64) {
+        let task = &self.tasks[t as usize];
+        if task.kswapd {
+            return;
+        }
+        let g = task.guest as usize;
+        let resp = at - task.start;
+        let gs = &mut self.guests[g];
+        gs.stats.tx += 1;
+        gs.stats.resp_ns += resp as u128;
+        let think = gs.rng.exp_ns(gs.think_ns);
+        self.q.push(at + think, ev(EV_SUBMIT, t as u64));
+    }
+}
+
+enum Outcome {
+    Done,
+    Blocked(Block),
+    SliceEnd,
+}
+
+impl Task {
+    fn new(guest: u32, kswapd: bool) -> Self {
+        Task {
+            guest,
+            kswapd,
+            kind: 0,
+            refs_left: 0,
+            cpu_left: 0,
+            phase: 0,
+            block: NONE,
+            buf: NONE,
+            old_block: NONE,
+            pc_page: NONE,
+            start: 0,
+        }
+    }
+}
+
+#[derive(Default)]
+struct StepWork {
+    guest_ns: u64,
+    cp_ns: u64,
+}
+
+impl Simulation {
+    /// Run task `t` for up to `budget` ns of IFL time; returns the time used and why it stopped.
+    fn exec(&mut self, t: u32, budget: u64) -> (u64, Outcome) {
+        let ti = t as usize;
+        let g = self.tasks[ti].guest as usize;
+        if self.tasks[ti].kswapd {
+            let scanned = self.guests[g].mem.kswapd();
+            let ns = scanned * self.p.linux_scan_page.ns();
+            self.charge(g, ns, 0);
+            return (ns, Outcome::Done);
+        }
+        if self.tasks[ti].refs_left == 0 {
+            let run = self.tasks[ti].cpu_left.min(budget);
+            self.tasks[ti].cpu_left -= run;
+            self.charge(g, run, 0);
+            let out = if self.tasks[ti].cpu_left == 0 { Outcome::Done } else { Outcome::SliceEnd };
+            return (run, out);
+        }
+        let (step_cpu, wf) = {
+            let k = &self.mixes[self.guests[g].mix.unwrap_or(0)].kinds[self.tasks[ti].kind as usize];
+            (k.cpu_ns / k.db_refs.max(1) as u64, k.write_fraction)
+        };
+        let mut used = 0;
+        loop {
+            let mut w = StepWork::default();
+            let r = self.db_step(t, g, wf, &mut w);
+            used += w.guest_ns + w.cp_ns;
+            self.charge(g, w.guest_ns, w.cp_ns);
+            self.flush_page_writes();
+            if let Err(b) = r {
+                return (used, Outcome::Blocked(b));
+            }
+            used += step_cpu;
+            self.charge(g, step_cpu, 0);
+            let task = &mut self.tasks[ti];
+            task.refs_left -= 1;
+            if task.refs_left == 0 {
+                return (used, Outcome::Done);
+            }
+            if used >= budget {
+                return (used, Outcome::SliceEnd);
+            }
+        }
+    }
+
+    #[inline]
+    fn charge(&mut self, g: usize, guest_ns: u64, cp_ns: u64) {
+        let s = &mut self.guests[g].stats;
+        s.cpu_ns += guest_ns;
+        s.cp_ns += cp_ns;
+        self.sys.guest_ns += guest_ns;
+        self.sys.cp_ns += cp_ns;
+    }
+
+    /// A reference by task `t` of guest `g` to global page `page`.
+    #[inline]
+    fn touch(&mut self, g: usize, t: u32, page: u32, write: bool, w: &mut StepWork) -> Result<(), Block> {
+        let mut cp = CpWork::default();
+        let xs_before = self.storage.moved.xs_to_ms;
+        let r = self.storage.touch(page, write, &mut cp);
+        w.cp_ns += cp.ns;
+        if self.storage.moved.xs_to_ms != xs_before {
+            self.guests[g].stats.page_faults_xstor += 1;
+        }
+        match r {
+            Touch::Resident => Ok(()),
+            Touch::Dasd { group } => Err(Block::PageIn { group, task: t }),
+        }
+    }
+
+    /// Allocate a page-cache page for `block` (reclaiming as Linux does); returns its global page.
+    fn pc_alloc(&mut self, g: usize, block: u32, w: &mut StepWork) -> u32 {
+        let gs = &mut self.guests[g];
+        let (i, scanned) = gs.mem.alloc_for(block);
+        w.guest_ns += scanned * self.p.linux_scan_page.ns();
+        if gs.mem.needs_kswapd() {
+            gs.mem.kswapd_queued = true;
+            let kt = gs.kswapd_task;
+            gs.ready.push_back(kt);
+        }
+        i
+    }
+
+    /// One buffer-pool get of a transaction, as a restartable state machine: a host page
+    /// fault returns early and the same phase runs again once the page is back.
+    fn db_step(&mut self, t: u32, g: usize, wf: f64, w: &mut StepWork) -> Result<(), Block> {
+        let ti = t as usize;
+        let base = self.guests[g].mem.base;
+        let copy = self.p.linux_page_copy.ns();
+        loop {
+            match self.tasks[ti].phase {
+                0 => {
+                    // Kernel and program text, and the database's other shared memory.
+                    let gs = &mut self.guests[g];
+                    let kpage = base + gs.rng.below(gs.mem.kernel as u64) as u32;
+                    let db = gs.db.as_ref().expect("db workload");
+                    let opage = if db.other > 0 { Some(base + db.other_start + gs.rng.below(db.other as u64) as u32) } else { None };
+                    let block = db.sample_block(&mut gs.rng);
+                    self.touch(g, t, kpage, false, w)?;
+                    if let Some(op) = opage {
+                        self.touch(g, t, op, true, w)?;
+                    }
+                    self.tasks[ti].block = block;
+                    self.tasks[ti].phase = 1;
+                }
+                1 => {
+                    let block = self.tasks[ti].block;
+                    let gs = &mut self.guests[g];
+                    let db = gs.db.as_mut().expect("db workload");
+                    if let Some(buf) = db.lookup(block) {
+                        let page = base + db.buf_start + buf;
+                        let write = gs.rng.chance(wf);
+                        self.touch(g, t, page, write, w)?;
+                        let db = self.guests[g].db.as_mut().expect("db workload");
+                        db.hits += 1;
+                        if write {
+                            db.set_dirty(buf);
+                        }
+                        self.tasks[ti].phase = 0;
+                        return Ok(());
+                    }
+                    db.misses += 1;
+                    let (buf, old) = db.replace(block);
+                    let task = &mut self.tasks[ti];
+                    task.buf = buf;
+                    task.old_block = old.unwrap_or(NONE);
+                    task.pc_page = NONE;
+                    task.phase = if old.is_some() { 2 } else { 3 };
+                }
+                2 => {
+                    // The victim buffer is dirty: write its old block through the page cache.
+                    let (buf, old) = (self.tasks[ti].buf, self.tasks[ti].old_block);
+                    let buf_start = self.guests[g].db.as_ref().expect("db").buf_start;
+                    self.touch(g, t, base + buf_start + buf, false, w)?;
+                    if self.tasks[ti].pc_page == NONE {
+                        let i = self.pc_alloc(g, old, w);
+                        self.tasks[ti].pc_page = self.guests[g].mem.pc_global(i);
+                        w.guest_ns += copy;
+                    }
+                    let pc = self.tasks[ti].pc_page;
+                    self.touch(g, t, pc, true, w)?;
+                    let vol = self.guests[g].db.as_ref().expect("db").volume_of(old);
+                    let req = IoReq { token: IO_DB_WRITE << 56, pages: 1, write: true, queued_at: self.now };
+                    self.submit_io(vol, req);
+                    self.guests[g].stats.db_writes += 1;
+                    self.tasks[ti].pc_page = NONE;
+                    self.tasks[ti].phase = 3;
+                }
+                3 => {
+                    let (block, buf) = (self.tasks[ti].block, self.tasks[ti].buf);
+                    let gs = &mut self.guests[g];
+                    let db = gs.db.as_ref().expect("db");
+                    let (buf_start, vol) = (db.buf_start, db.volume_of(block));
+                    match gs.mem.lookup(block) {
+                        Some(i) => {
+                            let pc = gs.mem.pc_global(i);
+                            self.touch(g, t, pc, false, w)?;
+                            self.touch(g, t, base + buf_start + buf, true, w)?;
+                            w.guest_ns += copy;
+                            self.tasks[ti].phase = 0;
+                            return Ok(());
+                        }
+                        None => {
+                            self.tasks[ti].phase = 4;
+                            return Err(Block::DbRead { vol, task: t });
+                        }
+                    }
+                }
+                _ => {
+                    // The read completed: the block lands in a page-cache page and is copied
+                    // into the buffer.
+                    let (block, buf) = (self.tasks[ti].block, self.tasks[ti].buf);
+                    if self.tasks[ti].pc_page == NONE {
+                        let i = self.pc_alloc(g, block, w);
+                        self.tasks[ti].pc_page = self.guests[g].mem.pc_global(i);
+                        w.guest_ns += copy;
+                    }
+                    let pc = self.tasks[ti].pc_page;
+                    self.touch(g, t, pc, true, w)?;
+                    let buf_start = self.guests[g].db.as_ref().expect("db").buf_start;
+                    self.touch(g, t, base + buf_start + buf, true, w)?;
+                    self.tasks[ti].pc_page = NONE;
+                    self.tasks[ti].phase = 0;
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ console
+
+    fn console_line(&mut self, user: &str, command: &str, response: Vec<String>) {
+        self.console.push(json!({
+            "t_s": self.now as f64 / NS_PER_S as f64,
+            "user": user,
+            "command": command,
+            "response": response,
+        }));
+    }
+
+    fn run_console(&mut self, i: usize) {
+        let entry = self.scenario.console[i].clone();
+        if let Some(cmd) = &entry.cp {
+            let response = match crate::cp::parse(cmd) {
+                Ok(c) => {
+                    let secs = (self.now - self.interval_start).max(1) as f64;
+                    let view = crate::cp::CpView {
+                        level: self.scenario.lpar.zvm_level.as_str(),
+                        central_bytes: self.scenario.lpar.central.bytes(),
+                        xstor_bytes: self.scenario.lpar.expanded.bytes(),
+                        xstor_used_blocks: self.storage.xstor.used(),
+                        ifls: self.scenario.lpar.ifls,
+                        guests: self.guests.iter().map(|g| g.name.clone()).collect(),
+                        slots_total: self.storage.slots_total(),
+                        slots_used: self.storage.on_dasd(),
+                        avg_proc_pct: 100.0 * (self.sys.cp_ns + self.sys.guest_ns) as f64
+                            / (secs * self.scenario.lpar.ifls as f64),
+                        paging_per_s: (self.storage.moved.dasd_to_ms + self.storage.moved.xs_to_dasd
+                            - self.mv_mark.dasd_to_ms
+                            - self.mv_mark.xs_to_dasd) as f64
+                            * NS_PER_S as f64
+                            / secs,
+                        xstor_per_s: (self.storage.moved.ms_to_xs + self.storage.moved.xs_to_ms
+                            - self.mv_mark.ms_to_xs
+                            - self.mv_mark.xs_to_ms) as f64
+                            * NS_PER_S as f64
+                            / secs,
+                        migrate_per_s: (self.storage.moved.xs_to_dasd - self.mv_mark.xs_to_dasd) as f64 * NS_PER_S as f64 / secs,
+                    };
+                    crate::cp::respond(&c, &view)
+                }
+                Err(m) => vec![m],
+            };
+            self.console_line(&entry.user.to_ascii_uppercase(), cmd, response);
+        } else if let Some(cmd) = &entry.linux {
+            let user = entry.user.to_ascii_uppercase();
+            let response = match (crate::linux::parse(cmd), self.guests.iter().position(|g| g.name == user)) {
+                (Ok(c), Some(gi)) => {
+                    let m = &self.guests[gi].mem;
+                    let view = crate::linux::LinuxView {
+                        total: m.pages as u64,
+                        free: m.free_pages() as u64,
+                        cached: m.cached,
+                        anon: m.anon(),
+                        kernel: m.kernel as u64,
+                        swap_total: m.swap_pages,
+                        swap_used: 0,
+                        pgmajfault: m.pgmajfault,
+                        pgscan_direct: m.pgscan_direct,
+                        pgscan_kswapd: m.pgscan_kswapd,
+                    };
+                    crate::linux::respond(&c, &view)
+                }
+                (Err(m), _) => vec![m],
+                (_, None) => vec![format!("{user}: no such guest")],
+            };
+            self.console_line(&user, cmd, response);
+        }
+    }
+
+    // ------------------------------------------------------------------ monitoring
+
+    fn start_measuring(&mut self) {
+        self.measured = true;
+        for g in &mut self.guests {
+            g.stats = GuestStats::default();
+            g.total = GuestStats::default();
+        }
+        self.sys = SysStats::default();
+        self.mv_mark = self.storage.moved;
+        self.interval_start = self.now;
+        self.interval_no = 0;
+        self.rows.clear();
+        self.sys_rows.clear();
+        self.q.push(self.now + self.interval_ns, ev(EV_INTERVAL, 0));
+        self.paging_mark = self.paging_stats();
+        self.interval_mv = self.storage.moved;
+        self.interval_paging = self.paging_mark;
+    }
+
+    fn paging_stats(&self) -> crate::dasd::DevStats {
+        let mut s = crate::dasd::DevStats::default();
+        for &d in &self.paging_dev {
+            let x = self.dasd.stats(d);
+            s.ios += x.ios;
+            s.pages += x.pages;
+            s.busy_ns += x.busy_ns;
+            s.wait_ns += x.wait_ns;
+        }
+        s
+    }
+
+    fn close_interval(&mut self) {
+        let span = (self.now - self.interval_start).max(1);
+        let secs = span as f64 / NS_PER_S as f64;
+        let ifls = self.scenario.lpar.ifls as f64;
+        let pct = |ns: u64| 100.0 * ns as f64 / span as f64;
+        let t0 = self.interval_start as f64 / NS_PER_S as f64;
+        let t1 = self.now as f64 / NS_PER_S as f64;
+        let mut tx_total = 0u64;
+        for gi in 0..self.guests.len() {
+            let resident = self.storage.guest_resident(gi);
+            let g = &mut self.guests[gi];
+            let s = std::mem::take(&mut g.stats);
+            tx_total += s.tx;
+            let mut row = Map::new();
+            row.insert("interval".into(), json!(self.interval_no));
+            row.insert("t_start_s".into(), json!(t0));
+            row.insert("t_end_s".into(), json!(t1));
+            row.insert("guest".into(), json!(g.name));
+            row.insert("tx".into(), json!(s.tx));
+            row.insert("throughput_tx_per_s".into(), json!(s.tx as f64 / secs));
+            row.insert("response_ms".into(), json!(if s.tx > 0 { s.resp_ns as f64 / s.tx as f64 / 1e6 } else { 0.0 }));
+            row.insert("cpu_pct".into(), json!(pct(s.cpu_ns)));
+            row.insert("cp_pct".into(), json!(pct(s.cp_ns)));
+            row.insert("resident_pages".into(), json!(resident));
+            row.insert("db_reads_per_s".into(), json!(s.db_reads as f64 / secs));
+            row.insert("db_writes_per_s".into(), json!(s.db_writes as f64 / secs));
+            row.insert("page_faults_dasd_per_s".into(), json!(s.page_faults_dasd as f64 / secs));
+            row.insert("page_faults_xstor_per_s".into(), json!(s.page_faults_xstor as f64 / secs));
+            row.insert("linux_free_pages".into(), json!(g.mem.free_pages()));
+            row.insert("linux_cached_pages".into(), json!(g.mem.cached));
+            row.insert("pgscan_kswapd".into(), json!(g.mem.pgscan_kswapd));
+            row.insert("pgscan_direct".into(), json!(g.mem.pgscan_direct));
+            row.insert("pgmajfault".into(), json!(g.mem.pgmajfault));
+            self.rows.push(row);
+            let tot = &mut g.total;
+            tot.tx += s.tx;
+            tot.resp_ns += s.resp_ns;
+            tot.cpu_ns += s.cpu_ns;
+            tot.cp_ns += s.cp_ns;
+            tot.db_reads += s.db_reads;
+            tot.db_writes += s.db_writes;
+            tot.page_faults_dasd += s.page_faults_dasd;
+            tot.page_faults_xstor += s.page_faults_xstor;
+        }
+        let sys = std::mem::take(&mut self.sys);
+        let mv = self.storage.moved;
+        let mk = self.interval_mv;
+        let rate = |a: u64, b: u64| (a - b) as f64 / secs;
+        let frames = self.storage.frames() as f64;
+        let st = &self.storage;
+        let pstats = self.paging_stats();
+        let pm = self.interval_paging;
+        let mut row = Map::new();
+        row.insert("interval".into(), json!(self.interval_no));
+        row.insert("t_start_s".into(), json!(t0));
+        row.insert("t_end_s".into(), json!(t1));
+        row.insert("throughput_tx_per_s".into(), json!(tx_total as f64 / secs));
+        row.insert("cpu_lpar_pct".into(), json!(pct(sys.guest_ns + sys.cp_ns)));
+        row.insert("cpu_guests_pct".into(), json!(pct(sys.guest_ns)));
+        row.insert("cpu_cp_pct".into(), json!(pct(sys.cp_ns)));
+        row.insert("ifl_utilization_pct".into(), json!(pct(sys.guest_ns + sys.cp_ns) / ifls));
+        row.insert("pages_resident".into(), json!(st.resident()));
+        row.insert("pages_resident_below_2g".into(), json!(st.resident_below_2g()));
+        row.insert("pages_resident_above_2g".into(), json!(st.resident() - st.resident_below_2g()));
+        row.insert("pages_xstor".into(), json!(st.on_xstor()));
+        row.insert("pages_dasd".into(), json!(st.on_dasd()));
+        row.insert("pages_not_in_memory".into(), json!(st.touched() - st.resident()));
+        row.insert(
+            "real_overcommit_pct".into(),
+            json!(100.0 * (st.resident() + st.on_xstor() + st.on_dasd()) as f64 / frames - 100.0),
+        );
+        row.insert("available_frames".into(), json!(st.available()));
+        row.insert("pgmbk_frames".into(), json!(st.pgmbk_frames()));
+        row.insert("ms_to_xs_per_s".into(), json!(rate(mv.ms_to_xs, mk.ms_to_xs)));
+        row.insert("xs_to_ms_per_s".into(), json!(rate(mv.xs_to_ms, mk.xs_to_ms)));
+        row.insert("xs_to_dasd_per_s".into(), json!(rate(mv.xs_to_dasd, mk.xs_to_dasd)));
+        row.insert("ms_to_dasd_per_s".into(), json!(rate(mv.ms_to_dasd, mk.ms_to_dasd)));
+        row.insert("dasd_to_ms_per_s".into(), json!(rate(mv.dasd_to_ms, mk.dasd_to_ms)));
+        row.insert("steals_per_s".into(), json!(rate(mv.steals, mk.steals)));
+        row.insert("frames_scanned_per_s".into(), json!(rate(mv.scanned, mk.scanned)));
+        row.insert("demand_scans".into(), json!(mv.scans - mk.scans));
+        row.insert("below_2g_scans".into(), json!(mv.below2g_scans - mk.below2g_scans));
+        row.insert("paging_io_per_s".into(), json!(rate(pstats.ios, pm.ios)));
+        let ios = (pstats.ios - pm.ios).max(1) as f64;
+        row.insert("paging_service_ms".into(), json!((pstats.busy_ns - pm.busy_ns) as f64 / ios / 1e6));
+        row.insert("paging_wait_ms".into(), json!((pstats.wait_ns - pm.wait_ns) as f64 / ios / 1e6));
+        self.sys_rows.push(row);
+        self.interval_mv = mv;
+        self.interval_paging = pstats;
+        self.interval_no += 1;
+        self.interval_start = self.now;
+        self.sys_total.cp_ns += sys.cp_ns;
+        self.sys_total.guest_ns += sys.guest_ns;
+        if self.now + self.interval_ns <= self.end {
+            self.q.push(self.now + self.interval_ns, ev(EV_INTERVAL, 0));
+        }
+    }
+
+    /// Per-interval rows, one per (interval, guest), as columns.
+    pub fn intervals(&self) -> Vec<Map<String, Value>> {
+        self.rows.clone()
+    }
+
+    pub fn system_intervals(&self) -> Vec<Map<String, Value>> {
+        self.sys_rows.clone()
+    }
+
+    pub fn console(&self) -> Vec<Value> {
+        self.console.clone()
+    }
+
+    /// The run's figures over the measured window (levels: mean of the interval samples).
+    pub fn summary(&self) -> Map<String, Value> {
+        let mut s = Map::new();
+        let n = self.sys_rows.len().max(1) as f64;
+        let mean = |k: &str| self.sys_rows.iter().map(|r| r.get(k).and_then(Value::as_f64).unwrap_or(0.0)).sum::<f64>() / n;
+        let measured_ns: u64 = self.sys_rows.len() as u64 * self.interval_ns;
+        let measured_s = measured_ns as f64 / NS_PER_S as f64;
+        let frames = self.storage.frames() as u64;
+        let virt = self.storage.pages() as u64;
+        s.insert("version".into(), json!(crate::VERSION));
+        s.insert("scenario_hash".into(), json!(self.hash));
+        s.insert("seed".into(), json!(self.seed));
+        s.insert("rng".into(), json!(RNG_ALGORITHM));
+        s.insert("zvm_level".into(), json!(self.scenario.lpar.zvm_level.as_str()));
+        s.insert("guests_count".into(), json!(self.guests.len()));
+        s.insert("events".into(), json!(self.events));
+        s.insert("sim_seconds".into(), json!(self.now as f64 / NS_PER_S as f64));
+        s.insert("measured_seconds".into(), json!(measured_s));
+        s.insert("intervals".into(), json!(self.sys_rows.len()));
+        s.insert("ended".into(), json!(self.ended.clone().unwrap_or_else(|| "completed".into())));
+        let tx: u64 = self.guests.iter().map(|g| g.total.tx).sum();
+        s.insert("transactions".into(), json!(tx));
+        s.insert("throughput_tx_per_s".into(), json!(if measured_s > 0.0 { tx as f64 / measured_s } else { 0.0 }));
+        for k in [
+            "cpu_lpar_pct",
+            "cpu_guests_pct",
+            "cpu_cp_pct",
+            "ifl_utilization_pct",
+            "pages_resident",
+            "pages_resident_below_2g",
+            "pages_resident_above_2g",
+            "pages_xstor",
+            "pages_dasd",
+            "pages_not_in_memory",
+            "real_overcommit_pct",
+            "ms_to_xs_per_s",
+            "xs_to_ms_per_s",
+            "xs_to_dasd_per_s",
+            "ms_to_dasd_per_s",
+            "dasd_to_ms_per_s",
+            "steals_per_s",
+            "frames_scanned_per_s",
+            "paging_io_per_s",
+            "paging_service_ms",
+            "paging_wait_ms",
+            "pgmbk_frames",
+        ] {
+            s.insert(k.into(), json!(mean(k)));
+        }
+        s.insert("frames_central".into(), json!(frames));
+        s.insert("pages_guest_virtual".into(), json!(virt));
+        s.insert("planned_overcommit_pct".into(), json!(100.0 * virt as f64 / frames as f64 - 100.0));
+        s.insert("xstor_blocks".into(), json!(self.storage.xstor.capacity()));
+        s.insert("paging_slots".into(), json!(self.storage.slots_total()));
+        let resp: u128 = self.guests.iter().map(|g| g.total.resp_ns).sum();
+        s.insert("response_ms".into(), json!(if tx > 0 { resp as f64 / tx as f64 / 1e6 } else { 0.0 }));
+        let majflt: u64 = self.guests.iter().map(|g| g.mem.pgmajfault).sum();
+        let pgscand: u64 = self.guests.iter().map(|g| g.mem.pgscan_direct).sum();
+        let kswapd: u64 = self.guests.iter().map(|g| g.mem.pgscan_kswapd).sum();
+        s.insert("guest_pgmajfault".into(), json!(majflt));
+        s.insert("guest_pgscand".into(), json!(pgscand));
+        s.insert("guest_pgscan_kswapd".into(), json!(kswapd));
+        let guests: Vec<Value> = self
+            .guests
+            .iter()
+            .enumerate()
+            .map(|(gi, g)| {
+                let t = &g.total;
+                let hit = g.db.as_ref().map(|d| d.hits as f64 / (d.hits + d.misses).max(1) as f64);
+                json!({
+                    "name": g.name,
+                    "transactions": t.tx,
+                    "throughput_tx_per_s": if measured_s > 0.0 { t.tx as f64 / measured_s } else { 0.0 },
+                    "response_ms": if t.tx > 0 { t.resp_ns as f64 / t.tx as f64 / 1e6 } else { 0.0 },
+                    "cpu_pct": 100.0 * t.cpu_ns as f64 / measured_ns.max(1) as f64,
+                    "cp_pct": 100.0 * t.cp_ns as f64 / measured_ns.max(1) as f64,
+                    "resident_pages": self.storage.guest_resident(gi),
+                    "db_buffer_hit_ratio": hit,
+                    "page_faults_dasd": t.page_faults_dasd,
+                    "page_faults_xstor": t.page_faults_xstor,
+                    "pgscan_direct": g.mem.pgscan_direct,
+                    "pgscan_kswapd": g.mem.pgscan_kswapd,
+                    "pgmajfault": g.mem.pgmajfault,
+                })
+            })
+            .collect();
+        s.insert("guests".into(), Value::Array(guests));
+        s
+    }
+
+    /// For tests: the storage model's invariants.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        self.storage.check_invariants()
+    }
+}

@@ -1,0 +1,761 @@
+//! Host real storage management (CP): frames of central storage below and above 2 GB, the
+//! available lists and demand scan, page management blocks (PGMBKs), expanded storage and DASD
+//! page slots with block paging.
+//!
+//! Every guest page (a global index over all guests' storage) is in one place: never touched,
+//! a frame, an XSTOR block, or a DASD slot, plus the allowed frame-and-slot copy (a page read
+//! back from DASD and not changed keeps its slot, so stealing it again needs no write).
+//!
+//! Release differences (see ../shared/reference/storage-management.md):
+//! * z/VM 5.2 keeps PGMBKs below 2 GB (two contiguous frames per 1 MB segment with resident
+//!   pages); a shortage of such pairs triggers demand scan among the frames below 2 GB even when
+//!   frames above are free, and searching the list for a contiguous pair costs CP time.
+//! * z/VM 5.3 places PGMBKs anywhere and finds frames in constant time.
+
+use crate::model::ModelParams;
+use crate::scenario::ZvmLevel;
+use crate::xstor::Xstor;
+
+pub const NONE: u32 = u32::MAX;
+/// A frame CP owns (nucleus, control blocks, PGMBKs).
+const CP_OWNED: u32 = u32::MAX - 1;
+/// Frames below the 2 GB line.
+pub const FRAMES_BELOW_2G: u32 = 524_288;
+/// Pages of a 1 MB segment (one PGMBK maps one segment).
+pub const SEG_PAGES: u32 = 256;
+
+// Page flags.
+const TOUCHED: u8 = 1;
+/// Changed since the copy on its slot was written.
+const CHANGED: u8 = 2;
+
+/// What a reference found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Touch {
+    /// In central storage (possibly after a synchronous page-in from XSTOR or first use).
+    Resident,
+    /// On DASD: a block read of paging group `group` must complete first.
+    Dasd { group: u32 },
+}
+
+/// CP work done on behalf of a reference: CPU nanoseconds to charge.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct CpWork {
+    pub ns: u64,
+}
+
+/// A paging write CP started (block page-out); the device model times it.
+#[derive(Debug, Clone, Copy)]
+pub struct PageWrite {
+    pub volume: u32,
+    pub pages: u32,
+}
+
+/// Counters of page movement (Performance Toolkit's storage and paging screens).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Movement {
+    pub ms_to_xs: u64,
+    pub xs_to_ms: u64,
+    pub xs_to_dasd: u64,
+    pub ms_to_dasd: u64,
+    pub dasd_to_ms: u64,
+    pub pagein_dasd_blocks: u64,
+    pub steals: u64,
+    pub scanned: u64,
+    pub scans: u64,
+    pub below2g_scans: u64,
+    pub first_touch: u64,
+    pub pgmbk_allocs: u64,
+}
+
+pub struct Storage {
+    level: ZvmLevel,
+    p: ModelParams,
+    // --- pages (guest virtual storage, all guests) ---
+    pg_frame: Vec<u32>,
+    pg_xstor: Vec<u32>,
+    pg_slot: Vec<u32>,
+    pg_flags: Vec<u8>,
+    guest_base: Vec<u32>,
+    // --- frames ---
+    fr_page: Vec<u32>,
+    fr_ref: Vec<u8>,
+    avail_lo: Vec<u32>,
+    avail_hi: Vec<u32>,
+    /// Free below-2 GB frames as a bitmap, for contiguous-pair search (5.2 PGMBKs).
+    lo_free: Vec<u64>,
+    lo_cursor: u32,
+    hand: u32,
+    hand_lo: u32,
+    low_mark: u32,
+    high_mark: u32,
+    pageable: u32,
+    // --- segments and PGMBKs ---
+    seg_resident: Vec<u16>,
+    /// The two frames of each segment's PGMBK (NONE when it has none).
+    seg_pgmbk: Vec<[u32; 2]>,
+    pgmbk_frames: u64,
+    // --- expanded storage ---
+    pub xstor: Xstor,
+    // --- DASD paging space ---
+    slot_page: Vec<u32>,
+    block: u32,
+    grp_live: Vec<u8>,
+    vol_group_base: Vec<u32>,
+    vol_free_groups: Vec<Vec<u32>>,
+    next_vol: usize,
+    /// Pending page-outs not yet written as a block (no-XSTOR systems).
+    open_block: Vec<u32>,
+    pub writes: Vec<PageWrite>,
+    // --- accounting ---
+    pub moved: Movement,
+    resident: u64,
+    resident_below: u64,
+    on_xstor: u64,
+    on_slot: u64,
+    slots_total: u64,
+    pub paging_full: bool,
+    touched: u64,
+    guest_resident: Vec<u64>,
+}
+
+impl Storage {
+    /// `guest_pages`: storage of each guest in pages (multiples of 256). `volume_slots`: slots
+    /// per paging volume.
+    pub fn new(
+        level: ZvmLevel,
+        params: &ModelParams,
+        frames: u32,
+        cp_frames: u32,
+        xstor_blocks: u32,
+        volume_slots: &[u64],
+        guest_pages: &[u32],
+    ) -> Self {
+        let total_pages: u64 = guest_pages.iter().map(|&g| g as u64).sum();
+        let total_pages = total_pages as usize;
+        let mut guest_base = Vec::with_capacity(guest_pages.len() + 1);
+        let mut acc = 0u32;
+        for &g in guest_pages {
+            guest_base.push(acc);
+            acc += g;
+        }
+        guest_base.push(acc);
+        let block = params.paging_block.clamp(1, 64);
+        let mut vol_group_base = vec![0u32];
+        let mut vol_free_groups = Vec::new();
+        for &s in volume_slots {
+            let groups = (s / block as u64) as u32;
+            let base = *vol_group_base.last().unwrap_or(&0);
+            // Highest group first so that pop() hands out low slot numbers first.
+            vol_free_groups.push((base..base + groups).rev().collect::<Vec<u32>>());
+            vol_group_base.push(base + groups);
+        }
+        let groups_total = *vol_group_base.last().unwrap_or(&0) as usize;
+        let mut st = Storage {
+            level,
+            p: params.clone(),
+            pg_frame: vec![NONE; total_pages],
+            pg_xstor: vec![NONE; total_pages],
+            pg_slot: vec![NONE; total_pages],
+            pg_flags: vec![0; total_pages],
+            guest_base,
+            fr_page: vec![NONE; frames as usize],
+            fr_ref: vec![0; frames as usize],
+            avail_lo: Vec::new(),
+            avail_hi: Vec::new(),
+            lo_free: vec![0; (FRAMES_BELOW_2G as usize).div_ceil(64)],
+            lo_cursor: 0,
+            hand: 0,
+            hand_lo: 0,
+            low_mark: 0,
+            high_mark: 0,
+            pageable: 0,
+            seg_resident: vec![0; total_pages.div_ceil(SEG_PAGES as usize)],
+            seg_pgmbk: vec![[NONE, NONE]; total_pages.div_ceil(SEG_PAGES as usize)],
+            pgmbk_frames: 0,
+            xstor: Xstor::new(xstor_blocks),
+            slot_page: vec![NONE; groups_total * block as usize],
+            block,
+            grp_live: vec![0; groups_total],
+            vol_group_base,
+            vol_free_groups,
+            next_vol: 0,
+            open_block: Vec::new(),
+            writes: Vec::new(),
+            moved: Movement::default(),
+            resident: 0,
+            resident_below: 0,
+            on_xstor: 0,
+            on_slot: 0,
+            slots_total: groups_total as u64 * block as u64,
+            paging_full: false,
+            touched: 0,
+            guest_resident: vec![0; guest_pages.len()],
+        };
+        // CP's nucleus and fixed control blocks occupy the lowest frames.
+        let cp = cp_frames.min(frames / 2);
+        for f in 0..cp {
+            st.fr_page[f as usize] = CP_OWNED;
+        }
+        for f in (cp..frames).rev() {
+            st.free_frame(f);
+        }
+        st.pageable = frames - cp;
+        st.low_mark = ((st.pageable as f64 * params.avail_low_fraction) as u32).max(64);
+        st.high_mark = ((st.pageable as f64 * params.avail_high_fraction) as u32).max(st.low_mark + 64);
+        st
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    pub fn pages(&self) -> usize {
+        self.pg_frame.len()
+    }
+    pub fn frames(&self) -> usize {
+        self.fr_page.len()
+    }
+    pub fn resident(&self) -> u64 {
+        self.resident
+    }
+    pub fn resident_below_2g(&self) -> u64 {
+        self.resident_below
+    }
+    pub fn on_xstor(&self) -> u64 {
+        self.on_xstor
+    }
+    /// Pages with a copy on DASD (slots in use), including frame-and-slot copies.
+    pub fn on_dasd(&self) -> u64 {
+        self.on_slot
+    }
+    pub fn slots_total(&self) -> u64 {
+        self.slots_total
+    }
+    /// Pages ever referenced.
+    pub fn touched(&self) -> u64 {
+        self.touched
+    }
+    pub fn pgmbk_frames(&self) -> u64 {
+        self.pgmbk_frames
+    }
+    pub fn available(&self) -> u64 {
+        (self.avail_lo.len() + self.avail_hi.len()) as u64
+    }
+    pub fn guest_resident(&self, g: usize) -> u64 {
+        self.guest_resident[g]
+    }
+    pub fn is_resident(&self, page: u32) -> bool {
+        self.pg_frame[page as usize] != NONE
+    }
+    pub fn was_touched(&self, page: u32) -> bool {
+        self.pg_flags[page as usize] & TOUCHED != 0
+    }
+    pub fn page_in_xstor(&self, page: u32) -> bool {
+        self.pg_xstor[page as usize] != NONE
+    }
+    pub fn page_slot(&self, page: u32) -> u32 {
+        self.pg_slot[page as usize]
+    }
+    /// Paging volume holding a slot group.
+    pub fn volume_of_group(&self, group: u32) -> u32 {
+        (self.vol_group_base.partition_point(|&b| b <= group) - 1) as u32
+    }
+    /// Pages of a slot group that a block read brings in.
+    pub fn group_live(&self, group: u32) -> u32 {
+        self.grp_live[group as usize] as u32
+    }
+
+    fn guest_of(&self, page: u32) -> usize {
+        self.guest_base.partition_point(|&b| b <= page) - 1
+    }
+
+    // ------------------------------------------------------------------ references
+
+    /// A guest references `page` (write: it changes it). Resolves what CP resolves
+    /// synchronously (first use, XSTOR) and reports a DASD page-in to start otherwise.
+    #[inline]
+    pub fn touch(&mut self, page: u32, write: bool, cp: &mut CpWork) -> Touch {
+        let i = page as usize;
+        let f = self.pg_frame[i];
+        if f != NONE {
+            self.fr_ref[f as usize] = 1;
+            if write {
+                self.mark_changed(page);
+            }
+            return Touch::Resident;
+        }
+        self.touch_slow(page, write, cp)
+    }
+
+    #[cold]
+    fn touch_slow(&mut self, page: u32, write: bool, cp: &mut CpWork) -> Touch {
+        let i = page as usize;
+        let xb = self.pg_xstor[i];
+        if xb != NONE {
+            // Synchronous page-in from expanded storage: the block is released.
+            self.xstor.release(xb);
+            self.pg_xstor[i] = NONE;
+            self.on_xstor -= 1;
+            self.moved.xs_to_ms += 1;
+            cp.ns += self.p.cp_pagein_xstor.ns();
+            self.make_resident(page, cp);
+            // No DASD copy exists: the page must be written if stolen again.
+            self.pg_flags[i] |= CHANGED;
+        } else if self.pg_slot[i] != NONE {
+            return Touch::Dasd { group: self.pg_slot[i] / self.block };
+        } else {
+            // First reference: CP supplies a cleared frame.
+            self.moved.first_touch += 1;
+            self.touched += 1;
+            self.pg_flags[i] |= TOUCHED | CHANGED;
+            self.make_resident(page, cp);
+        }
+        if write {
+            self.mark_changed(page);
+        }
+        Touch::Resident
+    }
+
+    #[inline]
+    fn mark_changed(&mut self, page: u32) {
+        let i = page as usize;
+        if self.pg_flags[i] & CHANGED == 0 {
+            self.pg_flags[i] |= CHANGED;
+            // The copy on DASD is stale now: its slot is released.
+            let s = self.pg_slot[i];
+            if s != NONE {
+                self.release_slot(page, s);
+            }
+        }
+    }
+
+    /// A block read of `group` completed: every page of the group not in central storage is
+    /// made resident; each keeps its slot (unchanged copy). Returns the pages validated.
+    pub fn complete_pagein(&mut self, group: u32, cp: &mut CpWork) -> u32 {
+        let b = self.block as usize;
+        let base = group as usize * b;
+        let mut n = 0;
+        cp.ns += self.p.cp_pagein_dasd.ns();
+        self.moved.pagein_dasd_blocks += 1;
+        for s in base..base + b {
+            let page = self.slot_page[s];
+            if page != NONE && self.pg_frame[page as usize] == NONE {
+                self.make_resident(page, cp);
+                // Block-read pages are not referenced yet, except the one that faulted, which
+                // the caller touches again.
+                let f = self.pg_frame[page as usize];
+                self.fr_ref[f as usize] = 0;
+                self.moved.dasd_to_ms += 1;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    fn make_resident(&mut self, page: u32, cp: &mut CpWork) {
+        let f = self.alloc_frame(cp);
+        let i = page as usize;
+        self.pg_frame[i] = f;
+        self.fr_page[f as usize] = page;
+        self.fr_ref[f as usize] = 1;
+        self.resident += 1;
+        if f < FRAMES_BELOW_2G {
+            self.resident_below += 1;
+        }
+        let g = self.guest_of(page);
+        self.guest_resident[g] += 1;
+        let seg = i / SEG_PAGES as usize;
+        if self.seg_resident[seg] == 0 && self.seg_pgmbk[seg][0] == NONE {
+            self.alloc_pgmbk(seg, cp);
+        }
+        self.seg_resident[seg] += 1;
+    }
+
+    // ------------------------------------------------------------------ frames
+
+    fn free_frame(&mut self, f: u32) {
+        self.fr_page[f as usize] = NONE;
+        self.fr_ref[f as usize] = 0;
+        if f < FRAMES_BELOW_2G {
+            self.avail_lo.push(f);
+            self.lo_free[(f / 64) as usize] |= 1 << (f % 64);
+        } else {
+            self.avail_hi.push(f);
+        }
+    }
+
+    fn take_lo(&mut self) -> Option<u32> {
+        while let Some(f) = self.avail_lo.pop() {
+            // Entries taken by a contiguous-pair allocation are skipped (lazy removal).
+            if self.lo_free[(f / 64) as usize] & (1 << (f % 64)) != 0 {
+                self.lo_free[(f / 64) as usize] &= !(1 << (f % 64));
+                return Some(f);
+            }
+        }
+        None
+    }
+
+    /// A frame for a guest page: above 2 GB first (CP keeps frames below 2 GB for what must
+    /// live there), demand scan when the available list runs low.
+    fn alloc_frame(&mut self, cp: &mut CpWork) -> u32 {
+        if self.avail_free() < self.low_mark as u64 {
+            self.demand_scan(cp);
+        }
+        if let Some(f) = self.avail_hi.pop() {
+            return f;
+        }
+        if let Some(f) = self.take_lo() {
+            return f;
+        }
+        // Emergency: steal until a frame is free.
+        self.demand_scan(cp);
+        self.avail_hi.pop().or_else(|| self.take_lo()).expect("demand scan freed no frame")
+    }
+
+    fn avail_free(&self) -> u64 {
+        self.avail_hi.len() as u64 + self.lo_count()
+    }
+
+    fn lo_count(&self) -> u64 {
+        // avail_lo may hold stale entries; the bitmap is exact but costly to count, so the
+        // list length is an upper bound good enough for thresholds.
+        self.avail_lo.len() as u64
+    }
+
+    /// A PGMBK for segment `seg`: two contiguous frames, below 2 GB on z/VM 5.2.
+    fn alloc_pgmbk(&mut self, seg: usize, cp: &mut CpWork) {
+        self.moved.pgmbk_allocs += 1;
+        let pair = match self.level {
+            ZvmLevel::V5R2 => self.alloc_lo_pair(cp),
+            // Anywhere: 5.3's contiguous-frame management finds a pair at no extra cost.
+            ZvmLevel::V5R3 => [self.alloc_frame(cp), self.alloc_frame(cp)],
+        };
+        for f in pair {
+            self.fr_page[f as usize] = CP_OWNED;
+        }
+        self.seg_pgmbk[seg] = pair;
+        self.pgmbk_frames += 2;
+    }
+
+    fn release_pgmbk(&mut self, seg: usize) {
+        let pair = self.seg_pgmbk[seg];
+        if pair[0] == NONE {
+            return;
+        }
+        self.seg_pgmbk[seg] = [NONE, NONE];
+        self.pgmbk_frames -= 2;
+        for f in pair {
+            self.free_frame(f);
+        }
+    }
+
+    /// z/VM 5.2: search the below-2 GB frames for a free contiguous pair (CP time per frame
+    /// examined); when none is free, demand scan steals below 2 GB, even with frames above
+    /// 2 GB free.
+    fn alloc_lo_pair(&mut self, cp: &mut CpWork) -> [u32; 2] {
+        for attempt in 0..4 {
+            if let Some(f) = self.find_lo_pair(cp) {
+                self.lo_free[(f / 64) as usize] &= !(1 << (f % 64));
+                self.lo_free[((f + 1) / 64) as usize] &= !(1 << ((f + 1) % 64));
+                return [f, f + 1];
+            }
+            self.scan_below_2g(cp, attempt >= 2);
+        }
+        // Below 2 GB is exhausted by CP's own blocks: take any two frames so the run goes on
+        // (the counters show the condition).
+        [self.alloc_frame(cp), self.alloc_frame(cp)]
+    }
+
+    fn find_lo_pair(&mut self, cp: &mut CpWork) -> Option<u32> {
+        let words = self.lo_free.len() as u32;
+        let mut examined = 0u64;
+        for k in 0..words {
+            let w = (self.lo_cursor + k) % words;
+            let bits = self.lo_free[w as usize];
+            examined += 64;
+            if bits == 0 {
+                continue;
+            }
+            let pairs = bits & (bits >> 1) & 0x5555_5555_5555_5555;
+            if pairs != 0 {
+                let bit = pairs.trailing_zeros();
+                self.lo_cursor = w;
+                cp.ns += examined * self.p.cp_avail_search.ns() / 8;
+                return Some(w * 64 + bit);
+            }
+        }
+        cp.ns += examined * self.p.cp_avail_search.ns() / 8;
+        None
+    }
+
+    // ------------------------------------------------------------------ demand scan
+
+    /// Steal frames until the available list reaches its high threshold. The clock hand
+    /// approximates CP's passes over the frame-owned lists: a referenced frame has its
+    /// reference bit reset (it ages), an unreferenced one is stolen.
+    fn demand_scan(&mut self, cp: &mut CpWork) {
+        self.moved.scans += 1;
+        let n = self.fr_page.len() as u32;
+        let mut examined: u64 = 0;
+        let limit = 3 * n as u64;
+        while self.avail_free() < self.high_mark as u64 && examined < limit {
+            let f = self.hand;
+            self.hand = if self.hand + 1 == n { 0 } else { self.hand + 1 };
+            let page = self.fr_page[f as usize];
+            if page >= CP_OWNED {
+                continue;
+            }
+            examined += 1;
+            if self.fr_ref[f as usize] != 0 && examined < 2 * n as u64 {
+                self.fr_ref[f as usize] = 0;
+                continue;
+            }
+            self.steal(f, cp);
+        }
+        self.moved.scanned += examined;
+        cp.ns += examined * self.p.cp_scan_frame.ns();
+        self.flush_open_block();
+        self.xstor_housekeeping(cp);
+    }
+
+    /// z/VM 5.2: demand scan for frames below 2 GB. It walks the users' frame lists, so it
+    /// examines frames above 2 GB too (resetting their reference bits) to find the few below.
+    fn scan_below_2g(&mut self, cp: &mut CpWork, emergency: bool) {
+        self.moved.below2g_scans += 1;
+        let ratio = (self.fr_page.len() as u64 / FRAMES_BELOW_2G as u64).max(1);
+        let want = (self.high_mark as u64 * FRAMES_BELOW_2G as u64 / self.fr_page.len() as u64).max(64);
+        let mut got = 0u64;
+        let mut examined = 0u64;
+        let n = self.fr_page.len() as u32;
+        while got < want && examined < 2 * FRAMES_BELOW_2G as u64 {
+            let f = self.hand_lo;
+            self.hand_lo = if self.hand_lo + 1 >= FRAMES_BELOW_2G.min(n) { 0 } else { self.hand_lo + 1 };
+            let page = self.fr_page[f as usize];
+            if page >= CP_OWNED {
+                continue;
+            }
+            examined += 1;
+            if self.fr_ref[f as usize] != 0 && !emergency {
+                self.fr_ref[f as usize] = 0;
+                continue;
+            }
+            self.steal(f, cp);
+            got += 1;
+        }
+        // Frames above 2 GB visited on the way: examined and aged.
+        let passed = examined * (ratio - 1);
+        for _ in 0..passed.min(n as u64) {
+            let f = self.hand;
+            self.hand = if self.hand + 1 == n { 0 } else { self.hand + 1 };
+            self.fr_ref[f as usize] = 0;
+        }
+        let total = examined + passed;
+        self.moved.scanned += total;
+        cp.ns += total * self.p.cp_scan_frame.ns();
+        self.flush_open_block();
+        self.xstor_housekeeping(cp);
+    }
+
+    /// Take frame `f` from its page: an unchanged page with a DASD copy is simply dropped;
+    /// otherwise it is paged out to XSTOR (or, with no XSTOR, into a DASD block).
+    fn steal(&mut self, f: u32, cp: &mut CpWork) {
+        let page = self.fr_page[f as usize];
+        let i = page as usize;
+        self.moved.steals += 1;
+        cp.ns += self.p.cp_steal.ns();
+        let keep_slot = self.pg_slot[i] != NONE && self.pg_flags[i] & CHANGED == 0;
+        if !keep_slot {
+            if self.pg_slot[i] != NONE {
+                let s = self.pg_slot[i];
+                self.release_slot(page, s);
+            }
+            if self.xstor.capacity() > 0 {
+                if self.xstor.free() == 0 {
+                    self.migrate(cp);
+                }
+                if let Some(b) = self.xstor.store(page) {
+                    self.pg_xstor[i] = b;
+                    self.on_xstor += 1;
+                    self.moved.ms_to_xs += 1;
+                    cp.ns += self.p.cp_pageout_xstor.ns();
+                } else {
+                    self.page_out_to_dasd(page);
+                }
+            } else {
+                self.page_out_to_dasd(page);
+            }
+        }
+        self.pg_frame[i] = NONE;
+        self.resident -= 1;
+        if f < FRAMES_BELOW_2G {
+            self.resident_below -= 1;
+        }
+        let g = self.guest_of(page);
+        self.guest_resident[g] -= 1;
+        let seg = i / SEG_PAGES as usize;
+        self.seg_resident[seg] -= 1;
+        self.free_frame(f);
+        if self.seg_resident[seg] == 0 {
+            self.release_pgmbk(seg);
+        }
+    }
+
+    fn page_out_to_dasd(&mut self, page: u32) {
+        self.open_block.push(page);
+        self.moved.ms_to_dasd += 1;
+        if self.open_block.len() as u32 >= self.block {
+            self.flush_open_block();
+        }
+    }
+
+    /// Write the pages collected for one block to a free slot group.
+    fn flush_open_block(&mut self) {
+        if self.open_block.is_empty() {
+            return;
+        }
+        let pages = std::mem::take(&mut self.open_block);
+        self.write_block(&pages);
+        self.open_block = pages;
+        self.open_block.clear();
+    }
+
+    fn write_block(&mut self, pages: &[u32]) {
+        let Some((vol, group)) = self.alloc_group() else {
+            self.paging_full = true;
+            return;
+        };
+        let base = group as usize * self.block as usize;
+        for (k, &page) in pages.iter().enumerate() {
+            let s = (base + k) as u32;
+            self.slot_page[s as usize] = page;
+            self.pg_slot[page as usize] = s;
+            self.pg_flags[page as usize] &= !CHANGED;
+            self.on_slot += 1;
+        }
+        self.grp_live[group as usize] = pages.len() as u8;
+        self.writes.push(PageWrite { volume: vol, pages: pages.len() as u32 });
+    }
+
+    /// A free slot group, taking volumes in turn so block writes spread over all of them.
+    fn alloc_group(&mut self) -> Option<(u32, u32)> {
+        let nv = self.vol_free_groups.len();
+        for k in 0..nv {
+            let v = (self.next_vol + k) % nv;
+            if let Some(g) = self.vol_free_groups[v].pop() {
+                self.next_vol = (v + 1) % nv;
+                return Some((v as u32, g));
+            }
+        }
+        None
+    }
+
+    fn release_slot(&mut self, page: u32, s: u32) {
+        self.slot_page[s as usize] = NONE;
+        self.pg_slot[page as usize] = NONE;
+        self.on_slot -= 1;
+        let g = s / self.block;
+        self.grp_live[g as usize] -= 1;
+        if self.grp_live[g as usize] == 0 {
+            // The whole group is free again: a block write can reuse it.
+            let v = self.volume_of_group(g) as usize;
+            self.vol_free_groups[v].push(g);
+        }
+    }
+
+    // ------------------------------------------------------------------ XSTOR migration
+
+    /// XSTOR full: migrate its oldest pages to DASD in blocks (XSTOR keeps exact ages, so
+    /// this is true LRU among XSTOR pages).
+    fn migrate(&mut self, cp: &mut CpWork) {
+        let want = (self.xstor.capacity() / 64).max(self.block as u64) as usize;
+        let mut batch: Vec<u32> = Vec::with_capacity(self.block as usize);
+        let mut moved = 0usize;
+        while moved < want {
+            let Some(page) = self.xstor.evict_oldest() else { break };
+            self.pg_xstor[page as usize] = NONE;
+            self.on_xstor -= 1;
+            batch.push(page);
+            moved += 1;
+            if batch.len() as u32 == self.block {
+                self.write_block(&batch);
+                batch.clear();
+            }
+        }
+        if !batch.is_empty() {
+            self.write_block(&batch);
+        }
+        self.moved.xs_to_dasd += moved as u64;
+        cp.ns += moved as u64 * self.p.cp_migrate.ns();
+    }
+
+    fn xstor_housekeeping(&mut self, _cp: &mut CpWork) {
+        self.xstor.compact_if_needed();
+    }
+
+    // ------------------------------------------------------------------ invariants
+
+    /// Checks that every page is in exactly one place (plus the allowed frame-and-slot copy)
+    /// and that the counters equal the sums over pages. For tests; O(pages + frames).
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut res = 0u64;
+        let mut xs = 0u64;
+        let mut sl = 0u64;
+        for i in 0..self.pg_frame.len() {
+            let (f, x, s) = (self.pg_frame[i], self.pg_xstor[i], self.pg_slot[i]);
+            let places = (f != NONE) as u32 + (x != NONE) as u32 + (s != NONE) as u32;
+            if places > 1 && !(places == 2 && f != NONE && s != NONE) {
+                return Err(format!("page {i} in {places} places (frame {f}, xstor {x}, slot {s})"));
+            }
+            if f != NONE && s != NONE && self.pg_flags[i] & CHANGED != 0 {
+                return Err(format!("page {i} changed but keeps slot {s}"));
+            }
+            if f != NONE {
+                res += 1;
+                if self.fr_page[f as usize] != i as u32 {
+                    return Err(format!("frame {f} does not point back to page {i}"));
+                }
+            }
+            if x != NONE {
+                xs += 1;
+                if self.xstor.owner(x) != i as u32 {
+                    return Err(format!("xstor block {x} does not point back to page {i}"));
+                }
+            }
+            if s != NONE {
+                sl += 1;
+                if self.slot_page[s as usize] != i as u32 {
+                    return Err(format!("slot {s} does not point back to page {i}"));
+                }
+            }
+            if places == 0 && self.pg_flags[i] & TOUCHED != 0 {
+                return Err(format!("touched page {i} has no place"));
+            }
+        }
+        if res != self.resident || xs != self.on_xstor || sl != self.on_slot {
+            return Err(format!(
+                "counters: resident {}/{res}, xstor {}/{xs}, slots {}/{sl}",
+                self.resident, self.on_xstor, self.on_slot
+            ));
+        }
+        let owned = self.fr_page.iter().filter(|&&p| p < CP_OWNED).count() as u64;
+        if owned != res {
+            return Err(format!("frames owned by pages {owned} != resident pages {res}"));
+        }
+        let free = self.fr_page.iter().filter(|&&p| p == NONE).count() as u64;
+        let cp = self.fr_page.iter().filter(|&&p| p == CP_OWNED).count() as u64;
+        if free + cp + owned != self.fr_page.len() as u64 {
+            return Err("frames not conserved".into());
+        }
+        let live: u64 = self.grp_live.iter().map(|&x| x as u64).sum();
+        if live != sl {
+            return Err(format!("group live counts {live} != slots in use {sl}"));
+        }
+        let per_guest: u64 = self.guest_resident.iter().sum();
+        if per_guest != res {
+            return Err(format!("per-guest resident {per_guest} != {res}"));
+        }
+        if self.xstor.used() != xs {
+            return Err(format!("xstor used {} != pages in xstor {xs}", self.xstor.used()));
+        }
+        Ok(())
+    }
+}

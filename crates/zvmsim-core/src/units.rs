@@ -1,0 +1,283 @@
+//! Quantities as z/VM and Linux users write them: storage sizes (`16G`, `750M`, `3326 MB`,
+//! `4096`) and durations (`10ms`, `60s`, `20m`, `1h`, `250us`).
+//!
+//! Sizes use the binary multiples CP and Linux use (`16G` = 16 × 2^30 bytes), whatever the
+//! spelling (`G`, `GB`, `GiB`). A bare number is bytes. Durations are kept in integer
+//! nanoseconds, the engine's clock unit.
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+
+pub const PAGE_SIZE: u64 = 4096;
+
+/// A storage size in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Size(pub u64);
+
+impl Size {
+    pub fn bytes(self) -> u64 {
+        self.0
+    }
+    /// Whole 4 KB pages (rounded down, as CP does when it defines storage).
+    pub fn pages(self) -> u64 {
+        self.0 / PAGE_SIZE
+    }
+    pub fn mib(self) -> u64 {
+        self.0 >> 20
+    }
+}
+
+/// Parse a size: a non-negative number (integer or decimal) and an optional binary unit.
+pub fn parse_size(s: &str) -> Result<Size, String> {
+    let t = s.trim();
+    if t.starts_with('-') {
+        return Err(format!("size `{s}` is negative; sizes are written like 16G, 750M or 3326 MB"));
+    }
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    if num.is_empty() {
+        return Err(format!("size `{s}` has no number; sizes are written like 16G, 750M or 3326 MB"));
+    }
+    let value: f64 = num.parse().map_err(|_| format!("size `{s}` has a malformed number"))?;
+    let mult: u64 = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        "T" | "TB" | "TIB" => 1 << 40,
+        "P" | "PAGE" | "PAGES" => PAGE_SIZE,
+        other => {
+            return Err(format!(
+                "size `{s}` has an unknown unit `{other}`; use B, K, M, G, T (binary multiples) or pages"
+            ))
+        }
+    };
+    let bytes = value * mult as f64;
+    if !bytes.is_finite() || bytes > u64::MAX as f64 / 2.0 {
+        return Err(format!("size `{s}` is too large"));
+    }
+    Ok(Size(bytes.round() as u64))
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = self.0;
+        for (unit, shift) in [("T", 40), ("G", 30), ("M", 20), ("K", 10)] {
+            if b >= 1 << shift && b % (1 << shift) == 0 {
+                return write!(f, "{}{unit}", b >> shift);
+            }
+        }
+        write!(f, "{b}")
+    }
+}
+
+impl Serialize for Size {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Size {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Size;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a size such as \"16G\", \"750M\", \"3326 MB\" or a number of bytes")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Size, E> {
+                parse_size(v).map_err(E::custom)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Size, E> {
+                if v < 0 {
+                    return Err(E::custom(format!("size {v} is negative")));
+                }
+                Ok(Size(v as u64))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Size, E> {
+                Ok(Size(v))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl JsonSchema for Size {
+    fn schema_name() -> String {
+        "Size".into()
+    }
+    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        let mut o = schemars::schema::SchemaObject::default();
+        o.metadata().description = Some(
+            "Storage size with a binary unit: \"16G\", \"750M\", \"3326 MB\", \"4K\"; a bare integer is bytes"
+                .into(),
+        );
+        o.subschemas().any_of = Some(vec![
+            schemars::schema::SchemaObject {
+                instance_type: Some(schemars::schema::InstanceType::String.into()),
+                string: Some(Box::new(schemars::schema::StringValidation {
+                    pattern: Some(r"^\s*[0-9]+(\.[0-9]+)?\s*([kKmMgGtTpP]([iI]?[bB])?|[bB]|pages?)?\s*$".into()),
+                    ..Default::default()
+                })),
+                ..Default::default()
+            }
+            .into(),
+            schemars::schema::SchemaObject {
+                instance_type: Some(schemars::schema::InstanceType::Integer.into()),
+                number: Some(Box::new(schemars::schema::NumberValidation {
+                    minimum: Some(0.0),
+                    ..Default::default()
+                })),
+                ..Default::default()
+            }
+            .into(),
+        ]);
+        o.into()
+    }
+}
+
+/// A simulated duration in integer nanoseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Duration(pub u64);
+
+pub const NS_PER_US: u64 = 1_000;
+pub const NS_PER_MS: u64 = 1_000_000;
+pub const NS_PER_S: u64 = 1_000_000_000;
+
+impl Duration {
+    pub fn ns(self) -> u64 {
+        self.0
+    }
+    pub fn secs_f64(self) -> f64 {
+        self.0 as f64 / NS_PER_S as f64
+    }
+    pub fn from_secs(s: u64) -> Self {
+        Duration(s * NS_PER_S)
+    }
+}
+
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    if t.starts_with('-') {
+        return Err(format!("duration `{s}` is negative"));
+    }
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    if num.is_empty() {
+        return Err(format!("duration `{s}` has no number; write e.g. 10ms, 60s, 20m, 1h"));
+    }
+    let value: f64 = num.parse().map_err(|_| format!("duration `{s}` has a malformed number"))?;
+    let mult: f64 = match unit.trim() {
+        "ns" => 1.0,
+        "us" | "µs" => 1e3,
+        "ms" => 1e6,
+        "s" | "" => 1e9,
+        "m" | "min" => 60e9,
+        "h" => 3600e9,
+        other => {
+            return Err(format!("duration `{s}` has an unknown unit `{other}`; use ns, us, ms, s, m or h"))
+        }
+    };
+    let ns = value * mult;
+    if !ns.is_finite() || ns > 1e18 {
+        return Err(format!("duration `{s}` is too large"));
+    }
+    Ok(Duration(ns.round() as u64))
+}
+
+impl fmt::Display for Duration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0;
+        for (unit, m) in [("h", 3600 * NS_PER_S), ("m", 60 * NS_PER_S), ("s", NS_PER_S), ("ms", NS_PER_MS), ("us", NS_PER_US)] {
+            if n >= m && n % m == 0 {
+                return write!(f, "{}{unit}", n / m);
+            }
+        }
+        write!(f, "{n}ns")
+    }
+}
+
+impl Serialize for Duration {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Duration {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Duration;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a duration such as \"10ms\", \"60s\", \"20m\" or a number of seconds")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Duration, E> {
+                parse_duration(v).map_err(E::custom)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Duration, E> {
+                if v < 0 {
+                    return Err(E::custom(format!("duration {v} is negative")));
+                }
+                Ok(Duration(v as u64 * NS_PER_S))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Duration, E> {
+                Ok(Duration(v * NS_PER_S))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Duration, E> {
+                if v < 0.0 || !v.is_finite() {
+                    return Err(E::custom(format!("duration {v} is negative or not finite")));
+                }
+                Ok(Duration((v * 1e9).round() as u64))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl JsonSchema for Duration {
+    fn schema_name() -> String {
+        "Duration".into()
+    }
+    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        let mut o = schemars::schema::SchemaObject::default();
+        o.metadata().description =
+            Some("Duration: \"250us\", \"10ms\", \"60s\", \"20m\", \"1h\"; a bare number is seconds".into());
+        o.instance_type = Some(vec![schemars::schema::InstanceType::String, schemars::schema::InstanceType::Number].into());
+        o.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_as_users_write_them() {
+        assert_eq!(parse_size("16G").unwrap().0, 16 << 30);
+        assert_eq!(parse_size("750M").unwrap().0, 750 << 20);
+        assert_eq!(parse_size("3326 MB").unwrap().0, 3326 << 20);
+        assert_eq!(parse_size("8500MiB").unwrap().0, 8500 << 20);
+        assert_eq!(parse_size("4096").unwrap().0, 4096);
+        assert_eq!(parse_size("1.5G").unwrap().0, 3 << 29);
+        assert_eq!(parse_size("16G").unwrap().pages(), 4_194_304);
+        assert!(parse_size("-16G").unwrap_err().contains("negative"));
+        assert!(parse_size("16Q").unwrap_err().contains("unknown unit"));
+        assert!(parse_size("G").is_err());
+        assert!(parse_size("1.2.3G").is_err());
+        assert_eq!(Size(16 << 30).to_string(), "16G");
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("10ms").unwrap().0, 10_000_000);
+        assert_eq!(parse_duration("60s").unwrap().0, 60 * NS_PER_S);
+        assert_eq!(parse_duration("20m").unwrap().0, 1200 * NS_PER_S);
+        assert_eq!(parse_duration("250us").unwrap().0, 250_000);
+        assert!(parse_duration("-1s").is_err());
+        assert!(parse_duration("5 parsecs").is_err());
+        assert_eq!(Duration(90 * NS_PER_S).to_string(), "90s");
+    }
+}

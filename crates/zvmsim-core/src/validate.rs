@@ -1,0 +1,170 @@
+//! Semantic checks of a scenario: what serde's types cannot say. Every error is located.
+
+use std::collections::BTreeSet;
+
+use crate::scenario::{DasdUse, Scenario, ScenarioError, Source};
+use crate::units::PAGE_SIZE;
+
+pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
+    let err = |field: &str, detail: String| Err(src.error(field, detail));
+    let l = &s.lpar;
+    if l.ifls == 0 || l.ifls > 64 {
+        return err("lpar.ifls", format!("{} IFLs: an LPAR has 1 to 64 processors", l.ifls));
+    }
+    if l.central.bytes() < (64 << 20) {
+        return err("lpar.central", format!("central storage {} is too small (z/VM needs at least 64M)", l.central));
+    }
+    if l.central.bytes() % (1 << 20) != 0 {
+        return err("lpar.central", format!("central storage {} is not a multiple of 1M", l.central));
+    }
+    if l.central > l.zvm_level.max_central() {
+        return err(
+            "lpar.central",
+            format!(
+                "z/VM {} supports at most {} of real storage; {} was given",
+                l.zvm_level.as_str(),
+                l.zvm_level.max_central(),
+                l.central
+            ),
+        );
+    }
+    if l.expanded.bytes() > (128 << 30) {
+        return err("lpar.expanded", format!("expanded storage {} exceeds 128G", l.expanded));
+    }
+    let r = &s.run;
+    if r.measure.ns() == 0 {
+        return err("run.measure", "the measured window must be longer than 0".into());
+    }
+    if r.interval.ns() == 0 || r.interval > r.measure {
+        return err("run.interval", format!("interval {} must be above 0 and at most the measured window {}", r.interval, r.measure));
+    }
+    if s.guests.is_empty() {
+        return err("guests", "at least one guest is needed ([[guests]])".into());
+    }
+    let mut names = BTreeSet::new();
+    let mut virtual_pages: u64 = 0;
+    for (i, g) in s.guests.iter().enumerate() {
+        let f = |k: &str| format!("guests[{i}].{k}");
+        if g.count == 0 {
+            return err(&f("count"), "count must be at least 1".into());
+        }
+        if g.storage.bytes() < (16 << 20) {
+            return err(&f("storage"), format!("guest storage {} is below the 16M a Linux guest needs", g.storage));
+        }
+        if g.storage.bytes() % (1 << 20) != 0 {
+            return err(&f("storage"), format!("guest storage {} is not a multiple of 1M", g.storage));
+        }
+        if g.storage > l.zvm_level.max_guest_storage() {
+            return err(
+                &f("storage"),
+                format!("guest storage {} exceeds z/VM {}'s maximum {}", g.storage, l.zvm_level.as_str(), l.zvm_level.max_guest_storage()),
+            );
+        }
+        if g.vcpus == 0 || g.vcpus > 64 {
+            return err(&f("vcpus"), format!("{} virtual CPUs: a virtual machine has 1 to 64", g.vcpus));
+        }
+        if g.linux.kernel.pages() + g.linux.min_free.pages() >= g.storage.pages() {
+            return err(&f("linux.kernel"), format!("kernel {} does not fit in guest storage {}", g.linux.kernel, g.storage));
+        }
+        virtual_pages += g.storage.pages() * g.count as u64;
+        if let Some(w) = &g.workload {
+            let Some(ws) = s.workloads.get(w) else {
+                return err(&f("workload"), format!("no workload `{w}` in [workloads]"));
+            };
+            if let Some(db) = &ws.database {
+                if !g.dasd.iter().any(|d| d.usage == DasdUse::Database) {
+                    return err(&f("dasd"), format!("workload `{w}` has a database: give the guest DASD with use = \"database\""));
+                }
+                let shm = db.shared_memory.unwrap_or(db.cache);
+                if shm.pages() + g.linux.kernel.pages() + g.linux.min_free.pages() >= g.storage.pages() {
+                    return err(
+                        &format!("workloads.{w}.database.shared_memory"),
+                        format!("database shared memory {} and kernel {} do not fit in guest {}'s storage {}", shm, g.linux.kernel, g.name, g.storage),
+                    );
+                }
+            }
+        }
+        for k in 0..g.count {
+            let name = &crate::scenario::expand_name(&g.name, g.first, k, g.count);
+            if name.is_empty() || name.len() > 8 || !name.chars().all(|c| c.is_ascii_alphanumeric() || "@#$_-".contains(c)) {
+                return err(&f("name"), format!("user ID `{name}` is not 1-8 letters, digits or @#$_-"));
+            }
+            if !names.insert(name.clone()) {
+                return err(&f("name"), format!("user ID `{name}` is defined twice"));
+            }
+        }
+    }
+    for (name, w) in &s.workloads {
+        let f = |k: &str| format!("workloads.{name}.{k}");
+        if w.users == 0 {
+            return err(&f("users"), "a transactional workload needs at least 1 user".into());
+        }
+        if w.transactions.is_empty() && w.cpu_per_tx.is_none() {
+            return err(&f("cpu_per_tx"), "give cpu_per_tx or a [[transactions]] mix".into());
+        }
+        for (j, t) in w.transactions.iter().enumerate() {
+            if !(t.weight > 0.0 && t.weight.is_finite()) {
+                return err(&f(&format!("transactions[{j}].weight")), format!("weight {} must be a positive number", t.weight));
+            }
+            if !(0.0..=1.0).contains(&t.write_fraction) {
+                return err(&f(&format!("transactions[{j}].write_fraction")), "a fraction lies between 0 and 1".into());
+            }
+        }
+        if let Some(db) = &w.database {
+            if db.size.pages() == 0 {
+                return err(&f("database.size"), "the database must not be empty".into());
+            }
+            if db.cache.pages() == 0 || db.cache > db.size {
+                return err(&f("database.cache"), format!("cache {} must be above 0 and at most the database size {}", db.cache, db.size));
+            }
+            if let Some(shm) = db.shared_memory {
+                if shm < db.cache {
+                    return err(&f("database.shared_memory"), format!("shared memory {} is smaller than the cache {}", shm, db.cache));
+                }
+            }
+            if !(db.skew >= 0.0 && db.skew < 3.0) {
+                return err(&f("database.skew"), format!("skew {} must lie in [0, 3)", db.skew));
+            }
+            if db.stripe.bytes() < PAGE_SIZE || db.stripe.bytes() % PAGE_SIZE != 0 {
+                return err(&f("database.stripe"), format!("stripe {} must be a multiple of 4K", db.stripe));
+            }
+        } else if w.transactions.iter().any(|t| t.db_refs > 0) || w.db_refs.unwrap_or(0) > 0 {
+            return err(&f("database"), "db_refs need a [database]".into());
+        }
+    }
+    // Paging space: what cannot stay in central or expanded storage must fit on DASD.
+    let frames = l.central.pages();
+    let blocks = l.expanded.pages();
+    let slots = s.paging_slots();
+    if virtual_pages > frames + blocks && slots + frames + blocks < virtual_pages {
+        let field = if s.paging.slots.is_some() { "paging.slots" } else { "paging" };
+        return err(
+            field,
+            format!(
+                "paging space of {slots} slots is too small for the overcommitment: guests define {virtual_pages} pages, central and expanded storage hold {}",
+                frames + blocks
+            ),
+        );
+    }
+    let end = s.end_ns();
+    for (i, c) in s.console.iter().enumerate() {
+        let f = |k: &str| format!("console[{i}].{k}");
+        match (&c.cp, &c.linux) {
+            (Some(cmd), None) => {
+                crate::cp::parse(cmd).map_err(|m| src.error(&f("cp"), m))?;
+            }
+            (None, Some(cmd)) => {
+                let user = c.user.to_ascii_uppercase();
+                if !names.contains(&user) {
+                    return err(&f("user"), format!("`{}` is not a guest of this scenario: Linux commands run in a guest", c.user));
+                }
+                crate::linux::parse(cmd).map_err(|m| src.error(&f("linux"), m))?;
+            }
+            _ => return err(&f("cp"), "give exactly one of cp = \"...\" or linux = \"...\"".into()),
+        }
+        if c.at.ns() > end {
+            return err(&f("at"), format!("time {} is after the end of the run", c.at));
+        }
+    }
+    Ok(())
+}

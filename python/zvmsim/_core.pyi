@@ -1,0 +1,43 @@
+# Type stubs for the native module built from crates/zvmsim-py (PyO3).
+# Keep in step with the Rust glue: this file is the contract the Python layer codes against.
+from typing import Any, Dict, List, Optional
+
+__version__: str
+
+class ScenarioError(ValueError):
+    """A bad scenario, override or console command; str(e) is "file:line:column: field `f`: detail"."""
+
+    file: str
+    line: int
+    column: int
+    field: str
+    detail: str
+
+def schema() -> str:
+    """JSON Schema of the scenario format, as text."""
+
+def check(text: str, path: str, overrides: List[str] = ...) -> Dict[str, Any]:
+    """Validate a scenario; return a short description. Raises ScenarioError."""
+
+class Simulation:
+    now_ns: int
+    end_ns: int
+    events: int
+    seed: int
+    scenario_hash: str
+    def __init__(
+        self,
+        text: str,
+        path: str,
+        seed: Optional[int] = None,
+        overrides: List[str] = ...,
+    ) -> None: ...
+    def step_until(self, t_ns: int) -> int:
+        """Advance to t_ns (releases the GIL); return the events processed in this call."""
+    def run(self) -> None: ...
+    def summary(self) -> Dict[str, Any]: ...
+    def intervals(self) -> Dict[str, List[Any]]: ...
+    def system_intervals(self) -> Dict[str, List[Any]]: ...
+    def console(self) -> List[Dict[str, Any]]: ...
+
+def bench(quick: bool = False) -> Dict[str, Any]: ...

@@ -1,0 +1,39 @@
+"""The Rich progress bar shared by `zvmsim run` and `zvmsim.run(progress=True)`."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from .runner import ProgressCallback, RunProgress
+
+
+def si(value: float) -> str:
+    """1234567 -> '1.23M': event rates span many orders of magnitude."""
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(value) >= scale:
+            return f"{value / scale:.3g}{unit}"
+    return f"{value:.3g}"
+
+
+@contextmanager
+def rich_progress(console: Console, label: str, end_s: float) -> Iterator[ProgressCallback]:
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("sim {task.fields[now]:,.1f}/{task.fields[end]:,.1f} s"),
+        TextColumn("wall"),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[eps]} events/s"),
+        console=console,
+    )
+    task = progress.add_task(label, total=end_s or 1.0, now=0.0, end=end_s, eps="-")
+
+    def update(p: RunProgress) -> None:
+        progress.update(task, completed=p.now_s, now=p.now_s, eps=si(p.events_per_second))
+
+    with progress:
+        yield update

@@ -1,0 +1,334 @@
+"""The `zvmsim` command line."""
+
+from __future__ import annotations
+
+import json
+import math
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator, List, Mapping, Optional, Sequence, Tuple
+
+import polars as pl
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from . import _core
+from ._progress import rich_progress, si
+from .results import from_simulation, guests_frame, scalar_items
+from .runner import StopFlag, drive, prepare, sigint_stops
+
+app = typer.Typer(
+    name="zvmsim",
+    help="Simulate an IBM z/VM LPAR hosting Linux guests.",
+    no_args_is_help=True,
+    add_completion=False,
+    # Unexpected errors still show a traceback (they are bugs), but not pages of locals.
+    pretty_exceptions_show_locals=False,
+)
+
+EXIT_INTERRUPTED = 130  # the shell's convention for "stopped by SIGINT"
+
+# Shown first, in this order, when present; every other scalar figure follows alphabetically.
+KEY_FIGURES = (
+    ("throughput_tx_per_s", "throughput", "tx/s"),
+    ("cpu_lpar_pct", "CPU LPAR", "%"),
+    ("cpu_guests_pct", "CPU guests", "%"),
+    ("cpu_cp_pct", "CPU CP", "%"),
+)
+# Run metadata: shown in the caption, not among the figures.
+META_KEYS = {
+    "version", "seed", "scenario", "scenario_hash", "overrides", "events", "wall_seconds",
+    "events_per_second", "started_utc", "interrupted", "sim_seconds", "measured_seconds",
+}  # fmt: skip
+MAX_GUEST_ROWS = 40
+
+
+def _out() -> Console:
+    return Console(highlight=False)
+
+
+def _err() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def _error(message: str) -> None:
+    # Text, not markup: messages quote TOML like `[lpar]`, which Rich would eat as a style tag.
+    # soft_wrap keeps "file:line:column" on one line whatever the terminal width.
+    _err().print(Text(f"error: {message}", style="bold red"), soft_wrap=True)
+
+
+@contextmanager
+def _expected_errors() -> Iterator[None]:
+    """Report a bad scenario or a missing file as one red line and exit 1, without a traceback."""
+    try:
+        yield
+    except _core.ScenarioError as e:
+        _error(str(e))
+        raise typer.Exit(1) from None
+    except OSError as e:  # missing scenario, unwritable output folder, ...
+        _error(f"{e.strerror}: {e.filename}" if e.filename and e.strerror else str(e))
+        raise typer.Exit(1) from None
+    except UnicodeDecodeError as e:
+        _error(f"scenario is not UTF-8 text: {e}")
+        raise typer.Exit(1) from None
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"zvmsim {_core.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: bool = typer.Option(
+        False, "--version", help="Print the version and exit.", callback=_version_callback, is_eager=True
+    ),
+) -> None:
+    """Simulate an IBM z/VM LPAR hosting Linux guests."""
+
+
+SetOption = typer.Option([], "--set", "-s", help="Override a scenario value, e.g. --set lpar.ifls=8 (repeatable).")
+
+
+@app.command()
+def run(
+    scenario: Path = typer.Argument(..., help="Scenario TOML file."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Results folder [default: out/<scenario stem>]."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Random seed [default: the scenario's run.seed]."),
+    overrides: List[str] = SetOption,
+) -> None:
+    """Run a scenario and write its results folder. Ctrl-C stops early and keeps partial results."""
+    with _expected_errors():
+        r = prepare(scenario, seed=seed, overrides=overrides)  # validates before anything is written
+    out_dir = out if out is not None else Path("out") / scenario.stem
+    err = _err()
+    end_s = r.sim.end_ns / 1e9
+    err.print(Text(f"running {scenario} (seed {r.sim.seed}, {end_s:,.0f} s simulated) -> {out_dir}"), soft_wrap=True)
+
+    stop = StopFlag()
+    with sigint_stops(stop):
+        with rich_progress(err, scenario.stem, end_s) as on_progress:
+            try:
+                drive(r, on_progress=on_progress, should_stop=stop)
+            except KeyboardInterrupt:
+                pass  # a second Ctrl-C, or one the core raised mid-chunk: keep what we have
+        result = from_simulation(r.sim, r.meta())
+        with _expected_errors():
+            result.save(out_dir)
+
+    print_summary(result.summary)
+    if r.interrupted:
+        err.print(
+            Text(f"interrupted at t={r.reached_s:,.1f} s (simulated) of {end_s:,.1f} s; partial results in {out_dir}",
+                 style="bold yellow"),
+            soft_wrap=True,
+        )
+        raise typer.Exit(EXIT_INTERRUPTED)
+    err.print(Text(f"results in {out_dir}"), soft_wrap=True)
+
+
+@app.command()
+def check(
+    scenario: Path = typer.Argument(..., help="Scenario TOML file."),
+    overrides: List[str] = SetOption,
+) -> None:
+    """Validate a scenario without running it."""
+    from . import check as check_scenario
+
+    with _expected_errors():
+        desc = check_scenario(scenario, overrides=overrides)
+    pairs = ", ".join(f"{k}={_fmt(v)}" for k, v in desc.items())
+    _out().print(Text(f"ok: {scenario}: {pairs}", style="green"), soft_wrap=True)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of the scenario format."""
+    typer.echo(_core.schema())
+
+
+@app.command()
+def bench(
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    quick: bool = typer.Option(False, "--quick", help="A shorter, rougher benchmark."),
+) -> None:
+    """Measure the simulator's speed on this machine."""
+    res = _core.bench(quick=quick)
+    if as_json:
+        typer.echo(json.dumps(res))
+        return
+    table = Table(title=f"zvmsim {_core.__version__} benchmark", title_justify="left")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    for k, v in res.items():
+        table.add_row(k, si(v) if k.endswith("_per_second") and isinstance(v, (int, float)) else _fmt(v))
+    _out().print(table)
+
+
+@app.command()
+def validate(
+    studies: Optional[List[str]] = typer.Argument(None, help="Studies to run [default: all]."),
+    quick: bool = typer.Option(False, "--quick", help="Shortened runs (each study's quick run control)."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON list of compared figures."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Parallel runs [default: min(2, cores)]."),
+    scenarios: Optional[Path] = typer.Option(None, "--scenarios", help="Scenarios folder [default: found]."),
+) -> None:
+    """Compare simulated figures with published measurements."""
+    from . import validate as v
+    from .studies import all_studies
+
+    known = all_studies()
+    names = studies or list(known)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        _error(f"unknown study {', '.join(unknown)}; known: {', '.join(known) or 'none'}")
+        raise typer.Exit(1)
+    chosen = [known[n] for n in names]
+    err = _err()
+    total = sum(len(s.cases) for s in chosen)
+    jobs = jobs or v.default_jobs()
+    err.print(Text(f"running {total} cases{' (quick)' if quick else ''}, {min(jobs, v.MAX_JOBS)} at a time"))
+    done: List[v.CaseOutcome] = []
+
+    def on_done(o: v.CaseOutcome) -> None:
+        done.append(o)
+        mark = Text("✗ ", style="red") if o.error else Text("✓ ", style="green")
+        line = f"[{len(done)}/{total}] {o.study} {o.case.level} {o.case.guests} guests ({o.wall_seconds:.1f} s)"
+        err.print(mark + Text(line + (f": {o.error}" if o.error else "")), soft_wrap=True)
+
+    try:
+        with _expected_errors():
+            rows, outcomes = v.run_studies(chosen, quick=quick, jobs=jobs, scenarios=scenarios, on_done=on_done)
+    except KeyboardInterrupt:
+        err.print(Text(f"interrupted after {len(done)} of {total} cases", style="bold yellow"))
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+
+    if as_json:
+        typer.echo(json.dumps([r.to_dict() for r in rows], indent=2))
+    else:
+        out = _out()
+        for study in chosen:
+            study_rows = [r for r in rows if r.study == study.name]
+            out.print(_validation_table(study, study.title + (" [quick]" if quick else ""), study_rows))
+            passed, missed, unchecked = v.tally(study_rows)
+            style = "green" if missed == 0 else "red"
+            out.print(Text(f"{study.name}: {passed} within tolerance, {missed} missed, {unchecked} not checked",
+                           style=style))
+    failed = [o for o in outcomes if o.error]
+    if failed:
+        _error(f"{len(failed)} case(s) failed to run")
+        raise typer.Exit(1)
+
+
+def _validation_table(study: Any, title: str, rows: Sequence[Any]) -> Table:
+    labels = {m.name: m.label or m.name for m in study.metrics}
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    for name in ("level", "guests", "metric"):
+        t.add_column(name, no_wrap=True)
+    for name in ("paper", "simulated", "error"):
+        t.add_column(name, justify="right", no_wrap=True)
+    t.add_column("check", no_wrap=True)
+    previous = None
+    for r in rows:
+        unit = " pt" if r.error_unit == "points" else " %"
+        err = "—" if r.error is None else f"{r.error:+.1f}{unit}"
+        tol = "" if r.tolerance is None else f" ±{r.tolerance:g}{unit}"
+        check = {True: Text("ok" + tol, style="green"), False: Text("MISS" + tol, style="bold red")}.get(
+            r.within, Text("—" if r.tolerance is None else "n/a" + tol, style="dim")
+        )
+        # Level and guest count only where they change: the eye follows the groups.
+        first = (r.level, r.guests) != previous
+        if first and previous is not None:
+            t.add_section()
+        previous = (r.level, r.guests)
+        t.add_row(r.level if first else "", str(r.guests) if first else "", labels.get(r.metric, r.metric),
+                  _fmt_unit(r.paper, r.unit), _fmt_unit(r.simulated, r.unit), err, check)
+    return t
+
+
+def _fmt_unit(v: Optional[float], unit: str) -> str:
+    if v is None:
+        return "—"
+    if unit == "%":
+        return f"{v:.1f}"
+    return si(v) if abs(v) >= 1000 else f"{v:,.0f}"
+
+
+def print_summary(summary: Mapping[str, Any]) -> None:
+    """Key figures first, then every other scalar figure, then the per-guest table."""
+    out = _out()
+    scalars = scalar_items(summary)
+    figures = Table(title="Summary", title_justify="left")
+    figures.add_column("figure")
+    figures.add_column("value", justify="right")
+    figures.add_column("unit")
+    shown = set(META_KEYS)
+    for key, label, unit in KEY_FIGURES:
+        if key in scalars:
+            figures.add_row(label, _fmt(scalars[key]), unit)
+            shown.add(key)
+    rest = sorted(k for k in scalars if k not in shown)
+    if rest:
+        figures.add_section()
+    for key in rest:
+        name, unit = _split_unit(key)
+        figures.add_row(name, _fmt(scalars[key]), unit)
+    out.print(figures)
+    # The run's identity on its own line: as a table caption it would be wrapped to the table width.
+    out.print(Text(_caption(summary), style="dim"), soft_wrap=True)
+
+    guests = guests_frame(summary.get("guests") or [])
+    if guests.height:
+        gt = Table(title=f"Guests ({guests.height})", title_justify="left")
+        for col in guests.columns:
+            gt.add_column(col, justify="left" if guests[col].dtype == pl.Utf8 else "right")
+        for row in guests.head(MAX_GUEST_ROWS).iter_rows():
+            gt.add_row(*(_fmt(x) for x in row))
+        if guests.height > MAX_GUEST_ROWS:
+            gt.caption = f"{guests.height - MAX_GUEST_ROWS} more in results.duckdb (table guests)"
+        out.print(gt)
+
+
+_UNITS = {"_pct": "%", "_tx_per_s": "tx/s", "_per_s": "/s", "_seconds": "s", "_s": "s", "_ms": "ms"}
+
+
+def _split_unit(key: str) -> Tuple[str, str]:
+    for suffix, unit in _UNITS.items():
+        if key.endswith(suffix):
+            return key[: -len(suffix)], unit
+    return key, ""
+
+
+def _caption(s: Mapping[str, Any]) -> str:
+    parts = [f"seed {s.get('seed')}", f"scenario {str(s.get('scenario_hash', ''))[:12]}"]
+    if "sim_seconds" in s:
+        measured = f", {_fmt(s['measured_seconds'])} s measured" if "measured_seconds" in s else ""
+        parts.append(f"{_fmt(s['sim_seconds'])} s simulated{measured}")
+    if "events" in s and "wall_seconds" in s:
+        parts.append(f"{si(s['events'])} events in {s['wall_seconds']:.2f} s ({si(s.get('events_per_second', 0))}/s)")
+    parts.append(f"zvmsim {s.get('version', '?')}")
+    return " · ".join(parts)
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            return str(v)
+        if v == int(v) and abs(v) >= 1000:
+            return f"{int(v):,}"
+        if abs(v) >= 100:
+            return f"{v:,.1f}"
+        if abs(v) >= 1 or v == 0:
+            return f"{v:.2f}"
+        return f"{v:.4g}"
+    return str(v)

@@ -1,0 +1,154 @@
+"""Driving a Simulation in chunks, so a caller can show progress and stop it between chunks."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from types import FrameType
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
+
+from . import _core
+from ._scenario import ScenarioInput, resolve
+
+# Wall time one step_until call should take: short enough for a live progress bar and a prompt
+# Ctrl-C, long enough that per-call overhead does not matter.
+CHUNK_WALL_LOW_S = 0.1
+CHUNK_WALL_HIGH_S = 0.3
+CHUNKS_PER_RUN = 400  # the largest chunk is end/400 of simulated time
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """What a progress callback is told after each chunk."""
+
+    now_s: float
+    end_s: float
+    events: int
+    wall_s: float
+
+    @property
+    def fraction(self) -> float:
+        return min(1.0, self.now_s / self.end_s) if self.end_s > 0 else 1.0
+
+    @property
+    def events_per_second(self) -> float:
+        return self.events / self.wall_s if self.wall_s > 0 else 0.0
+
+
+ProgressCallback = Callable[[RunProgress], None]
+
+
+@dataclass
+class Run:
+    """A Simulation plus what is needed to describe it in summary.json."""
+
+    sim: Any  # _core.Simulation
+    scenario: str  # path as given, or "<string>" / "<dict>"
+    overrides: List[str]
+    started_utc: str = ""
+    wall_seconds: float = 0.0
+    reached_s: float = 0.0  # simulated time the run got to
+    interrupted: bool = False
+
+    def meta(self) -> Dict[str, Any]:
+        events = int(self.sim.events)
+        return {
+            "version": _core.__version__,
+            "seed": int(self.sim.seed),
+            "scenario": self.scenario,
+            "scenario_hash": str(self.sim.scenario_hash),
+            "overrides": list(self.overrides),
+            "events": events,
+            "wall_seconds": self.wall_seconds,
+            "events_per_second": events / self.wall_seconds if self.wall_seconds > 0 else 0.0,
+            "started_utc": self.started_utc,
+            "interrupted": self.interrupted,
+        }
+
+
+def prepare(scenario: ScenarioInput, seed: Optional[int] = None, overrides: Optional[Sequence[str]] = None) -> Run:
+    """Read and validate the scenario and build its Simulation (raises ScenarioError, FileNotFoundError)."""
+    text, path = resolve(scenario)
+    ovr = list(overrides or [])
+    sim = _core.Simulation(text, path, seed=seed, overrides=ovr)
+    return Run(sim=sim, scenario=path, overrides=ovr)
+
+
+def drive(
+    run: Run,
+    on_progress: Optional[ProgressCallback] = None,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> None:
+    """Step ``run.sim`` to its end, or until ``should_stop()`` turns true between two chunks.
+
+    Sets run.started_utc, run.wall_seconds and run.interrupted. A KeyboardInterrupt raised
+    inside a chunk propagates (with wall_seconds and interrupted already set).
+    """
+    sim = run.sim
+    end = int(sim.end_ns)
+    max_chunk = max(1, end // CHUNKS_PER_RUN)
+    chunk = max_chunk
+    # Track the target we asked for rather than trusting now_ns to land exactly on it, so a
+    # clock that stops at the last event cannot make this loop spin.
+    pos = int(sim.now_ns)
+    run.started_utc = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    t0 = time.perf_counter()
+    try:
+        while pos < end and not should_stop():
+            target = min(end, pos + chunk)
+            t = time.perf_counter()
+            sim.step_until(target)
+            dt = time.perf_counter() - t
+            pos = max(target, int(sim.now_ns))
+            # Keep each call within the wall-time band: shrink at once when slow, regrow gently.
+            if dt > CHUNK_WALL_HIGH_S:
+                chunk = max(1, int(chunk * (CHUNK_WALL_LOW_S + CHUNK_WALL_HIGH_S) / 2 / dt))
+            elif dt < CHUNK_WALL_LOW_S:
+                chunk = min(max_chunk, chunk * 2)
+            if on_progress is not None:
+                on_progress(RunProgress(pos / 1e9, end / 1e9, int(sim.events), time.perf_counter() - t0))
+    finally:
+        run.wall_seconds = time.perf_counter() - t0
+        run.reached_s = pos / 1e9
+        run.interrupted = pos < end
+
+
+class StopFlag:
+    """Set by the first Ctrl-C; a second Ctrl-C raises KeyboardInterrupt as usual."""
+
+    def __init__(self) -> None:
+        self.is_set = False
+        self.on_set: Optional[Callable[[], None]] = None
+
+    def __call__(self) -> bool:
+        return self.is_set
+
+
+@contextmanager
+def sigint_stops(flag: StopFlag) -> Iterator[StopFlag]:
+    """Within the block, Ctrl-C asks the run to stop after the current chunk instead of raising.
+
+    step_until releases the GIL, so the default handler would only raise once the chunk is done
+    anyway; catching the signal ourselves lets us finish cleanly and still save the results.
+    Outside the main thread signals cannot be handled; then Ctrl-C behaves as usual.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield flag
+        return
+
+    def handler(signum: int, frame: Optional[FrameType]) -> None:
+        if flag.is_set:
+            raise KeyboardInterrupt
+        flag.is_set = True
+        if flag.on_set is not None:
+            flag.on_set()
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield flag
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -1,0 +1,142 @@
+"""Running the studies of :mod:`zvmsim.studies` and comparing simulated with published figures."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from .studies import Case, CaseKey, Row, Study, compare
+
+MAX_JOBS = 2  # the reference machine has 2 cores; every case is CPU-bound
+
+
+def default_jobs() -> int:
+    return max(1, min(MAX_JOBS, os.cpu_count() or 1))
+
+
+def scenario_dirs() -> List[Path]:
+    """Where study scenarios are looked for, first match wins."""
+    here = Path(__file__).resolve().parent
+    dirs = []
+    if os.environ.get("ZVMSIM_SCENARIOS"):
+        dirs.append(Path(os.environ["ZVMSIM_SCENARIOS"]))
+    dirs += [
+        Path.cwd() / "scenarios",
+        here.parent.parent / "scenarios",  # source checkout: python/zvmsim -> repo root
+        here / "scenarios",
+        here.parent / "scenarios",  # files a wheel installs beside the package
+    ]
+    return dirs
+
+
+def find_scenarios_dir(study: Study, explicit: Optional[Path] = None) -> Path:
+    """The first scenarios folder holding every scenario of ``study``."""
+    candidates = [explicit] if explicit is not None else scenario_dirs()
+    for d in candidates:
+        if all((d / c.scenario).is_file() for c in study.cases):
+            return d
+    where = candidates[0]
+    missing = [c.scenario for c in study.cases if not (where / c.scenario).is_file()]
+    raise FileNotFoundError(
+        f"scenarios of study `{study.name}` not found (looked in {', '.join(str(d) for d in candidates)}); "
+        f"missing in {where}: {', '.join(missing)}"
+    )
+
+
+@dataclass
+class CaseOutcome:
+    study: str
+    case: Case
+    summary: Optional[Dict[str, Any]]
+    error: Optional[str]
+    wall_seconds: float
+
+
+def _ignore_sigint() -> None:
+    # Workers leave Ctrl-C to the parent, which stops them; otherwise each prints a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_case(path: str, overrides: Sequence[str]) -> Tuple[Optional[Dict[str, Any]], Optional[str], float]:
+    """Run one scenario to its end; returns (summary, error message, wall seconds).
+
+    Errors come back as text because a native exception need not survive pickling between
+    processes.
+    """
+    from . import _core
+
+    t = time.perf_counter()
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            sim = _core.Simulation(f.read(), path, overrides=list(overrides))
+        sim.run()
+        return dict(sim.summary()), None, time.perf_counter() - t
+    except (_core.ScenarioError, OSError) as e:
+        return None, str(e), time.perf_counter() - t
+
+
+def run_studies(
+    studies: Sequence[Study],
+    quick: bool = False,
+    jobs: int = 1,
+    scenarios: Optional[Path] = None,
+    on_done: Optional[Callable[[CaseOutcome], None]] = None,
+) -> Tuple[List[Row], List[CaseOutcome]]:
+    """Run every case of ``studies`` (``jobs`` processes) and compare; returns rows and outcomes."""
+    work: List[Tuple[Study, Case, str, Tuple[str, ...]]] = []
+    for study in studies:
+        d = find_scenarios_dir(study, scenarios)  # fail before running anything
+        overrides = study.quick_overrides if quick else ()
+        work += [(study, c, str(d / c.scenario), overrides) for c in study.cases]
+
+    outcomes: List[CaseOutcome] = []
+
+    def done(study: Study, case: Case, res: Tuple[Optional[Dict[str, Any]], Optional[str], float]) -> None:
+        outcome = CaseOutcome(study.name, case, res[0], res[1], res[2])
+        outcomes.append(outcome)
+        if on_done is not None:
+            on_done(outcome)
+
+    if jobs <= 1 or len(work) <= 1:
+        for study, case, path, ovr in work:
+            done(study, case, run_case(path, ovr))
+    else:
+        # spawn, not fork: the parent may already run threads (Rich's refresh thread, the core's).
+        ctx = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(max_workers=min(jobs, MAX_JOBS), mp_context=ctx, initializer=_ignore_sigint)
+        try:
+            futures: Dict[Future[Any], Tuple[Study, Case]] = {
+                pool.submit(run_case, path, ovr): (study, case) for study, case, path, ovr in work
+            }
+            for fut in as_completed(futures):
+                study, case = futures[fut]
+                done(study, case, fut.result())
+        except BaseException:
+            # Ctrl-C: do not wait for running cases (a full case can take minutes).
+            workers = list(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for w in workers:
+                w.terminate()
+            raise
+        pool.shutdown()
+
+    rows: List[Row] = []
+    for study in studies:
+        summaries: Dict[CaseKey, Dict[str, Any]] = {
+            o.case.key: o.summary for o in outcomes if o.study == study.name and o.summary is not None
+        }
+        rows += compare(study, summaries)
+    return rows, outcomes
+
+
+def tally(rows: Sequence[Row]) -> Tuple[int, int, int]:
+    """(within tolerance, missed, not checked)."""
+    passed = sum(r.within is True for r in rows)
+    missed = sum(r.within is False for r in rows)
+    return passed, missed, len(rows) - passed - missed

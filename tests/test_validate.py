@@ -1,0 +1,108 @@
+"""`zvmsim validate`: the study registry, the comparison, and the command on a tiny study."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from conftest import DATA, FAKE, invoke
+
+from zvmsim.studies import Case, Metric, Study, Tolerance, all_studies, compare, register, unregister
+from zvmsim.studies import large_memory as lm
+
+
+def test_large_memory_registered() -> None:
+    study = all_studies()["large-memory"]
+    assert len(study.cases) == 12
+    assert {c.scenario for c in study.cases} >= {
+        "large-memory/zvm52-5guests.toml", "large-memory/zvm53-10guests.toml"}
+    assert study.paper[("5.2", 10)]["pages_dasd"] == 20754432
+    assert study.paper[("5.3", 6)]["throughput_pct_of_baseline"] == 82
+    assert study.paper[("5.3", 10)]["real_overcommit_pct"] == 124
+    assert study.quick_overrides == lm.QUICK_OVERRIDES
+
+
+def _summary(thr: float, dasd: float, xstor: float = 1e6, rovc: float = 50.0) -> dict:
+    return {"throughput_tx_per_s": thr, "pages_dasd": dasd, "pages_xstor": xstor, "real_overcommit_pct": rovc}
+
+
+def test_compare_errors_and_tolerances() -> None:
+    study = lm.STUDY
+    summaries = {("5.3", 5): _summary(200.0, 0), ("5.3", 6): _summary(150.0, 5905366 * 1.5, rovc=50)}
+    rows = {(r.level, r.guests, r.metric): r for r in compare(study, summaries)}
+    assert len(rows) == 12 * 4
+
+    base = rows[("5.3", 5, "throughput_pct_of_baseline")]
+    assert base.simulated == 100 and base.tolerance is None and base.within is None
+
+    thr6 = rows[("5.3", 6, "throughput_pct_of_baseline")]
+    assert thr6.simulated == pytest.approx(75.0)
+    assert thr6.error == pytest.approx(75.0 - 82) and thr6.error_unit == "points"
+    assert thr6.tolerance == 10 and thr6.within is True
+
+    dasd6 = rows[("5.3", 6, "pages_dasd")]
+    assert dasd6.error == pytest.approx(50.0) and dasd6.error_unit == "%"
+    assert dasd6.within is False
+
+    assert rows[("5.3", 5, "pages_dasd")].within is True  # paper 0, simulated 0
+    assert rows[("5.3", 6, "real_overcommit_pct")].within is False  # 50 vs 33: 17 points
+    assert rows[("5.3", 6, "pages_xstor")].within is None  # informational
+
+    missing = rows[("5.2", 7, "pages_dasd")]
+    assert missing.simulated is None and missing.within is None and missing.paper == 13128704
+
+
+@pytest.fixture
+def tiny_study() -> Iterator[Study]:
+    study = register(Study(
+        name="tiny-test",
+        title="tiny test study",
+        source="tests",
+        cases=(Case("x", 5, "small.toml"), Case("x", 6, "small.toml")),
+        paper={("x", 5): {"throughput_pct_of_baseline": 100}, ("x", 6): {"throughput_pct_of_baseline": 95}},
+        metrics=(Metric("throughput_pct_of_baseline", "%", Tolerance(10, min_guests=6)),),
+        derive=lm._derive,
+        quick_overrides=("run.measure=20s",),
+    ))
+    yield study
+    unregister(study.name)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_validate_json(runner, tiny_study: Study, jobs: str) -> None:
+    if FAKE and jobs == "2":
+        pytest.skip("worker processes import the real core")
+    res = invoke(runner, ["validate", "tiny-test", "--quick", "--json", "--jobs", jobs, "--scenarios", str(DATA)])
+    assert res.exit_code == 0, res.stderr
+    rows = json.loads(res.stdout)
+    assert [(r["level"], r["guests"], r["metric"]) for r in rows] == [
+        ("x", 5, "throughput_pct_of_baseline"), ("x", 6, "throughput_pct_of_baseline")]
+    for r in rows:
+        assert {"study", "level", "guests", "metric", "paper", "simulated", "unit",
+                "error", "tolerance", "within"} <= set(r)
+    # Both cases run the same scenario, so the 6-guest case is at 100 % of the baseline.
+    assert rows[1]["simulated"] == pytest.approx(100.0)
+    assert rows[1]["within"] is True
+    assert "tiny-test x 6 guests" in res.stderr
+
+
+def test_validate_table(runner, tiny_study: Study) -> None:
+    res = invoke(runner, ["validate", "tiny-test", "--quick", "--jobs", "1", "--scenarios", str(DATA)])
+    assert res.exit_code == 0, res.stderr
+    assert "tiny test study" in res.stdout
+    assert "1 within tolerance, 0 missed" in res.stdout
+
+
+def test_validate_unknown_study(runner) -> None:
+    res = invoke(runner, ["validate", "no-such-study"])
+    assert res.exit_code == 1
+    assert "no-such-study" in res.stderr and "large-memory" in res.stderr
+
+
+def test_validate_missing_scenarios(runner, tmp_path: Path) -> None:
+    res = invoke(runner, ["validate", "large-memory", "--scenarios", str(tmp_path)])
+    assert res.exit_code == 1
+    assert "Traceback" not in res.output + res.stderr
+    assert "zvm52-5guests.toml" in res.stderr
