@@ -1,49 +1,39 @@
-"""Shared fixtures. The suite runs against the real native core (`pip install .` first).
-
-ZVMSIM_FAKE_CORE=1 swaps in tests/fake_core.py instead, for working on the Python layer
-without a Rust build; the CLI subprocess tests are skipped then.
-"""
+"""Shared fixtures. The suite runs against the real native core: build it first (`pip install .`)."""
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 from typing import Any, List
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(__file__).resolve().parent / "data"
-FAKE = os.environ.get("ZVMSIM_FAKE_CORE") == "1"
-
-if FAKE:
-    sys.path.insert(0, str(ROOT / "python"))
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import fake_core
-
-    sys.modules["zvmsim._core"] = fake_core
-else:
-    try:
-        import zvmsim._core  # noqa: F401
-    except ImportError as e:  # fail loudly: a skipped suite would look green
-        raise pytest.UsageError(
-            f"zvmsim._core is not importable ({e}); build it with `pip install .` "
-            "(or run with ZVMSIM_FAKE_CORE=1 for the pure-Python stand-in)"
-        ) from e
+try:
+    import zvmsim._core  # noqa: F401
+except ImportError as e:  # fail loudly: a skipped suite would look green
+    raise pytest.UsageError(f"zvmsim._core is not importable ({e}); build it with `pip install .`") from e
 
 from typer.testing import CliRunner  # noqa: E402
 
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+
 
 def quickstart() -> Path:
-    """The lead's example scenario once it exists, else our small fixture."""
+    """The example scenario (our fixture stands in where the repository's is missing)."""
     p = ROOT / "scenarios" / "quickstart.toml"
     return p if p.is_file() else DATA / "small.toml"
 
 
 @pytest.fixture
 def small_scenario() -> Path:
+    """Our fixture: the base of the bad-input cases, so it must stay valid."""
     return DATA / "small.toml"
+
+
+@pytest.fixture
+def scenario() -> Path:
+    """A small scenario to run."""
+    return quickstart()
 
 
 @pytest.fixture

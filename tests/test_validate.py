@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from conftest import DATA, FAKE, invoke
+from conftest import DATA, invoke
 
 from zvmsim.studies import Case, Metric, Study, Tolerance, all_studies, compare, register, unregister
 from zvmsim.studies import large_memory as lm
@@ -72,8 +72,6 @@ def tiny_study() -> Iterator[Study]:
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_validate_json(runner, tiny_study: Study, jobs: str) -> None:
-    if FAKE and jobs == "2":
-        pytest.skip("worker processes import the real core")
     res = invoke(runner, ["validate", "tiny-test", "--quick", "--json", "--jobs", jobs, "--scenarios", str(DATA)])
     assert res.exit_code == 0, res.stderr
     rows = json.loads(res.stdout)

@@ -25,6 +25,7 @@ class Simulation:
     events: int
     seed: int
     scenario_hash: str
+    finished: bool
     def __init__(
         self,
         text: str,
@@ -39,5 +40,7 @@ class Simulation:
     def intervals(self) -> Dict[str, List[Any]]: ...
     def system_intervals(self) -> Dict[str, List[Any]]: ...
     def console(self) -> List[Dict[str, Any]]: ...
+    def check_invariants(self) -> None:
+        """Raise ValueError if the model's internal bookkeeping is inconsistent (for tests)."""
 
 def bench(quick: bool = False) -> Dict[str, Any]: ...

@@ -6,7 +6,7 @@ import json
 import math
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import polars as pl
 import typer
@@ -31,13 +31,32 @@ app = typer.Typer(
 
 EXIT_INTERRUPTED = 130  # the shell's convention for "stopped by SIGINT"
 
-# Shown first, in this order, when present; every other scalar figure follows alphabetically.
+# Shown first, in this order, when present; every other numeric figure follows alphabetically.
 KEY_FIGURES = (
     ("throughput_tx_per_s", "throughput", "tx/s"),
+    ("response_ms", "response time", "ms"),
     ("cpu_lpar_pct", "CPU LPAR", "%"),
     ("cpu_guests_pct", "CPU guests", "%"),
     ("cpu_cp_pct", "CPU CP", "%"),
+    ("ifl_utilization_pct", "IFL utilization", "%"),
+    ("real_overcommit_pct", "real overcommit", "%"),
+    ("pages_xstor", "pages in XSTOR", "pages"),
+    ("pages_dasd", "pages on DASD", "pages"),
+    ("paging_io_per_s", "paging I/O", "/s"),
 )
+# Per-guest columns, in this order, with short headers; other columns follow while they fit.
+GUEST_COLUMNS = {
+    "name": "guest",
+    "throughput_tx_per_s": "tx/s",
+    "response_ms": "resp ms",
+    "cpu_pct": "CPU %",
+    "cp_pct": "CP %",
+    "resident_pages": "resident",
+    "page_faults_xstor": "flt XSTOR",
+    "page_faults_dasd": "flt DASD",
+    "pgmajfault": "majflt",
+    "transactions": "tx",
+}
 # Run metadata: shown in the caption, not among the figures.
 META_KEYS = {
     "version", "seed", "scenario", "scenario_hash", "overrides", "events", "wall_seconds",
@@ -102,10 +121,15 @@ def run(
     overrides: List[str] = SetOption,
 ) -> None:
     """Run a scenario and write its results folder. Ctrl-C stops early and keeps partial results."""
-    with _expected_errors():
-        r = prepare(scenario, seed=seed, overrides=overrides)  # validates before anything is written
-    out_dir = out if out is not None else Path("out") / scenario.stem
     err = _err()
+    try:
+        # Validates before anything is written; building a full-scale model can take seconds.
+        with _expected_errors(), err.status(f"building {scenario}"):
+            r = prepare(scenario, seed=seed, overrides=overrides)
+    except KeyboardInterrupt:
+        err.print(Text("interrupted before the run started; nothing written", style="bold yellow"))
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    out_dir = out if out is not None else Path("out") / scenario.stem
     end_s = r.sim.end_ns / 1e9
     err.print(Text(f"running {scenario} (seed {r.sim.seed}, {end_s:,.0f} s simulated) -> {out_dir}"), soft_wrap=True)
 
@@ -141,8 +165,9 @@ def check(
 
     with _expected_errors():
         desc = check_scenario(scenario, overrides=overrides)
+    title = desc.pop("name", None)
     pairs = ", ".join(f"{k}={_fmt(v)}" for k, v in desc.items())
-    _out().print(Text(f"ok: {scenario}: {pairs}", style="green"), soft_wrap=True)
+    _out().print(Text(f"ok: {scenario}{f' ({title})' if title else ''}: {pairs}", style="green"), soft_wrap=True)
 
 
 @app.command()
@@ -164,9 +189,24 @@ def bench(
     table = Table(title=f"zvmsim {_core.__version__} benchmark", title_justify="left")
     table.add_column("figure")
     table.add_column("value", justify="right")
-    for k, v in res.items():
+    for k, v in _flatten(res).items():
         table.add_row(k, si(v) if k.endswith("_per_second") and isinstance(v, (int, float)) else _fmt(v))
     _out().print(table)
+
+
+def _flatten(d: Mapping[str, Any], prefix: str = "") -> Dict[str, Any]:
+    """{"a": {"b": 1}, "l": [{"c": 2}]} -> {"a.b": 1, "l[0].c": 2}: nested results as table rows."""
+    out: Dict[str, Any] = {}
+    for k, v in d.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, Mapping):
+            out.update(_flatten(v, key + "."))
+        elif isinstance(v, list) and any(isinstance(x, Mapping) for x in v):
+            for i, x in enumerate(v):
+                out.update(_flatten(x, f"{key}[{i}].") if isinstance(x, Mapping) else {f"{key}[{i}]": x})
+        else:
+            out[key] = v
+    return out
 
 
 @app.command()
@@ -259,38 +299,64 @@ def _fmt_unit(v: Optional[float], unit: str) -> str:
 
 
 def print_summary(summary: Mapping[str, Any]) -> None:
-    """Key figures first, then every other scalar figure, then the per-guest table."""
+    """Key figures first, then every other numeric figure, then the per-guest table."""
     out = _out()
-    scalars = scalar_items(summary)
+    scalars = {k: v for k, v in scalar_items(summary).items() if k not in META_KEYS}
+    numbers = {k: v for k, v in scalars.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
     figures = Table(title="Summary", title_justify="left")
     figures.add_column("figure")
     figures.add_column("value", justify="right")
     figures.add_column("unit")
-    shown = set(META_KEYS)
+    shown = set()
     for key, label, unit in KEY_FIGURES:
-        if key in scalars:
-            figures.add_row(label, _fmt(scalars[key]), unit)
+        if key in numbers:
+            figures.add_row(label, _fmt(numbers[key]), unit)
             shown.add(key)
-    rest = sorted(k for k in scalars if k not in shown)
-    if rest:
+    rest = sorted(k for k in numbers if k not in shown)
+    if rest and shown:
         figures.add_section()
     for key in rest:
         name, unit = _split_unit(key)
-        figures.add_row(name, _fmt(scalars[key]), unit)
+        figures.add_row(name, _fmt(numbers[key]), unit)
     out.print(figures)
-    # The run's identity on its own line: as a table caption it would be wrapped to the table width.
+    # Text facts (how the run ended, the model's RNG, ...) and the run's identity go on lines
+    # of their own: in the table they would wrap, as a caption be squeezed to the table width.
+    texts = [f"{k} {_fmt(v)}" for k, v in sorted(scalars.items()) if k not in numbers]
+    if texts:
+        out.print(Text(" · ".join(texts), style="dim"), soft_wrap=True)
     out.print(Text(_caption(summary), style="dim"), soft_wrap=True)
 
     guests = guests_frame(summary.get("guests") or [])
     if guests.height:
-        gt = Table(title=f"Guests ({guests.height})", title_justify="left")
-        for col in guests.columns:
-            gt.add_column(col, justify="left" if guests[col].dtype == pl.Utf8 else "right")
-        for row in guests.head(MAX_GUEST_ROWS).iter_rows():
-            gt.add_row(*(_fmt(x) for x in row))
-        if guests.height > MAX_GUEST_ROWS:
-            gt.caption = f"{guests.height - MAX_GUEST_ROWS} more in results.duckdb (table guests)"
-        out.print(gt)
+        out.print(_guest_table(guests, out.width))
+
+
+def _guest_table(guests: pl.DataFrame, width: int) -> Table:
+    rows = guests.head(MAX_GUEST_ROWS)
+    ordered = [c for c in GUEST_COLUMNS if c in guests.columns]
+    ordered += [c for c in guests.columns if c not in ordered]
+    t = Table(title=f"Guests ({guests.height})", title_justify="left", caption_justify="left")
+    used, left_out = 4, []
+    for col in ordered:
+        header = GUEST_COLUMNS.get(col, col)
+        cells = [_fmt(x) for x in rows[col].to_list()]
+        w = max(len(header), *(len(c) for c in cells)) + 3
+        if used + w > width and t.columns:
+            left_out.append(col)  # keep the table legible; everything is in the results folder
+            continue
+        used += w
+        t.add_column(header, justify="left" if guests[col].dtype == pl.Utf8 else "right", no_wrap=True)
+    kept = [c for c in ordered if c not in left_out]
+    for row in rows.select(kept).iter_rows():
+        t.add_row(*(_fmt(x) for x in row))
+    notes = []
+    if guests.height > MAX_GUEST_ROWS:
+        notes.append(f"{guests.height - MAX_GUEST_ROWS} more guests")
+    if left_out:
+        notes.append(f"{len(left_out)} more columns")
+    if notes:
+        t.caption = " and ".join(notes) + ": see summary.json or table guests in results.duckdb"
+    return t
 
 
 _UNITS = {"_pct": "%", "_tx_per_s": "tx/s", "_per_s": "/s", "_seconds": "s", "_s": "s", "_ms": "ms"}
@@ -321,10 +387,12 @@ def _fmt(v: Any) -> str:
         return "yes" if v else "no"
     if isinstance(v, int):
         return f"{v:,}"
+    if isinstance(v, (list, dict)):
+        return json.dumps(v)
     if isinstance(v, float):
         if not math.isfinite(v):
             return str(v)
-        if v == int(v) and abs(v) >= 1000:
+        if v == int(v):  # counts that cross the boundary as floats
             return f"{int(v):,}"
         if abs(v) >= 100:
             return f"{v:,.1f}"

@@ -122,7 +122,6 @@ class StopFlag:
 
     def __init__(self) -> None:
         self.is_set = False
-        self.on_set: Optional[Callable[[], None]] = None
 
     def __call__(self) -> bool:
         return self.is_set
@@ -144,8 +143,6 @@ def sigint_stops(flag: StopFlag) -> Iterator[StopFlag]:
         if flag.is_set:
             raise KeyboardInterrupt
         flag.is_set = True
-        if flag.on_set is not None:
-            flag.on_set()
 
     previous = signal.signal(signal.SIGINT, handler)
     try:

@@ -16,7 +16,9 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
 use crate::engine::queue::EventQueue;
-use crate::engine::queue_alt::{BinaryHeapQueue, CalendarQueue, QuaternaryHeapQueue, QueueImpl};
+use crate::engine::queue_alt::{
+    BinaryHeapQueue, CalendarQueue, QuaternaryHeapQueue, QueueImpl, RadixHeapQueue,
+};
 
 /// Result of one event-queue benchmark run.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,15 +86,24 @@ pub fn bench_event_queue(events: u64, pending: usize, seed: u64) -> QueueBench {
     hold::<EventQueue>(events, pending, seed)
 }
 
+type HoldFn = fn(u64, usize, u64) -> QueueBench;
+
+/// Every candidate, the chosen [`EventQueue`] first.
+const CANDIDATES: &[HoldFn] = &[
+    hold::<EventQueue>,
+    hold::<BinaryHeapQueue>,
+    hold::<QuaternaryHeapQueue>,
+    hold::<CalendarQueue>,
+    hold::<RadixHeapQueue<1>>,
+    hold::<RadixHeapQueue<4>>,
+    hold::<RadixHeapQueue<6>>,
+    hold::<RadixHeapQueue<8>>,
+];
+
 /// Hold-model benchmark of every candidate queue, the chosen [`EventQueue`]
 /// first.
 pub fn compare_event_queues(events: u64, pending: usize, seed: u64) -> Vec<QueueBench> {
-    vec![
-        hold::<EventQueue>(events, pending, seed),
-        hold::<BinaryHeapQueue>(events, pending, seed),
-        hold::<QuaternaryHeapQueue>(events, pending, seed),
-        hold::<CalendarQueue>(events, pending, seed),
-    ]
+    CANDIDATES.iter().map(|f| f(events, pending, seed)).collect()
 }
 
 #[cfg(test)]
@@ -106,7 +117,7 @@ mod tests {
         assert_eq!(b.pending, 100);
         assert!(b.seconds >= 0.0 && b.events_per_second > 0.0);
         let all = compare_event_queues(10_000, 100, 1);
-        assert_eq!(all.len(), 4);
+        assert!(all.len() >= 4);
         assert_eq!(all[0].queue, b.queue);
     }
 
@@ -125,19 +136,48 @@ mod tests {
             .ok()
             .and_then(|s| s.parse().ok())
             .unwrap_or(3);
-        println!("hold model, {events} events, best of {reps} (Mev/s)");
-        println!("{:>8} {:>12} {:>12} {:>12} {:>12}", "pending", "radix_heap", "binary_heap", "4ary_heap", "calendar");
-        for pending in [10usize, 1_000, 100_000] {
-            let mut best = vec![0.0f64; 4];
+        let pendings: Vec<usize> = std::env::var("ZVMSIM_BENCH_PENDING")
+            .ok()
+            .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+            .unwrap_or_else(|| vec![10, 1_000, 100_000]);
+        // Cost of the PRNG + ln alone (no queue), for reference.
+        let mut rng = ChaCha8Rng::seed_from_u64(42);
+        let mut acc = 0u64;
+        let start = Instant::now();
+        for _ in 0..events {
+            acc = acc.wrapping_add(exp_increment(&mut rng));
+        }
+        black_box(acc);
+        let ns = start.elapsed().as_secs_f64() * 1e9 / events as f64;
+        println!("hold model, {events} events, best of {reps} (Mev/s); PRNG+ln alone: {ns:.1} ns/event");
+        let mut names: Vec<String> = Vec::new();
+        let mut rows: Vec<(usize, Vec<f64>)> = Vec::new();
+        for &pending in &pendings {
+            let mut best: Vec<f64> = Vec::new();
             for _ in 0..reps {
-                for (i, r) in compare_event_queues(events, pending, 42).iter().enumerate() {
-                    best[i] = best[i].max(r.events_per_second / 1e6);
+                let res: Vec<QueueBench> = match std::env::var("ZVMSIM_BENCH_ONLY") {
+                    Ok(i) => vec![CANDIDATES[i.parse::<usize>().unwrap_or(0)](events, pending, 42)],
+                    Err(_) => compare_event_queues(events, pending, 42),
+                };
+                names = res.iter().map(|r| r.queue.clone()).collect();
+                best.resize(res.len(), 0.0);
+                for (b, r) in best.iter_mut().zip(&res) {
+                    *b = b.max(r.events_per_second / 1e6);
                 }
             }
-            println!(
-                "{:>8} {:>12.1} {:>12.1} {:>12.1} {:>12.1}",
-                pending, best[0], best[1], best[2], best[3]
-            );
+            rows.push((pending, best));
+        }
+        let mut header = format!("{:>8}", "pending");
+        for n in &names {
+            header.push_str(&format!(" {n:>13}"));
+        }
+        println!("{header}");
+        for (pending, best) in rows {
+            let mut line = format!("{pending:>8}");
+            for b in best {
+                line.push_str(&format!(" {b:>13.1}"));
+            }
+            println!("{line}");
         }
     }
 }

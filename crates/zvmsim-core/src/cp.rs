@@ -88,7 +88,7 @@ pub fn parse(line: &str) -> Result<CpCommand, String> {
             Some(w) => Err(format!("HCPIND003E Invalid option - {w}")),
         };
     }
-    Err(unknown(line.trim().split_whitespace().filter(|w| !w.eq_ignore_ascii_case("CP")).collect::<Vec<_>>().join(" ").as_str()))
+    Err(unknown(verb))
 }
 
 fn size_text(bytes: u64) -> String {
@@ -158,7 +158,7 @@ mod tests {
         assert_eq!(parse("CP QUERY XSTORE").unwrap(), CpCommand::QueryXstore);
         assert_eq!(parse("q alloc page").unwrap(), CpCommand::QueryAllocPage);
         assert_eq!(parse("ind").unwrap(), CpCommand::IndicateLoad);
-        assert_eq!(parse("FROBNICATE ALL").unwrap_err(), "HCPCMD001E Unknown CP command: FROBNICATE ALL");
+        assert_eq!(parse("frobnicate all").unwrap_err(), "HCPCMD001E Unknown CP command: FROBNICATE");
         assert!(parse("q bogus").unwrap_err().starts_with("HCPCQU003E"));
         assert!(parse("q").unwrap_err().contains("026E"));
         // QU is not an abbreviation CP accepts for ... it is: QUERY's minimum is Q.

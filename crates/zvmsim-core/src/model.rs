@@ -50,17 +50,20 @@ params! {
     /// CP CPU per page migrated from expanded storage to DASD (PGIN to a work frame, block
     /// write). Calibrated.
     cp_migrate: Duration = us(12);
-    /// CP CPU per frame examined while searching the available list for a frame of the wanted
-    /// kind (z/VM 5.2, below/above 2 GB, contiguous pairs). z/VM 5.3's "fast available list
-    /// searching" takes constant time.
-    cp_avail_search: Duration = ns(200);
+    /// CP CPU to take a frame off the available list (z/VM 5.3: constant time). Held under the
+    /// frame-management lock.
+    cp_alloc_frame: Duration = ns(500);
+    /// CP CPU per available-list entry examined while searching for a frame of the wanted kind
+    /// (z/VM 5.2: below/above 2 GB, contiguous pairs; 5.3's "fast available list searching"
+    /// removed the walk). Held under the frame-management lock. Calibrated.
+    cp_avail_search: Duration = ns(10);
 
     /// Available-list low threshold, as a fraction of pageable frames: demand scan starts
     /// below it. CP computes its thresholds dynamically; this is the order of magnitude its
     /// monitor records show for large LPARs.
-    avail_low_fraction: f64 = 0.002;
+    avail_low_fraction: f64 = 0.0005;
     /// Available-list high threshold: demand scan steals until it is reached.
-    avail_high_fraction: f64 = 0.004;
+    avail_high_fraction: f64 = 0.001;
     /// Pages written together as one paging block (block paging since VM/ESA; z/VM forms
     /// blocks of pages referenced in the same period).
     paging_block: u32 = 8;

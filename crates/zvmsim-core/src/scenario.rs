@@ -269,7 +269,12 @@ pub enum WorkloadKind {
 pub struct WorkloadSpec {
     pub kind: WorkloadKind,
     /// Users per guest (closed loop: think, submit, wait for the answer).
-    pub users: u32,
+    #[serde(default)]
+    pub users: Option<u32>,
+    /// Alternatively, a user population spread evenly over all guests running this workload
+    /// (the first guests get one more when it does not divide).
+    #[serde(default)]
+    pub users_total: Option<u32>,
     /// Mean think time between a user's transactions (exponential).
     #[serde(default)]
     pub think_time: Duration,
@@ -576,32 +581,57 @@ pub fn parse(text: &str, file: &str, overrides: &[String]) -> Result<(Scenario, 
             line,
             column,
             field: "(syntax)".into(),
-            detail: format!("TOML syntax error: {}", e.message().trim()),
+            detail: format!("TOML syntax error: {}", one_line(e.message())),
         }
     })?;
     let src = Source { file: file.to_string(), text: text.clone(), doc };
     let de = toml_edit::de::Deserializer::from(src.doc.clone());
-    let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+    let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| blame_override({
         let path = e.path().to_string();
         let inner = e.into_inner();
         let span = inner.span().or_else(|| locate(&src.doc, &path));
         let (line, column) = span.map(|s| line_col(&text, s.start)).unwrap_or((1, 1));
         let field = if path == "." { String::new() } else { path };
-        let mut detail = inner.message().trim().to_string();
+        let mut detail = one_line(inner.message());
         // serde reports a missing field on the enclosing table: name the field itself.
         let field = if let Some(name) = detail.strip_prefix("missing field `").and_then(|r| r.split('`').next()) {
             let f = if field.is_empty() { name.to_string() } else { format!("{field}.{name}") };
             detail = format!("required field `{name}` is missing");
             f
         } else if let Some(name) = detail.strip_prefix("unknown field `").and_then(|r| r.split('`').next()) {
-            if field.is_empty() { name.to_string() } else { format!("{field}.{name}") }
+            if field.is_empty() {
+                name.to_string()
+            } else if field == name || field.ends_with(&format!(".{name}")) {
+                field
+            } else {
+                format!("{field}.{name}")
+            }
         } else {
             field
         };
         ScenarioError { file: file.into(), line, column, field, detail }
-    })?;
-    crate::validate::check(&scenario, &src)?;
+    }, overrides))?;
+    crate::validate::check(&scenario, &src).map_err(|e| blame_override(e, overrides))?;
     Ok((scenario, src))
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// An error inside a value set with `--set` is reported against the override, not the file.
+fn blame_override(mut e: ScenarioError, overrides: &[String]) -> ScenarioError {
+    for o in overrides {
+        let key = o.split('=').next().unwrap_or("").trim();
+        if !key.is_empty() && (e.field == key || e.field.starts_with(&format!("{key}.")) || key.starts_with(&format!("{}.", e.field)) && !e.field.is_empty()) {
+            e.file = format!("--set {o}");
+            e.line = 1;
+            e.column = o.find('=').map(|i| i + 2).unwrap_or(1);
+            e.field = key.to_string();
+            return e;
+        }
+    }
+    e
 }
 
 /// The JSON Schema of the scenario format, for editors.

@@ -48,7 +48,8 @@ fn ev(kind: u64, idx: u64) -> u64 {
 enum Block {
     None,
     DbRead { vol: u32, task: u32 },
-    PageIn { group: u32, task: u32 },
+    /// `sync`: the fault happened in kernel mode (or pfault is off): the virtual CPU waits.
+    PageIn { group: u32, task: u32, sync: bool },
 }
 
 struct Task {
@@ -106,6 +107,16 @@ struct PageIn {
     waiters: Vec<u32>,
 }
 
+/// Load of the frame-management lock over the current and previous windows.
+#[derive(Default)]
+struct LockStats {
+    win_start: u64,
+    busy: f64,
+    sq: f64,
+    rho: f64,
+    resid: f64,
+}
+
 #[derive(Default, Clone)]
 struct SysStats {
     cp_ns: u64,
@@ -136,6 +147,11 @@ pub struct Simulation {
     pagein_free: Vec<u32>,
     grp_inflight: Vec<u32>,
     cp_backlog_ns: u64,
+    /// Simulated time at which the current burst has arrived (for serialized CP work).
+    clock: u64,
+    lock: LockStats,
+    lock_spin_ns: u64,
+    lock_spin_mark: u64,
     sys: SysStats,
     interval_start: u64,
     interval_no: u32,
@@ -280,6 +296,10 @@ impl Simulation {
             pagein_free: Vec::new(),
             grp_inflight: vec![NONE; groups],
             cp_backlog_ns: 0,
+            clock: 0,
+            lock: LockStats::default(),
+            lock_spin_ns: 0,
+            lock_spin_mark: 0,
             sys: SysStats::default(),
             interval_start: 0,
             interval_no: 0,
@@ -360,12 +380,23 @@ impl Simulation {
     }
 
     fn start_users(&mut self) {
+        let instances = self.scenario.guest_instances();
+        let wl_of: Vec<Option<String>> =
+            instances.iter().map(|i| self.scenario.guests[i.spec_index].workload.clone()).collect();
         for gi in 0..self.guests.len() {
-            let Some(mix_i) = self.guests[gi].mix else { continue };
-            let spec_i = self.scenario.guest_instances()[gi].spec_index;
-            let wname = self.scenario.guests[spec_i].workload.clone().unwrap_or_default();
-            let users = self.scenario.workloads[&wname].users;
-            let _ = mix_i;
+            let Some(wname) = &wl_of[gi] else { continue };
+            let w = &self.scenario.workloads[wname];
+            let users = match (w.users, w.users_total) {
+                (Some(u), _) => u,
+                (None, Some(total)) => {
+                    // Spread evenly over the guests running this workload.
+                    let peers: Vec<usize> = (0..wl_of.len()).filter(|&j| wl_of[j].as_ref() == Some(wname)).collect();
+                    let n = peers.len() as u32;
+                    let rank = peers.iter().position(|&j| j == gi).unwrap_or(0) as u32;
+                    total / n + u32::from(rank < total % n)
+                }
+                (None, None) => 0,
+            };
             for _ in 0..users {
                 let t = self.tasks.len() as u32;
                 self.tasks.push(Task::new(gi as u32, false));
@@ -494,6 +525,7 @@ impl Simulation {
             }
             let task = self.vcpus[v as usize].task;
             let budget = slice.saturating_sub(self.vcpus[v as usize].slice_used + t);
+            self.clock = self.now + t;
             let (used, outcome) = self.exec(task, budget.max(1));
             t += used;
             match outcome {
@@ -503,7 +535,7 @@ impl Simulation {
                 }
                 Outcome::Blocked(b) => {
                     self.vcpus[v as usize].pending = b;
-                    let keeps = matches!(b, Block::PageIn { .. }) && !self.guests[g].pfault;
+                    let keeps = matches!(b, Block::PageIn { sync: true, .. });
                     if keeps {
                         self.vcpus[v as usize].blocked = true;
                     } else {
@@ -531,7 +563,7 @@ impl Simulation {
                 self.submit_io(vol, req);
                 self.guests[g].stats.db_reads += 1;
             }
-            Block::PageIn { group, task } => {
+            Block::PageIn { group, task, .. } => {
                 let waiter = if self.vcpus[v as usize].blocked { v | VCPU_WAITER } else { task };
                 self.start_pagein(group, waiter);
                 self.guests[g].stats.page_faults_dasd += 1;
@@ -610,7 +642,8 @@ impl Simulation {
                 let group = self.pageins[idx as usize].group;
                 let mut cp = CpWork::default();
                 self.storage.complete_pagein(group, &mut cp);
-                self.cp_backlog_ns += cp.ns;
+                let spin = self.take_lock(self.now, cp.lock_ns);
+                self.cp_backlog_ns += cp.ns + spin;
                 self.flush_page_writes();
                 self.grp_inflight[group as usize] = NONE;
                 let waiters = std::mem::take(&mut self.pageins[idx as usize].waiters);
@@ -716,7 +749,9 @@ impl Simulation {
             (k.cpu_ns / k.db_refs.max(1) as u64, k.write_fraction)
         };
         let mut used = 0;
+        let t0 = self.clock;
         loop {
+            self.clock = t0 + used;
             let mut w = StepWork::default();
             let r = self.db_step(t, g, wf, &mut w);
             used += w.guest_ns + w.cp_ns;
@@ -747,20 +782,49 @@ impl Simulation {
         self.sys.cp_ns += cp_ns;
     }
 
-    /// A reference by task `t` of guest `g` to global page `page`.
+    /// A reference by task `t` of guest `g` to global page `page`. Linux asks CP for pfault
+    /// handshaking only in problem state (pfault_init's select mask is the PSW problem-state
+    /// bit): a host page fault in kernel mode (kernel text, page cache, copies to and from user
+    /// buffers) stops the whole virtual CPU until the page is back.
     #[inline]
-    fn touch(&mut self, g: usize, t: u32, page: u32, write: bool, w: &mut StepWork) -> Result<(), Block> {
+    fn touch(&mut self, g: usize, t: u32, page: u32, write: bool, kernel: bool, w: &mut StepWork) -> Result<(), Block> {
         let mut cp = CpWork::default();
         let xs_before = self.storage.moved.xs_to_ms;
         let r = self.storage.touch(page, write, &mut cp);
         w.cp_ns += cp.ns;
+        if cp.lock_ns > 0 {
+            let at = self.clock + w.guest_ns + w.cp_ns - cp.ns;
+            w.cp_ns += self.take_lock(at, cp.lock_ns);
+        }
         if self.storage.moved.xs_to_ms != xs_before {
             self.guests[g].stats.page_faults_xstor += 1;
         }
         match r {
             Touch::Resident => Ok(()),
-            Touch::Dasd { group } => Err(Block::PageIn { group, task: t }),
+            Touch::Dasd { group } => Err(Block::PageIn { group, task: t, sync: kernel || !self.guests[g].pfault }),
         }
+    }
+
+    /// Frame management is serialized by CP's available-list lock: a processor needing it spins
+    /// while another holds it. Requests are planned slightly ahead within bursts, so instead of
+    /// a timeline the lock is a single server whose mean wait follows M/G/1 from the load and
+    /// hold times measured over the previous 50 ms window. Returns the spin (CP time).
+    fn take_lock(&mut self, at: u64, hold: u64) -> u64 {
+        const WINDOW: u64 = 50_000_000;
+        let l = &mut self.lock;
+        if at >= l.win_start + WINDOW {
+            let span = (at - l.win_start) as f64;
+            l.rho = (l.busy / span).min(0.98);
+            l.resid = if l.busy > 0.0 { l.sq / (2.0 * l.busy) } else { 0.0 };
+            l.win_start = at;
+            l.busy = 0.0;
+            l.sq = 0.0;
+        }
+        l.busy += hold as f64;
+        l.sq += (hold as f64) * (hold as f64);
+        let spin = (l.rho / (1.0 - l.rho) * l.resid) as u64;
+        self.lock_spin_ns += spin;
+        spin
     }
 
     /// Allocate a page-cache page for `block` (reclaiming as Linux does); returns its global page.
@@ -791,9 +855,9 @@ impl Simulation {
                     let db = gs.db.as_ref().expect("db workload");
                     let opage = if db.other > 0 { Some(base + db.other_start + gs.rng.below(db.other as u64) as u32) } else { None };
                     let block = db.sample_block(&mut gs.rng);
-                    self.touch(g, t, kpage, false, w)?;
+                    self.touch(g, t, kpage, false, true, w)?;
                     if let Some(op) = opage {
-                        self.touch(g, t, op, true, w)?;
+                        self.touch(g, t, op, true, false, w)?;
                     }
                     self.tasks[ti].block = block;
                     self.tasks[ti].phase = 1;
@@ -805,11 +869,11 @@ impl Simulation {
                     if let Some(buf) = db.lookup(block) {
                         let page = base + db.buf_start + buf;
                         let write = gs.rng.chance(wf);
-                        self.touch(g, t, page, write, w)?;
+                        self.touch(g, t, page, write, false, w)?;
                         let db = self.guests[g].db.as_mut().expect("db workload");
                         db.hits += 1;
                         if write {
-                            db.set_dirty(buf);
+                            db.set_dirty(block);
                         }
                         self.tasks[ti].phase = 0;
                         return Ok(());
@@ -826,14 +890,14 @@ impl Simulation {
                     // The victim buffer is dirty: write its old block through the page cache.
                     let (buf, old) = (self.tasks[ti].buf, self.tasks[ti].old_block);
                     let buf_start = self.guests[g].db.as_ref().expect("db").buf_start;
-                    self.touch(g, t, base + buf_start + buf, false, w)?;
+                    self.touch(g, t, base + buf_start + buf, false, true, w)?;
                     if self.tasks[ti].pc_page == NONE {
                         let i = self.pc_alloc(g, old, w);
                         self.tasks[ti].pc_page = self.guests[g].mem.pc_global(i);
                         w.guest_ns += copy;
                     }
                     let pc = self.tasks[ti].pc_page;
-                    self.touch(g, t, pc, true, w)?;
+                    self.touch(g, t, pc, true, true, w)?;
                     let vol = self.guests[g].db.as_ref().expect("db").volume_of(old);
                     let req = IoReq { token: IO_DB_WRITE << 56, pages: 1, write: true, queued_at: self.now };
                     self.submit_io(vol, req);
@@ -846,34 +910,34 @@ impl Simulation {
                     let gs = &mut self.guests[g];
                     let db = gs.db.as_ref().expect("db");
                     let (buf_start, vol) = (db.buf_start, db.volume_of(block));
-                    match gs.mem.lookup(block) {
-                        Some(i) => {
+                    if self.tasks[ti].pc_page == NONE {
+                        if let Some(i) = gs.mem.lookup(block) {
+                            // Page-cache hit: copy into the buffer.
                             let pc = gs.mem.pc_global(i);
-                            self.touch(g, t, pc, false, w)?;
-                            self.touch(g, t, base + buf_start + buf, true, w)?;
+                            self.touch(g, t, pc, false, true, w)?;
+                            self.touch(g, t, base + buf_start + buf, true, true, w)?;
                             w.guest_ns += copy;
                             self.tasks[ti].phase = 0;
                             return Ok(());
                         }
-                        None => {
-                            self.tasks[ti].phase = 4;
-                            return Err(Block::DbRead { vol, task: t });
-                        }
-                    }
-                }
-                _ => {
-                    // The read completed: the block lands in a page-cache page and is copied
-                    // into the buffer.
-                    let (block, buf) = (self.tasks[ti].block, self.tasks[ti].buf);
-                    if self.tasks[ti].pc_page == NONE {
+                        // Linux allocates the page-cache page and starts the read into it.
                         let i = self.pc_alloc(g, block, w);
                         self.tasks[ti].pc_page = self.guests[g].mem.pc_global(i);
-                        w.guest_ns += copy;
                     }
+                    // CP must have the target page resident to translate the channel program.
                     let pc = self.tasks[ti].pc_page;
-                    self.touch(g, t, pc, true, w)?;
+                    self.touch(g, t, pc, true, true, w)?;
+                    self.tasks[ti].phase = 4;
+                    return Err(Block::DbRead { vol, task: t });
+                }
+                _ => {
+                    // The read completed into the page-cache page: copy it into the buffer.
+                    let buf = self.tasks[ti].buf;
+                    let pc = self.tasks[ti].pc_page;
+                    self.touch(g, t, pc, false, true, w)?;
                     let buf_start = self.guests[g].db.as_ref().expect("db").buf_start;
-                    self.touch(g, t, base + buf_start + buf, true, w)?;
+                    self.touch(g, t, base + buf_start + buf, true, true, w)?;
+                    w.guest_ns += copy;
                     self.tasks[ti].pc_page = NONE;
                     self.tasks[ti].phase = 0;
                     return Ok(());
@@ -971,6 +1035,7 @@ impl Simulation {
         self.paging_mark = self.paging_stats();
         self.interval_mv = self.storage.moved;
         self.interval_paging = self.paging_mark;
+        self.lock_spin_mark = self.lock_spin_ns;
     }
 
     fn paging_stats(&self) -> crate::dasd::DevStats {
@@ -1066,7 +1131,11 @@ impl Simulation {
         row.insert("steals_per_s".into(), json!(rate(mv.steals, mk.steals)));
         row.insert("frames_scanned_per_s".into(), json!(rate(mv.scanned, mk.scanned)));
         row.insert("demand_scans".into(), json!(mv.scans - mk.scans));
-        row.insert("below_2g_scans".into(), json!(mv.below2g_scans - mk.below2g_scans));
+        row.insert("below_2g_scans_per_s".into(), json!(rate(mv.below2g_scans, mk.below2g_scans)));
+        row.insert("pgmbk_allocs_per_s".into(), json!(rate(mv.pgmbk_allocs, mk.pgmbk_allocs)));
+        row.insert("pagein_blocks_per_s".into(), json!(rate(mv.pagein_dasd_blocks, mk.pagein_dasd_blocks)));
+        row.insert("cp_lock_spin_pct".into(), json!(pct(self.lock_spin_ns - self.lock_spin_mark)));
+        self.lock_spin_mark = self.lock_spin_ns;
         row.insert("paging_io_per_s".into(), json!(rate(pstats.ios, pm.ios)));
         let ios = (pstats.ios - pm.ios).max(1) as f64;
         row.insert("paging_service_ms".into(), json!((pstats.busy_ns - pm.busy_ns) as f64 / ios / 1e6));
@@ -1115,7 +1184,12 @@ impl Simulation {
         s.insert("sim_seconds".into(), json!(self.now as f64 / NS_PER_S as f64));
         s.insert("measured_seconds".into(), json!(measured_s));
         s.insert("intervals".into(), json!(self.sys_rows.len()));
-        s.insert("ended".into(), json!(self.ended.clone().unwrap_or_else(|| "completed".into())));
+        let ended = match &self.ended {
+            Some(why) => why.clone(),
+            None if self.now >= self.end => "completed".into(),
+            None => "stopped early".into(),
+        };
+        s.insert("ended".into(), json!(ended));
         let tx: u64 = self.guests.iter().map(|g| g.total.tx).sum();
         s.insert("transactions".into(), json!(tx));
         s.insert("throughput_tx_per_s".into(), json!(if measured_s > 0.0 { tx as f64 / measured_s } else { 0.0 }));
@@ -1142,6 +1216,10 @@ impl Simulation {
             "paging_service_ms",
             "paging_wait_ms",
             "pgmbk_frames",
+            "below_2g_scans_per_s",
+            "pgmbk_allocs_per_s",
+            "pagein_blocks_per_s",
+            "cp_lock_spin_pct",
         ] {
             s.insert(k.into(), json!(mean(k)));
         }

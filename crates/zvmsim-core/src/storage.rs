@@ -24,10 +24,17 @@ pub const FRAMES_BELOW_2G: u32 = 524_288;
 /// Pages of a 1 MB segment (one PGMBK maps one segment).
 pub const SEG_PAGES: u32 = 256;
 
-// Page flags.
-const TOUCHED: u8 = 1;
+// Page state word: the frame number in the low 28 bits (FRAME_NONE when not resident) and
+// flags above it, so that a reference costs one memory access. The reference bit of a frame is
+// kept with its page, as the hardware keeps it in the frame's storage key.
+const FMASK: u32 = 0x0FFF_FFFF;
+const FRAME_NONE: u32 = FMASK;
+const REF: u32 = 1 << 28;
 /// Changed since the copy on its slot was written.
-const CHANGED: u8 = 2;
+const CHANGED: u32 = 1 << 29;
+const TOUCHED: u32 = 1 << 30;
+/// Largest central storage the page-state word can address (1 TB).
+pub const MAX_FRAMES: u32 = FMASK;
 
 /// What a reference found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,10 +45,20 @@ pub enum Touch {
     Dasd { group: u32 },
 }
 
-/// CP work done on behalf of a reference: CPU nanoseconds to charge.
+/// CP work done on behalf of a reference: CPU nanoseconds to charge, and the part of it done
+/// holding the available-list lock (taking frames off the list), which serializes processors.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct CpWork {
     pub ns: u64,
+    pub lock_ns: u64,
+}
+
+impl CpWork {
+    #[inline]
+    fn locked(&mut self, ns: u64) {
+        self.ns += ns;
+        self.lock_ns += ns;
+    }
 }
 
 /// A paging write CP started (block page-out); the device model times it.
@@ -72,14 +89,12 @@ pub struct Storage {
     level: ZvmLevel,
     p: ModelParams,
     // --- pages (guest virtual storage, all guests) ---
-    pg_frame: Vec<u32>,
+    pg: Vec<u32>,
     pg_xstor: Vec<u32>,
     pg_slot: Vec<u32>,
-    pg_flags: Vec<u8>,
     guest_base: Vec<u32>,
     // --- frames ---
     fr_page: Vec<u32>,
-    fr_ref: Vec<u8>,
     avail_lo: Vec<u32>,
     avail_hi: Vec<u32>,
     /// Free below-2 GB frames as a bitmap, for contiguous-pair search (5.2 PGMBKs).
@@ -154,13 +169,11 @@ impl Storage {
         let mut st = Storage {
             level,
             p: params.clone(),
-            pg_frame: vec![NONE; total_pages],
+            pg: vec![FRAME_NONE; total_pages],
             pg_xstor: vec![NONE; total_pages],
             pg_slot: vec![NONE; total_pages],
-            pg_flags: vec![0; total_pages],
             guest_base,
             fr_page: vec![NONE; frames as usize],
-            fr_ref: vec![0; frames as usize],
             avail_lo: Vec::new(),
             avail_hi: Vec::new(),
             lo_free: vec![0; (FRAMES_BELOW_2G as usize).div_ceil(64)],
@@ -209,7 +222,7 @@ impl Storage {
     // ------------------------------------------------------------------ queries
 
     pub fn pages(&self) -> usize {
-        self.pg_frame.len()
+        self.pg.len()
     }
     pub fn frames(&self) -> usize {
         self.fr_page.len()
@@ -244,10 +257,10 @@ impl Storage {
         self.guest_resident[g]
     }
     pub fn is_resident(&self, page: u32) -> bool {
-        self.pg_frame[page as usize] != NONE
+        self.pg[page as usize] & FMASK != FRAME_NONE
     }
     pub fn was_touched(&self, page: u32) -> bool {
-        self.pg_flags[page as usize] & TOUCHED != 0
+        self.pg[page as usize] & TOUCHED != 0
     }
     pub fn page_in_xstor(&self, page: u32) -> bool {
         self.pg_xstor[page as usize] != NONE
@@ -275,11 +288,15 @@ impl Storage {
     #[inline]
     pub fn touch(&mut self, page: u32, write: bool, cp: &mut CpWork) -> Touch {
         let i = page as usize;
-        let f = self.pg_frame[i];
-        if f != NONE {
-            self.fr_ref[f as usize] = 1;
+        let st = self.pg[i];
+        if st & FMASK != FRAME_NONE {
             if write {
-                self.mark_changed(page);
+                if st & CHANGED == 0 {
+                    self.mark_changed(page);
+                }
+                self.pg[i] |= REF | CHANGED;
+            } else {
+                self.pg[i] = st | REF;
             }
             return Touch::Resident;
         }
@@ -299,14 +316,14 @@ impl Storage {
             cp.ns += self.p.cp_pagein_xstor.ns();
             self.make_resident(page, cp);
             // No DASD copy exists: the page must be written if stolen again.
-            self.pg_flags[i] |= CHANGED;
+            self.pg[i] |= CHANGED;
         } else if self.pg_slot[i] != NONE {
             return Touch::Dasd { group: self.pg_slot[i] / self.block };
         } else {
             // First reference: CP supplies a cleared frame.
             self.moved.first_touch += 1;
             self.touched += 1;
-            self.pg_flags[i] |= TOUCHED | CHANGED;
+            self.pg[i] |= TOUCHED | CHANGED;
             self.make_resident(page, cp);
         }
         if write {
@@ -318,8 +335,8 @@ impl Storage {
     #[inline]
     fn mark_changed(&mut self, page: u32) {
         let i = page as usize;
-        if self.pg_flags[i] & CHANGED == 0 {
-            self.pg_flags[i] |= CHANGED;
+        if self.pg[i] & CHANGED == 0 {
+            self.pg[i] |= CHANGED;
             // The copy on DASD is stale now: its slot is released.
             let s = self.pg_slot[i];
             if s != NONE {
@@ -338,12 +355,11 @@ impl Storage {
         self.moved.pagein_dasd_blocks += 1;
         for s in base..base + b {
             let page = self.slot_page[s];
-            if page != NONE && self.pg_frame[page as usize] == NONE {
+            if page != NONE && self.pg[page as usize] & FMASK == FRAME_NONE {
                 self.make_resident(page, cp);
                 // Block-read pages are not referenced yet, except the one that faulted, which
                 // the caller touches again.
-                let f = self.pg_frame[page as usize];
-                self.fr_ref[f as usize] = 0;
+                self.pg[page as usize] &= !REF;
                 self.moved.dasd_to_ms += 1;
                 n += 1;
             }
@@ -354,9 +370,8 @@ impl Storage {
     fn make_resident(&mut self, page: u32, cp: &mut CpWork) {
         let f = self.alloc_frame(cp);
         let i = page as usize;
-        self.pg_frame[i] = f;
+        self.pg[i] = (self.pg[i] & !FMASK) | f | REF;
         self.fr_page[f as usize] = page;
-        self.fr_ref[f as usize] = 1;
         self.resident += 1;
         if f < FRAMES_BELOW_2G {
             self.resident_below += 1;
@@ -374,7 +389,6 @@ impl Storage {
 
     fn free_frame(&mut self, f: u32) {
         self.fr_page[f as usize] = NONE;
-        self.fr_ref[f as usize] = 0;
         if f < FRAMES_BELOW_2G {
             self.avail_lo.push(f);
             self.lo_free[(f / 64) as usize] |= 1 << (f % 64);
@@ -397,6 +411,14 @@ impl Storage {
     /// A frame for a guest page: above 2 GB first (CP keeps frames below 2 GB for what must
     /// live there), demand scan when the available list runs low.
     fn alloc_frame(&mut self, cp: &mut CpWork) -> u32 {
+        // Taking a frame off the available list: constant time on z/VM 5.3 ("fast available
+        // list searching"); on 5.2 a walk of the list for a frame of the wanted kind, on
+        // average half its length.
+        let search = match self.level {
+            ZvmLevel::V5R2 => self.p.cp_avail_search.ns() * self.avail_free() / 2,
+            ZvmLevel::V5R3 => 0,
+        };
+        cp.locked(self.p.cp_alloc_frame.ns() + search);
         if self.avail_free() < self.low_mark as u64 {
             self.demand_scan(cp);
         }
@@ -479,11 +501,11 @@ impl Storage {
             if pairs != 0 {
                 let bit = pairs.trailing_zeros();
                 self.lo_cursor = w;
-                cp.ns += examined * self.p.cp_avail_search.ns() / 8;
+                cp.locked(examined * self.p.cp_avail_search.ns());
                 return Some(w * 64 + bit);
             }
         }
-        cp.ns += examined * self.p.cp_avail_search.ns() / 8;
+        cp.locked(examined * self.p.cp_avail_search.ns());
         None
     }
 
@@ -505,8 +527,8 @@ impl Storage {
                 continue;
             }
             examined += 1;
-            if self.fr_ref[f as usize] != 0 && examined < 2 * n as u64 {
-                self.fr_ref[f as usize] = 0;
+            if self.pg[page as usize] & REF != 0 && examined < 2 * n as u64 {
+                self.pg[page as usize] &= !REF;
                 continue;
             }
             self.steal(f, cp);
@@ -534,8 +556,8 @@ impl Storage {
                 continue;
             }
             examined += 1;
-            if self.fr_ref[f as usize] != 0 && !emergency {
-                self.fr_ref[f as usize] = 0;
+            if self.pg[page as usize] & REF != 0 && !emergency {
+                self.pg[page as usize] &= !REF;
                 continue;
             }
             self.steal(f, cp);
@@ -546,7 +568,10 @@ impl Storage {
         for _ in 0..passed.min(n as u64) {
             let f = self.hand;
             self.hand = if self.hand + 1 == n { 0 } else { self.hand + 1 };
-            self.fr_ref[f as usize] = 0;
+            let page = self.fr_page[f as usize];
+            if page < CP_OWNED {
+                self.pg[page as usize] &= !REF;
+            }
         }
         let total = examined + passed;
         self.moved.scanned += total;
@@ -562,7 +587,7 @@ impl Storage {
         let i = page as usize;
         self.moved.steals += 1;
         cp.ns += self.p.cp_steal.ns();
-        let keep_slot = self.pg_slot[i] != NONE && self.pg_flags[i] & CHANGED == 0;
+        let keep_slot = self.pg_slot[i] != NONE && self.pg[i] & CHANGED == 0;
         if !keep_slot {
             if self.pg_slot[i] != NONE {
                 let s = self.pg_slot[i];
@@ -584,7 +609,7 @@ impl Storage {
                 self.page_out_to_dasd(page);
             }
         }
-        self.pg_frame[i] = NONE;
+        self.pg[i] = (self.pg[i] | FRAME_NONE) & !REF;
         self.resident -= 1;
         if f < FRAMES_BELOW_2G {
             self.resident_below -= 1;
@@ -628,7 +653,7 @@ impl Storage {
             let s = (base + k) as u32;
             self.slot_page[s as usize] = page;
             self.pg_slot[page as usize] = s;
-            self.pg_flags[page as usize] &= !CHANGED;
+            self.pg[page as usize] &= !CHANGED;
             self.on_slot += 1;
         }
         self.grp_live[group as usize] = pages.len() as u8;
@@ -666,7 +691,8 @@ impl Storage {
     /// XSTOR full: migrate its oldest pages to DASD in blocks (XSTOR keeps exact ages, so
     /// this is true LRU among XSTOR pages).
     fn migrate(&mut self, cp: &mut CpWork) {
-        let want = (self.xstor.capacity() / 64).max(self.block as u64) as usize;
+        // A few blocks at a time, as CP migrates when XSTOR is full.
+        let want = (self.block as usize) * 4;
         let mut batch: Vec<u32> = Vec::with_capacity(self.block as usize);
         let mut moved = 0usize;
         while moved < want {
@@ -699,13 +725,17 @@ impl Storage {
         let mut res = 0u64;
         let mut xs = 0u64;
         let mut sl = 0u64;
-        for i in 0..self.pg_frame.len() {
-            let (f, x, s) = (self.pg_frame[i], self.pg_xstor[i], self.pg_slot[i]);
+        for i in 0..self.pg.len() {
+            let f = match self.pg[i] & FMASK {
+                FRAME_NONE => NONE,
+                f => f,
+            };
+            let (x, s) = (self.pg_xstor[i], self.pg_slot[i]);
             let places = (f != NONE) as u32 + (x != NONE) as u32 + (s != NONE) as u32;
             if places > 1 && !(places == 2 && f != NONE && s != NONE) {
                 return Err(format!("page {i} in {places} places (frame {f}, xstor {x}, slot {s})"));
             }
-            if f != NONE && s != NONE && self.pg_flags[i] & CHANGED != 0 {
+            if f != NONE && s != NONE && self.pg[i] & CHANGED != 0 {
                 return Err(format!("page {i} changed but keeps slot {s}"));
             }
             if f != NONE {
@@ -726,7 +756,7 @@ impl Storage {
                     return Err(format!("slot {s} does not point back to page {i}"));
                 }
             }
-            if places == 0 && self.pg_flags[i] & TOUCHED != 0 {
+            if places == 0 && self.pg[i] & TOUCHED != 0 {
                 return Err(format!("touched page {i} has no place"));
             }
         }

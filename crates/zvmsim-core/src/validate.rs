@@ -96,8 +96,13 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     }
     for (name, w) in &s.workloads {
         let f = |k: &str| format!("workloads.{name}.{k}");
-        if w.users == 0 {
-            return err(&f("users"), "a transactional workload needs at least 1 user".into());
+        match (w.users, w.users_total) {
+            (Some(_), Some(_)) => return err(&f("users_total"), "give users (per guest) or users_total, not both".into()),
+            (None, None) => return err(&f("users"), "give users (per guest) or users_total".into()),
+            (Some(0), _) | (_, Some(0)) => {
+                return err(&f(if w.users.is_some() { "users" } else { "users_total" }), "a transactional workload needs at least 1 user".into())
+            }
+            _ => {}
         }
         if w.transactions.is_empty() && w.cpu_per_tx.is_none() {
             return err(&f("cpu_per_tx"), "give cpu_per_tx or a [[transactions]] mix".into());

@@ -68,9 +68,9 @@ pub struct Database {
     pub other_start: u32,
     pub other: u32,
     buf_block: Vec<u32>,
+    /// Per block: its buffer (B_NONE when not cached) with the buffer's referenced and dirty
+    /// bits, so that a buffer-pool hit costs one memory access.
     blk_buf: Vec<u32>,
-    /// Per buffer: bit 0 referenced, bit 1 dirty.
-    buf_flags: Vec<u8>,
     hand: u32,
     zipf: Zipf,
     perm_mult: u64,
@@ -80,8 +80,10 @@ pub struct Database {
     pub misses: u64,
 }
 
-const REF: u8 = 1;
-const DIRTY: u8 = 2;
+const BMASK: u32 = 0x3FFF_FFFF;
+const B_NONE: u32 = BMASK;
+const REF: u32 = 1 << 30;
+const DIRTY: u32 = 1 << 31;
 
 impl Database {
     pub fn new(blocks: u32, buf_start: u32, buffers: u32, other: u32, skew: f64, stripe_pages: u32, volumes: Vec<u32>) -> Self {
@@ -99,8 +101,7 @@ impl Database {
             other_start: buf_start + buffers,
             other,
             buf_block: vec![NONE; buffers as usize],
-            blk_buf: vec![NONE; blocks as usize],
-            buf_flags: vec![0; buffers as usize],
+            blk_buf: vec![B_NONE; blocks as usize],
             hand: 0,
             zipf: Zipf::new(blocks as u64, skew),
             perm_mult: mult,
@@ -131,16 +132,17 @@ impl Database {
     /// The buffer holding `block`, marking it referenced.
     #[inline]
     pub fn lookup(&mut self, block: u32) -> Option<u32> {
-        let b = self.blk_buf[block as usize];
-        if b == NONE {
+        let e = self.blk_buf[block as usize];
+        if e & BMASK == B_NONE {
             return None;
         }
-        self.buf_flags[b as usize] |= REF;
-        Some(b)
+        self.blk_buf[block as usize] = e | REF;
+        Some(e & BMASK)
     }
 
-    pub fn set_dirty(&mut self, buf: u32) {
-        self.buf_flags[buf as usize] |= DIRTY;
+    /// The transaction changed `block` (it is in the pool).
+    pub fn set_dirty(&mut self, block: u32) {
+        self.blk_buf[block as usize] |= DIRTY;
     }
 
     /// Clock replacement: a victim buffer for `block`; the buffer is assigned to it at once.
@@ -149,20 +151,20 @@ impl Database {
         loop {
             let i = self.hand;
             self.hand = if i + 1 == self.buffers { 0 } else { i + 1 };
-            let f = self.buf_flags[i as usize];
-            if f & REF != 0 {
-                self.buf_flags[i as usize] = f & !REF;
-                continue;
-            }
             let old = self.buf_block[i as usize];
+            let mut dirty = false;
             if old != NONE {
-                self.blk_buf[old as usize] = NONE;
+                let e = self.blk_buf[old as usize];
+                if e & REF != 0 {
+                    self.blk_buf[old as usize] = e & !REF;
+                    continue;
+                }
+                dirty = e & DIRTY != 0;
+                self.blk_buf[old as usize] = B_NONE;
             }
             self.buf_block[i as usize] = block;
-            self.blk_buf[block as usize] = i;
-            self.buf_flags[i as usize] = REF;
-            let write = if f & DIRTY != 0 && old != NONE { Some(old) } else { None };
-            return (i, write);
+            self.blk_buf[block as usize] = i | REF;
+            return (i, if dirty { Some(old) } else { None });
         }
     }
 
@@ -204,7 +206,7 @@ mod tests {
         assert!(hits > 10_000, "hits {hits}");
         for (i, &b) in db.buf_block.iter().enumerate() {
             if b != NONE {
-                assert_eq!(db.blk_buf[b as usize], i as u32);
+                assert_eq!(db.blk_buf[b as usize] & BMASK, i as u32);
             }
         }
         assert!(db.volume_of(0) < 3);

@@ -1,1 +1,184 @@
+//! PyO3 glue: exposes zvmsim-core as the private module `zvmsim._core`. No simulation logic
+//! lives here; values cross as JSON-compatible Python objects.
 
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use serde_json::Value;
+use zvmsim_core::scenario::ScenarioError as CoreError;
+
+pyo3::create_exception!(_core, ScenarioError, PyValueError, "A scenario, override or command was rejected.");
+
+fn scenario_err(py: Python<'_>, e: CoreError) -> PyErr {
+    let err = ScenarioError::new_err(e.to_string());
+    let v = err.value(py);
+    let _ = v.setattr("file", e.file.clone());
+    let _ = v.setattr("line", e.line);
+    let _ = v.setattr("column", e.column);
+    let _ = v.setattr("field", e.field.clone());
+    let _ = v.setattr("detail", e.detail.clone());
+    err
+}
+
+fn to_py(py: Python<'_>, v: &Value) -> PyResult<PyObject> {
+    Ok(match v {
+        Value::Null => py.None(),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_u64() {
+                i.into_pyobject(py)?.into_any().unbind()
+            } else if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any().unbind()
+            } else {
+                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any().unbind()
+            }
+        }
+        Value::String(s) => s.into_pyobject(py)?.into_any().unbind(),
+        Value::Array(a) => {
+            let l = PyList::empty(py);
+            for x in a {
+                l.append(to_py(py, x)?)?;
+            }
+            l.into_any().unbind()
+        }
+        Value::Object(o) => {
+            let d = PyDict::new(py);
+            for (k, x) in o {
+                d.set_item(k, to_py(py, x)?)?;
+            }
+            d.into_any().unbind()
+        }
+    })
+}
+
+/// Rows (list of maps with the same keys) to a dict of columns.
+fn columns(py: Python<'_>, rows: &[serde_json::Map<String, Value>]) -> PyResult<PyObject> {
+    let d = PyDict::new(py);
+    if let Some(first) = rows.first() {
+        for k in first.keys() {
+            let col: Vec<Value> = rows.iter().map(|r| r.get(k).cloned().unwrap_or(Value::Null)).collect();
+            d.set_item(k, to_py(py, &Value::Array(col))?)?;
+        }
+    }
+    Ok(d.into_any().unbind())
+}
+
+#[pyfunction]
+fn schema() -> String {
+    zvmsim_core::scenario::json_schema()
+}
+
+#[pyfunction]
+#[pyo3(signature = (text, path, overrides = Vec::new()))]
+fn check(py: Python<'_>, text: &str, path: &str, overrides: Vec<String>) -> PyResult<PyObject> {
+    let (sc, _) = zvmsim_core::scenario::parse(text, path, &overrides).map_err(|e| scenario_err(py, e))?;
+    let guests = sc.guest_instances();
+    let pages: u64 = guests.iter().map(|g| sc.guests[g.spec_index].storage.pages()).sum();
+    let desc = serde_json::json!({
+        "name": sc.name,
+        "zvm_level": sc.lpar.zvm_level.as_str(),
+        "ifls": sc.lpar.ifls,
+        "central": sc.lpar.central.to_string(),
+        "expanded": sc.lpar.expanded.to_string(),
+        "guests": guests.len(),
+        "guest_pages": pages,
+        "planned_overcommit_pct": 100.0 * pages as f64 / sc.lpar.central.pages().max(1) as f64 - 100.0,
+        "end_s": sc.end_ns() as f64 / 1e9,
+        "console_commands": sc.console.len(),
+        "scenario_hash": sc.hash(),
+    });
+    to_py(py, &desc)
+}
+
+#[pyclass(module = "zvmsim._core")]
+struct Simulation {
+    inner: zvmsim_core::sim::Simulation,
+}
+
+#[pymethods]
+impl Simulation {
+    #[new]
+    #[pyo3(signature = (text, path, seed = None, overrides = Vec::new()))]
+    fn new(py: Python<'_>, text: &str, path: &str, seed: Option<u64>, overrides: Vec<String>) -> PyResult<Self> {
+        let (mut sc, _) = zvmsim_core::scenario::parse(text, path, &overrides).map_err(|e| scenario_err(py, e))?;
+        if let Some(s) = seed {
+            sc.run.seed = s;
+        }
+        // Building allocates and warms the full-scale state: release the GIL meanwhile.
+        let inner = py.allow_threads(move || zvmsim_core::sim::Simulation::new(sc));
+        Ok(Simulation { inner })
+    }
+
+    #[getter]
+    fn now_ns(&self) -> u64 {
+        self.inner.now_ns()
+    }
+    #[getter]
+    fn end_ns(&self) -> u64 {
+        self.inner.end_ns()
+    }
+    #[getter]
+    fn events(&self) -> u64 {
+        self.inner.events()
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.inner.seed()
+    }
+    #[getter]
+    fn scenario_hash(&self) -> String {
+        self.inner.scenario_hash().to_string()
+    }
+    #[getter]
+    fn finished(&self) -> bool {
+        self.inner.finished()
+    }
+
+    fn step_until(&mut self, py: Python<'_>, t_ns: u64) -> u64 {
+        let inner = &mut self.inner;
+        py.allow_threads(move || inner.step_until(t_ns))
+    }
+
+    fn run(&mut self, py: Python<'_>) {
+        let inner = &mut self.inner;
+        py.allow_threads(move || inner.run())
+    }
+
+    fn summary(&self, py: Python<'_>) -> PyResult<PyObject> {
+        to_py(py, &Value::Object(self.inner.summary()))
+    }
+
+    fn intervals(&self, py: Python<'_>) -> PyResult<PyObject> {
+        columns(py, &self.inner.intervals())
+    }
+
+    fn system_intervals(&self, py: Python<'_>) -> PyResult<PyObject> {
+        columns(py, &self.inner.system_intervals())
+    }
+
+    fn console(&self, py: Python<'_>) -> PyResult<PyObject> {
+        to_py(py, &Value::Array(self.inner.console()))
+    }
+
+    fn check_invariants(&self) -> PyResult<()> {
+        self.inner.check_invariants().map_err(PyValueError::new_err)
+    }
+}
+
+#[pyfunction(name = "bench")]
+#[pyo3(signature = (quick = false))]
+fn run_bench(py: Python<'_>, quick: bool) -> PyResult<PyObject> {
+    let v = py.allow_threads(move || zvmsim_core::bench::standard(quick));
+    to_py(py, &v)
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", zvmsim_core::VERSION)?;
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add_function(wrap_pyfunction!(schema, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(run_bench, m)?)?;
+    m.add_class::<Simulation>()?;
+    Ok(())
+}

@@ -1,49 +1,89 @@
 //! Pending-event set of the simulation engine.
 //!
-//! [`EventQueue`] is a *monotone radix heap* keyed on the integer event time
-//! (nanoseconds).  It was chosen by measurement against a binary heap, a
-//! 4-ary heap and a calendar queue (kept in [`super::queue_alt`]); see
-//! `docs/engine-queue.md` and [`crate::bench::compare_event_queues`].
+//! [`EventQueue`] is a *monotone radix heap with 64-ary digits* keyed on the
+//! integer event time (ns).  It was chosen by measurement against a binary
+//! heap, a 4-ary heap, a calendar queue and radix heaps of other digit sizes
+//! (kept in [`super::queue_alt`]); see `docs/engine-queue.md` and
+//! [`crate::bench::compare_event_queues`].
 //!
 //! Contract:
 //! * `pop` returns the event with the smallest time; events with equal time
 //!   come out in insertion order (FIFO), which keeps runs bit-identical.
 //! * Pushed times are never earlier than the last popped time (the usual
-//!   discrete-event monotonicity).  This is checked with `debug_assert!`.
+//!   discrete-event monotonicity), checked with `debug_assert!`.
 //!
-//! How it works: let `last` be the time of the last popped event.  An event
-//! with time `t >= last` is filed in bucket `msb(t ^ last)`; events with
-//! `t == last` go to a separate FIFO (`b0`).  All times in a lower bucket are
-//! smaller than all times in a higher bucket.  When `b0` runs dry, the lowest
-//! non-empty bucket is emptied: its minimum becomes the new `last` and its
-//! events are spread over strictly lower buckets (each event moves at most 64
-//! times over its life, usually only a few).  Every bucket stays sorted by
-//! insertion order (a bucket is only refilled from empty by one
-//! redistribution, in source order, then appended to by pushes, which are
-//! always the newest events), so equal times leave `b0` in FIFO order without
-//! any sequence number.  The global minimum is cached so `peek_time` is O(1)
-//! and `&self`.
+//! How it works.  Let `last` be the last popped time and split times into
+//! 6-bit digits.  An event with time `t` is filed by the highest digit in
+//! which `t` differs from `last`:
+//! * *level 0* (`t` differs from `last` only in the lowest digit): a
+//!   direct-mapped calendar of 64 payload FIFOs, one per time value
+//!   `(last & !63) | digit`, with an occupancy bitmap.  Pops are served from
+//!   here: lowest set bit, front of that FIFO.
+//! * *level L = 1..=10*: bucket `(L, digit L of t)` holding `(time, payload)`,
+//!   with the bucket minimum maintained on insertion and one occupancy bitmap
+//!   per level.  Every time in a lower level (or a lower digit of the same
+//!   level) is smaller than every time in a higher one.
+//!
+//! When level 0 is empty, the lowest non-empty bucket is emptied: its
+//! minimum becomes `last` and its events are re-filed, which sends each of
+//! them to a strictly lower level.  So an event moves at most once per level
+//! (in practice 1 or 2 times), and `peek_time` is O(1) on `&self`.
+//!
+//! FIFO among equal times needs no sequence number: a bucket is only ever
+//! refilled from empty by one redistribution (performed in the source's
+//! order; all lower levels are empty at that point), and afterwards only
+//! appended to by pushes, which are the newest events.  By induction every
+//! bucket, and in particular every level-0 FIFO, is in insertion order.
+//!
+//! Memory: a bucket only grows between its creation and its redistribution,
+//! when it is emptied at once.  Its buffer is then kept in place if small,
+//! put in a bounded pool of spare buffers (reused by the next bucket that
+//! becomes non-empty) if medium, or freed if large.  So the retained capacity
+//! stays within about twice the pending events plus ~2 MB, instead of growing
+//! to (number of buckets) x (largest bucket).
 
-/// Number of radix buckets besides `b0`: one per bit of a `u64` time.
-const BUCKETS: usize = 64;
+use std::collections::VecDeque;
+
+/// Bits per digit.
+const BITS: u32 = 6;
+/// Digits per level (buckets per level).
+const DIGITS: usize = 1 << BITS;
+/// Levels above level 0: 64 bits = 6 * 10 + 4.
+const LEVELS: usize = 10;
+/// Level-0 FIFOs keep at most this capacity (payloads) when they run empty.
+const L0_KEEP: usize = 1024;
+/// Emptied bucket buffers up to this capacity (events) stay in their bucket.
+const KEEP_IN_PLACE: usize = 64;
+/// Emptied bucket buffers up to this capacity go to the spare pool...
+const SPARE_CAP: usize = 4096;
+/// ...which holds at most this many buffers.
+const SPARE_MAX: usize = 32;
+
+type Bucket = Vec<(u64, u64)>;
+type Fifo = VecDeque<u64>;
 
 /// Monotone priority queue of `(time, payload)` events, smallest time first,
 /// FIFO among equal times.
 #[derive(Debug, Clone)]
 pub struct EventQueue {
-    /// Payloads of the events whose time equals `last`, in insertion order;
-    /// entries before `head` have already been popped.
-    b0: Vec<u64>,
-    head: usize,
-    /// `buckets[h]` holds `(time, payload)` with `msb(time ^ last) == h`.
-    buckets: [Vec<(u64, u64)>; BUCKETS],
-    /// Bit `h` set iff `buckets[h]` is non-empty.
-    mask: u64,
-    /// Time of the last popped event (0 before the first pop): the radix base
-    /// and the monotonicity floor.
+    /// Level 0: payload FIFO per time value `(last & !63) | d`.
+    l0: Box<[Fifo; DIGITS]>,
+    /// Bit `d` set iff `l0[d]` is non-empty.
+    l0_mask: u64,
+    /// `buckets[L - 1][d]`: events whose highest digit differing from `last`
+    /// is digit `L`, and whose digit `L` is `d`.
+    buckets: Box<[[Bucket; DIGITS]; LEVELS]>,
+    /// Smallest time of each bucket (`u64::MAX` if empty).
+    bmin: Box<[[u64; DIGITS]; LEVELS]>,
+    /// Occupancy bitmap of the buckets of each level.
+    dmask: [u64; LEVELS],
+    /// Bit `L - 1` set iff level `L` has a non-empty bucket.
+    level_mask: u32,
+    /// Empty buffers from redistributed buckets, reused by empty buckets.
+    spare: Vec<Bucket>,
+    /// Time of the last popped event (0 before the first pop): radix base
+    /// and monotonicity floor.
     last: u64,
-    /// Smallest pending time (meaningful only when `len > 0`).
-    min: u64,
     len: usize,
 }
 
@@ -51,28 +91,26 @@ impl EventQueue {
     /// Empty queue.
     pub fn new() -> Self {
         Self {
-            b0: Vec::new(),
-            head: 0,
-            buckets: std::array::from_fn(|_| Vec::new()),
-            mask: 0,
+            l0: Box::new(std::array::from_fn(|_| VecDeque::new())),
+            l0_mask: 0,
+            buckets: Box::new(std::array::from_fn(|_| std::array::from_fn(|_| Vec::new()))),
+            bmin: Box::new([[u64::MAX; DIGITS]; LEVELS]),
+            dmask: [0; LEVELS],
+            level_mask: 0,
+            spare: Vec::new(),
             last: 0,
-            min: 0,
             len: 0,
         }
     }
 
-    /// Empty queue sized for about `n` pending events.
-    ///
-    /// How a radix heap spreads its events over the buckets depends on the
-    /// workload, so this is only a hint: `b0` and every bucket get a modest
-    /// share of `n`; buckets grow on demand and keep their capacity afterwards
-    /// (a redistributed bucket gives its buffer back).
+    /// Empty queue with some buffers pre-allocated for about `n` pending
+    /// events (a hint: buckets grow on demand anyway).
     pub fn with_capacity(n: usize) -> Self {
         let mut q = Self::new();
-        let per = n.div_ceil(8).min(1 << 12);
-        q.b0.reserve(per);
-        for b in &mut q.buckets {
-            b.reserve(per);
+        let per = n.div_ceil(4).clamp(KEEP_IN_PLACE + 1, SPARE_CAP);
+        let count = n.div_ceil(per).min(SPARE_MAX);
+        for _ in 0..count {
+            q.spare.push(Vec::with_capacity(per));
         }
         q
     }
@@ -86,49 +124,45 @@ impl EventQueue {
             "EventQueue::push: time {time} is earlier than the last popped time {}",
             self.last
         );
-        if self.len == 0 || time < self.min {
-            self.min = time;
-        }
         self.len += 1;
-        let x = time ^ self.last;
-        if x == 0 {
-            self.b0.push(payload);
-        } else {
-            let h = (63 - x.leading_zeros()) as usize;
-            self.buckets[h].push((time, payload));
-            self.mask |= 1u64 << h;
-        }
+        self.file(self.last, time, payload);
     }
 
     /// Removes and returns the earliest event (FIFO among equal times).
     #[inline]
     pub fn pop(&mut self) -> Option<(u64, u64)> {
-        if self.head == self.b0.len() {
+        if self.l0_mask == 0 {
             if self.len == 0 {
                 return None;
             }
             self.refill();
         }
-        let payload = self.b0[self.head];
-        self.head += 1;
-        self.len -= 1;
-        if self.head == self.b0.len() {
-            self.b0.clear();
-            self.head = 0;
-            if self.mask != 0 {
-                self.min = self.bucket_min(self.mask.trailing_zeros() as usize);
+        let d = self.l0_mask.trailing_zeros() as usize;
+        let t = (self.last & !(DIGITS as u64 - 1)) | d as u64;
+        self.last = t;
+        let fifo = &mut self.l0[d];
+        let payload = fifo.pop_front().unwrap_or_default();
+        if fifo.is_empty() {
+            if fifo.capacity() > L0_KEEP {
+                *fifo = VecDeque::new();
             }
+            self.l0_mask &= !(1u64 << d);
         }
-        Some((self.last, payload))
+        self.len -= 1;
+        Some((t, payload))
     }
 
     /// Time of the earliest pending event.
     #[inline]
     pub fn peek_time(&self) -> Option<u64> {
-        if self.len == 0 {
-            None
+        if self.l0_mask != 0 {
+            Some((self.last & !(DIGITS as u64 - 1)) | self.l0_mask.trailing_zeros() as u64)
+        } else if self.level_mask != 0 {
+            let li = self.level_mask.trailing_zeros() as usize;
+            let d = self.dmask[li].trailing_zeros() as usize;
+            Some(self.bmin[li][d])
         } else {
-            Some(self.min)
+            None
         }
     }
 
@@ -145,53 +179,76 @@ impl EventQueue {
     }
 
     /// Drops all pending events and resets the monotonicity floor to time 0
-    /// (the queue can be reused for a new run).  Capacity is kept.
+    /// (the queue can be reused for a new run).  Buffers are kept.
     pub fn clear(&mut self) {
-        self.b0.clear();
-        self.head = 0;
-        for b in &mut self.buckets {
-            b.clear();
+        for fifo in self.l0.iter_mut() {
+            fifo.clear();
         }
-        self.mask = 0;
+        self.l0_mask = 0;
+        for level in self.buckets.iter_mut() {
+            for b in level.iter_mut() {
+                b.clear();
+            }
+        }
+        *self.bmin = [[u64::MAX; DIGITS]; LEVELS];
+        self.dmask = [0; LEVELS];
+        self.level_mask = 0;
         self.last = 0;
-        self.min = 0;
         self.len = 0;
     }
 
-    /// Smallest time in `buckets[h]` (non-empty).
-    #[inline]
-    fn bucket_min(&self, h: usize) -> u64 {
-        let mut m = u64::MAX;
-        for &(t, _) in &self.buckets[h] {
-            m = m.min(t);
+    /// Files an event relative to `base` (= `last`; does not touch `len`).
+    #[inline(always)]
+    fn file(&mut self, base: u64, t: u64, p: u64) {
+        let x = t ^ base;
+        if x < DIGITS as u64 {
+            let d = (t & (DIGITS as u64 - 1)) as usize;
+            self.l0[d].push_back(p);
+            self.l0_mask |= 1u64 << d;
+        } else {
+            // level in 1..=LEVELS
+            let level = (63 - x.leading_zeros()) / BITS;
+            let li = level as usize - 1;
+            let d = ((t >> (level * BITS)) & (DIGITS as u64 - 1)) as usize;
+            let b = &mut self.buckets[li][d];
+            if b.capacity() == 0 {
+                if let Some(buf) = self.spare.pop() {
+                    *b = buf;
+                }
+            }
+            b.push((t, p));
+            let m = &mut self.bmin[li][d];
+            *m = (*m).min(t);
+            self.dmask[li] |= 1u64 << d;
+            self.level_mask |= 1u32 << li;
         }
-        m
     }
 
-    /// `b0` is empty and events are pending: empty the lowest non-empty bucket
-    /// into strictly lower buckets around its minimum (`self.min`).
-    #[cold]
+    /// Level 0 is empty and events are pending: empties the lowest non-empty
+    /// bucket, re-filing its events relative to its minimum (the new `last`).
     #[inline(never)]
     fn refill(&mut self) {
-        debug_assert!(self.mask != 0 && self.b0.is_empty());
-        let h = self.mask.trailing_zeros() as usize;
-        let mut src = std::mem::take(&mut self.buckets[h]);
-        self.mask &= !(1u64 << h);
-        let base = self.min;
+        debug_assert!(self.l0_mask == 0 && self.level_mask != 0);
+        let li = self.level_mask.trailing_zeros() as usize;
+        let d = self.dmask[li].trailing_zeros() as usize;
+        self.dmask[li] &= !(1u64 << d);
+        if self.dmask[li] == 0 {
+            self.level_mask &= !(1u32 << li);
+        }
+        let mut src = std::mem::take(&mut self.buckets[li][d]);
+        let base = self.bmin[li][d];
+        self.bmin[li][d] = u64::MAX;
         self.last = base;
         for &(t, p) in &src {
-            let x = t ^ base;
-            if x == 0 {
-                self.b0.push(p);
-            } else {
-                let nh = (63 - x.leading_zeros()) as usize;
-                self.buckets[nh].push((t, p));
-                self.mask |= 1u64 << nh;
-            }
+            self.file(base, t, p);
         }
         src.clear();
-        // Give the (empty) vector back so its capacity is reused.
-        self.buckets[h] = src;
+        let cap = src.capacity();
+        if cap <= KEEP_IN_PLACE {
+            self.buckets[li][d] = src;
+        } else if cap <= SPARE_CAP && self.spare.len() < SPARE_MAX {
+            self.spare.push(src);
+        }
     }
 }
 
@@ -220,19 +277,23 @@ mod tests {
     fn fifo_equal_times() {
         let mut q = EventQueue::with_capacity(16);
         for p in 0..10 {
-            q.push(5, p);
+            q.push(5000, p);
         }
         q.push(3, 100);
         for p in 10..20 {
-            q.push(5, p);
+            q.push(5000, p);
         }
         assert_eq!(q.pop(), Some((3, 100)));
         // pushes at the current time go behind the already pending ones
-        q.push(5, 20);
+        q.push(5000, 20);
         q.push(3, 101);
         assert_eq!(q.pop(), Some((3, 101)));
         for p in 0..=20 {
-            assert_eq!(q.pop(), Some((5, p)));
+            assert_eq!(q.pop(), Some((5000, p)));
+            q.push(5000, 100 + p);
+        }
+        for p in 0..=20 {
+            assert_eq!(q.pop(), Some((5000, 100 + p)));
         }
         assert_eq!(q.pop(), None);
     }
@@ -260,10 +321,32 @@ mod tests {
         // after clear the floor is back to 0
         q.push(0, 9);
         q.push(u64::MAX, 10);
+        q.push(u64::MAX - 1, 11);
         assert_eq!(q.pop(), Some((0, 9)));
-        assert_eq!(q.peek_time(), Some(u64::MAX));
+        assert_eq!(q.peek_time(), Some(u64::MAX - 1));
+        assert_eq!(q.pop(), Some((u64::MAX - 1, 11)));
         assert_eq!(q.pop(), Some((u64::MAX, 10)));
         assert_eq!(q.pop(), None);
+        assert_eq!(q.len(), 0);
+    }
+
+    #[test]
+    fn far_apart_times_all_levels() {
+        let mut q = EventQueue::new();
+        let mut times: Vec<u64> = (0..64).map(|b| 1u64 << b).collect();
+        times.extend((0..64).map(|b| (1u64 << b) - 1));
+        times.push(u64::MAX);
+        for (i, &t) in times.iter().enumerate().rev() {
+            q.push(t, i as u64);
+        }
+        let mut sorted: Vec<(u64, u64)> =
+            times.iter().enumerate().map(|(i, &t)| (t, i as u64)).collect();
+        sorted.sort_by_key(|&(t, i)| (t, std::cmp::Reverse(i)));
+        for want in sorted {
+            assert_eq!(q.peek_time(), Some(want.0));
+            assert_eq!(q.pop(), Some(want));
+        }
+        assert!(q.is_empty());
     }
 
     #[test]

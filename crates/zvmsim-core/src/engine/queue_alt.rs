@@ -8,7 +8,7 @@
 //! pushed times never earlier than the last popped time.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 use super::queue::EventQueue;
 
@@ -29,7 +29,7 @@ pub trait QueueImpl {
 }
 
 impl QueueImpl for EventQueue {
-    const NAME: &'static str = "radix_heap";
+    const NAME: &'static str = "EventQueue";
     fn with_capacity(n: usize) -> Self {
         EventQueue::with_capacity(n)
     }
@@ -51,6 +51,187 @@ impl QueueImpl for EventQueue {
     }
     fn clear(&mut self) {
         EventQueue::clear(self);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Radix heaps with 2^BITS-ary digits.
+// ---------------------------------------------------------------------------
+
+/// Monotone radix heap with `2^BITS`-ary digits (`BITS` in 1..=8).
+///
+/// Let `last` be the last popped time.  An event with time `t` whose
+/// `t ^ last` has its most significant bit at level `L = msb / BITS >= 1` is
+/// filed in bucket `(L, digit_L(t))` together with its time; the bucket
+/// minima are maintained on insertion.  Level 0 (same high part as `last`)
+/// is a direct-mapped calendar of `2^BITS` payload FIFOs, one per time value:
+/// popping walks it by its occupancy bitmap, and only when it is empty is the
+/// lowest non-empty bucket redistributed (around its minimum, into strictly
+/// lower levels).  An event moves at most once per level.  As in every bucket
+/// the order is insertion order, FIFO among equal times needs no sequence
+/// number.
+#[doc(hidden)]
+#[derive(Debug, Clone)]
+pub struct RadixHeapQueue<const BITS: u32> {
+    l0: Vec<Vec<u64>>,
+    l0_mask: [u64; 4],
+    head: usize,
+    buckets: Vec<Vec<(u64, u64)>>,
+    bmin: Vec<u64>,
+    dmask: Vec<[u64; 4]>,
+    level_mask: u64,
+    last: u64,
+    len: usize,
+}
+
+#[inline(always)]
+fn lowest_bit(m: &[u64; 4], words: usize) -> Option<usize> {
+    for (w, &x) in m.iter().enumerate().take(words) {
+        if x != 0 {
+            return Some(w * 64 + x.trailing_zeros() as usize);
+        }
+    }
+    None
+}
+
+impl<const BITS: u32> RadixHeapQueue<BITS> {
+    const D: usize = 1 << BITS;
+    const W: usize = (Self::D + 63) / 64;
+    const LEVELS: usize = 64usize.div_ceil(BITS as usize);
+
+    #[inline(always)]
+    fn file(&mut self, t: u64, p: u64) {
+        let x = t ^ self.last;
+        if x >> BITS == 0 {
+            let d = t as usize & (Self::D - 1);
+            self.l0[d].push(p);
+            self.l0_mask[d >> 6] |= 1u64 << (d & 63);
+        } else {
+            let l = ((63 - x.leading_zeros()) / BITS) as usize;
+            let d = (t >> (l as u32 * BITS)) as usize & (Self::D - 1);
+            let i = l * Self::D + d;
+            self.buckets[i].push((t, p));
+            self.bmin[i] = self.bmin[i].min(t);
+            self.dmask[l][d >> 6] |= 1u64 << (d & 63);
+            self.level_mask |= 1u64 << l;
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self) {
+        let l = self.level_mask.trailing_zeros() as usize;
+        let d = lowest_bit(&self.dmask[l], Self::W).unwrap_or(0);
+        self.dmask[l][d >> 6] &= !(1u64 << (d & 63));
+        if self.dmask[l] == [0; 4] {
+            self.level_mask &= !(1u64 << l);
+        }
+        let i = l * Self::D + d;
+        let mut src = std::mem::take(&mut self.buckets[i]);
+        self.last = self.bmin[i];
+        self.bmin[i] = u64::MAX;
+        for &(t, p) in &src {
+            self.file(t, p);
+        }
+        src.clear();
+        self.buckets[i] = src;
+    }
+}
+
+impl<const BITS: u32> Default for RadixHeapQueue<BITS> {
+    fn default() -> Self {
+        <Self as QueueImpl>::with_capacity(0)
+    }
+}
+
+impl<const BITS: u32> QueueImpl for RadixHeapQueue<BITS> {
+    const NAME: &'static str = match BITS {
+        1 => "radix2_heap",
+        2 => "radix4_heap",
+        3 => "radix8_heap",
+        4 => "radix16_heap",
+        5 => "radix32_heap",
+        6 => "radix64_heap",
+        7 => "radix128_heap",
+        8 => "radix256_heap",
+        _ => panic!("RadixHeapQueue: BITS must be in 1..=8"),
+    };
+    fn with_capacity(n: usize) -> Self {
+        let nb = Self::LEVELS * Self::D;
+        let per = n.div_ceil(64).min(1 << 8);
+        Self {
+            l0: (0..Self::D).map(|_| Vec::with_capacity(per)).collect(),
+            l0_mask: [0; 4],
+            head: 0,
+            buckets: (0..nb).map(|_| Vec::with_capacity(per)).collect(),
+            bmin: vec![u64::MAX; nb],
+            dmask: vec![[0; 4]; Self::LEVELS],
+            level_mask: 0,
+            last: 0,
+            len: 0,
+        }
+    }
+    #[inline]
+    fn push(&mut self, time: u64, payload: u64) {
+        debug_assert!(time >= self.last, "push earlier than last popped time");
+        self.len += 1;
+        self.file(time, payload);
+    }
+    #[inline]
+    fn pop(&mut self) -> Option<(u64, u64)> {
+        let d = match lowest_bit(&self.l0_mask, Self::W) {
+            Some(d) => d,
+            None => {
+                if self.len == 0 {
+                    return None;
+                }
+                self.refill();
+                lowest_bit(&self.l0_mask, Self::W)?
+            }
+        };
+        let t = (self.last & !(Self::D as u64 - 1)) | d as u64;
+        self.last = t;
+        let b = &mut self.l0[d];
+        let p = b[self.head];
+        self.head += 1;
+        if self.head == b.len() {
+            b.clear();
+            self.head = 0;
+            self.l0_mask[d >> 6] &= !(1u64 << (d & 63));
+        }
+        self.len -= 1;
+        Some((t, p))
+    }
+    #[inline]
+    fn peek_time(&self) -> Option<u64> {
+        if let Some(d) = lowest_bit(&self.l0_mask, Self::W) {
+            Some((self.last & !(Self::D as u64 - 1)) | d as u64)
+        } else if self.level_mask != 0 {
+            let l = self.level_mask.trailing_zeros() as usize;
+            let d = lowest_bit(&self.dmask[l], Self::W)?;
+            Some(self.bmin[l * Self::D + d])
+        } else {
+            None
+        }
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn clear(&mut self) {
+        for b in &mut self.l0 {
+            b.clear();
+        }
+        self.l0_mask = [0; 4];
+        self.head = 0;
+        for b in &mut self.buckets {
+            b.clear();
+        }
+        self.bmin.fill(u64::MAX);
+        self.dmask.fill([0; 4]);
+        self.level_mask = 0;
+        self.last = 0;
+        self.len = 0;
     }
 }
 
@@ -272,18 +453,21 @@ impl QueueImpl for QuaternaryHeapQueue {
 // ---------------------------------------------------------------------------
 
 /// Calendar queue: `nb` (power of two) buckets of width `2^shift` ns; "day"
-/// `d = time >> shift` lives in bucket `d & (nb - 1)`.  Each bucket is a `Vec`
-/// sorted so that its earliest event (FIFO among equal times) is at the end.
-/// The number of buckets doubles/halves with the population, and the width is
-/// re-estimated then from the separation of the earliest events (Brown's
-/// heuristic).  No re-estimation happens while the size is stable, which is
-/// the classic weakness of calendar queues on non-stationary workloads.
+/// `d = time >> shift` lives in bucket `d & (nb - 1)`.  Each bucket is a
+/// `VecDeque` sorted by time, FIFO among equal times (so the common insertion,
+/// the latest event of its bucket, is a `push_back`, and the earliest is
+/// popped from the front).  The number of buckets doubles/halves with the
+/// population, and the width is re-estimated then from the mean separation
+/// of the events (inter-decile range, robust to far-future outliers).  No
+/// re-estimation happens while the size is stable, which is the classic
+/// weakness of calendar queues on non-stationary workloads.
 #[doc(hidden)]
 #[derive(Debug, Clone)]
 pub struct CalendarQueue {
-    buckets: Vec<Vec<(u64, u64)>>,
+    buckets: Vec<VecDeque<(u64, u64)>>,
     shift: u32,
-    /// Current day (time >> shift) of the dequeue scan.
+    /// Current day (time >> shift) of the dequeue scan; never later than the
+    /// day of the earliest pending event.
     day: u64,
     len: usize,
     last: u64,
@@ -307,62 +491,56 @@ impl CalendarQueue {
     fn insert(&mut self, time: u64, payload: u64) {
         let b = ((time >> self.shift) & self.mask()) as usize;
         let v = &mut self.buckets[b];
-        // Sorted descending by time; the new event is the newest of its time,
-        // so it goes before (at a lower index than) the equal-time ones.
-        if v.last().map_or(true, |&(t, _)| t > time) {
-            v.push((time, payload));
+        // The new event is the newest of its time: it goes after every event
+        // with time <= its time.
+        if v.back().map_or(true, |&(t, _)| t <= time) {
+            v.push_back((time, payload));
         } else {
-            let pos = v.partition_point(|&(t, _)| t > time);
+            let pos = v.partition_point(|&(t, _)| t <= time);
             v.insert(pos, (time, payload));
         }
     }
 
     /// Rebuilds with `nb` buckets and a width estimated from the events.
     fn resize(&mut self, nb: usize) {
-        // All events in pop order: each bucket reversed is in pop order, and
-        // equal times always share a bucket, so a stable sort by time keeps
-        // FIFO among equal times.
+        // All events in pop order: each bucket is in pop order, and equal
+        // times always share a bucket, so a stable sort by time keeps FIFO
+        // among equal times.
         let mut all: Vec<(u64, u64)> = Vec::with_capacity(self.len);
         for b in &mut self.buckets {
-            all.extend(b.drain(..).rev());
+            all.extend(b.drain(..));
         }
         all.sort_by_key(|&(t, _)| t);
         self.shift = Self::estimate_shift(&all);
         let nb = nb.max(CAL_MIN_BUCKETS).next_power_of_two();
-        self.buckets.resize_with(nb, Vec::new);
+        self.buckets.resize_with(nb, VecDeque::new);
         self.buckets.truncate(nb);
         self.day = self.last >> self.shift;
-        for &(t, p) in all.iter().rev() {
+        for &(t, p) in &all {
             let b = ((t >> self.shift) & self.mask()) as usize;
-            self.buckets[b].push((t, p));
+            self.buckets[b].push_back((t, p));
         }
     }
 
-    /// Brown's heuristic: bucket width ~ 3x the mean separation of the
-    /// earliest events, ignoring separations above twice the mean.
+    /// Bucket width ~ 3x the mean separation of the events between the first
+    /// and the ninth decile, rounded to a power of two (at least 1 ns).
     fn estimate_shift(sorted: &[(u64, u64)]) -> u32 {
-        let k = sorted.len().min(64);
-        if k < 2 {
+        let n = sorted.len();
+        if n < 2 {
             return 0;
         }
-        let seps: Vec<u64> = sorted[..k].windows(2).map(|w| w[1].0 - w[0].0).collect();
-        let mean = seps.iter().map(|&s| s as f64).sum::<f64>() / seps.len() as f64;
-        let (sum, cnt) = seps
-            .iter()
-            .filter(|&&s| (s as f64) <= 2.0 * mean)
-            .fold((0.0f64, 0usize), |(a, c), &s| (a + s as f64, c + 1));
-        let m = if cnt > 0 { sum / cnt as f64 } else { mean };
-        let width = (3.0 * m).max(1.0);
-        // round to a power of two
-        let shift = width.log2().round();
-        shift.clamp(0.0, 63.0) as u32
+        let lo = n / 10;
+        let hi = (n - 1 - n / 10).max(lo + 1);
+        let sep = (sorted[hi].0 - sorted[lo].0) as f64 / (hi - lo) as f64;
+        let width = (3.0 * sep).max(1.0);
+        width.log2().round().clamp(0.0, 63.0) as u32
     }
 
     /// Direct search for the earliest event when a whole "year" is empty.
     fn jump_to_min(&mut self) {
         let mut best = u64::MAX;
         for b in &self.buckets {
-            if let Some(&(t, _)) = b.last() {
+            if let Some(&(t, _)) = b.front() {
                 best = best.min(t);
             }
         }
@@ -373,9 +551,11 @@ impl CalendarQueue {
 impl QueueImpl for CalendarQueue {
     const NAME: &'static str = "calendar";
     fn with_capacity(n: usize) -> Self {
-        let nb = (n / 2).max(CAL_MIN_BUCKETS).next_power_of_two();
+        // Start small: the bucket count (and with it the width estimate)
+        // follows the population through `resize`.
+        let _ = n;
         Self {
-            buckets: (0..nb).map(|_| Vec::new()).collect(),
+            buckets: (0..CAL_MIN_BUCKETS).map(|_| VecDeque::new()).collect(),
             shift: 10,
             day: 0,
             len: 0,
@@ -400,9 +580,9 @@ impl QueueImpl for CalendarQueue {
         let mut steps = 0usize;
         loop {
             let b = (self.day & mask) as usize;
-            if let Some(&(t, p)) = self.buckets[b].last() {
+            if let Some(&(t, p)) = self.buckets[b].front() {
                 if t >> self.shift == self.day {
-                    self.buckets[b].pop();
+                    self.buckets[b].pop_front();
                     self.len -= 1;
                     self.last = t;
                     if self.buckets.len() > CAL_MIN_BUCKETS && self.len < self.buckets.len() / 2 {
@@ -427,14 +607,14 @@ impl QueueImpl for CalendarQueue {
         let mask = self.mask();
         let mut day = self.day;
         for _ in 0..self.buckets.len() {
-            if let Some(&(t, _)) = self.buckets[(day & mask) as usize].last() {
+            if let Some(&(t, _)) = self.buckets[(day & mask) as usize].front() {
                 if t >> self.shift == day {
                     return Some(t);
                 }
             }
             day = day.wrapping_add(1);
         }
-        self.buckets.iter().filter_map(|b| b.last().map(|e| e.0)).min()
+        self.buckets.iter().filter_map(|b| b.front().map(|e| e.0)).min()
     }
     #[inline]
     fn len(&self) -> usize {
@@ -534,6 +714,14 @@ mod tests {
         check_against_reference::<BinaryHeapQueue>(ops, cap);
         check_against_reference::<QuaternaryHeapQueue>(ops, cap);
         check_against_reference::<CalendarQueue>(ops, cap);
+        check_against_reference::<RadixHeapQueue<1>>(ops, cap);
+        check_against_reference::<RadixHeapQueue<2>>(ops, cap);
+        check_against_reference::<RadixHeapQueue<3>>(ops, cap);
+        check_against_reference::<RadixHeapQueue<4>>(ops, cap);
+        check_against_reference::<RadixHeapQueue<5>>(ops, cap);
+        check_against_reference::<RadixHeapQueue<6>>(ops, cap);
+        check_against_reference::<RadixHeapQueue<7>>(ops, cap);
+        check_against_reference::<RadixHeapQueue<8>>(ops, cap);
     }
 
     /// Random monotone workload with many equal times, phases of growth and
@@ -648,6 +836,10 @@ mod tests {
             assert_eq!(a, run::<BinaryHeapQueue>(pending));
             assert_eq!(a, run::<QuaternaryHeapQueue>(pending));
             assert_eq!(a, run::<CalendarQueue>(pending));
+            assert_eq!(a, run::<RadixHeapQueue<1>>(pending));
+            assert_eq!(a, run::<RadixHeapQueue<4>>(pending));
+            assert_eq!(a, run::<RadixHeapQueue<6>>(pending));
+            assert_eq!(a, run::<RadixHeapQueue<8>>(pending));
         }
     }
 
