@@ -56,13 +56,12 @@ fn hold<Q: QueueImpl>(events: u64, pending: usize, seed: u64) -> QueueBench {
         q.push(t, i);
     }
     let mut checksum = 0u64;
-    let mut next_payload = pending as u64;
+    let first_payload = pending as u64;
     let start = Instant::now();
-    for _ in 0..events {
+    for i in 0..events {
         let Some((t, p)) = q.pop() else { break };
         checksum = checksum.rotate_left(5) ^ p ^ t;
-        q.push(t + exp_increment(&mut rng), next_payload);
-        next_payload += 1;
+        q.push(t + exp_increment(&mut rng), first_payload + i);
     }
     let seconds = start.elapsed().as_secs_f64();
     black_box(checksum);
@@ -180,4 +179,93 @@ mod tests {
             println!("{line}");
         }
     }
+}
+
+/// Result of the storage-model benchmark.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageRefBench {
+    pub frames: u64,
+    pub guest_pages: u64,
+    pub refs: u64,
+    pub faults_dasd: u64,
+    pub seconds: f64,
+    pub refs_per_second: f64,
+}
+
+/// CP's real storage under 2× overcommitment: guest pages twice the central frames, every page
+/// touched once, then a skewed stream of references (Zipf 1.2, the skew of the OLTP workload
+/// of the large-memory scenarios), 30 % writes, over all pages.
+/// DASD page-ins complete at once (the benchmark times the storage model, not the devices).
+pub fn bench_page_refs(frames: u32, refs: u64, seed: u64) -> PageRefBench {
+    use crate::engine::rng::{Stream, Zipf};
+    use crate::model::ModelParams;
+    use crate::scenario::ZvmLevel;
+    use crate::storage::{CpWork, Storage, Touch};
+
+    let params = ModelParams::default();
+    let guests = 8u32;
+    let per_guest = (frames / 4) & !255;
+    let pages = per_guest * guests;
+    let slots = pages as u64 * 2;
+    let mut st = Storage::new(
+        ZvmLevel::V5R3,
+        &params,
+        frames,
+        frames / 64,
+        frames / 16,
+        &[slots / 4, slots / 4, slots / 4, slots / 4],
+        &vec![per_guest; guests as usize],
+    );
+    let mut cp = CpWork::default();
+    for p in 0..pages {
+        st.touch(p, true, &mut cp);
+        st.writes.clear();
+    }
+    let mut rng = Stream::new(seed, 77);
+    let zipf = Zipf::new(pages as u64, 1.2);
+    let mult = 2_654_435_761u64 % pages as u64 | 1;
+    let mut faults = 0u64;
+    let start = Instant::now();
+    for _ in 0..refs {
+        let page = ((zipf.sample(&mut rng) * mult) % pages as u64) as u32;
+        let write = rng.below(10) < 3;
+        if let Touch::Dasd { group } = st.touch(page, write, &mut cp) {
+            faults += 1;
+            st.complete_pagein(group, &mut cp);
+            st.touch(page, write, &mut cp);
+        }
+        st.writes.clear();
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    black_box(cp.ns);
+    PageRefBench {
+        frames: frames as u64,
+        guest_pages: pages as u64,
+        refs,
+        faults_dasd: faults,
+        seconds,
+        refs_per_second: refs as f64 / seconds.max(1e-9),
+    }
+}
+
+/// The standard benchmarks of `zvmsim bench`: the engine's event queue on the hold model and
+/// the storage model's references under 2× overcommitment.
+pub fn standard(quick: bool) -> serde_json::Value {
+    let (events, frames, refs) = if quick { (5_000_000, 1 << 20, 5_000_000) } else { (50_000_000, 5 << 20, 50_000_000) };
+    let q = bench_event_queue(events, 1_000, 1);
+    let r = bench_page_refs(frames, refs, 1);
+    serde_json::json!({
+        "version": crate::VERSION,
+        "events_per_second": q.events_per_second,
+        "queue": q.queue,
+        "queue_events": q.events,
+        "queue_pending": q.pending,
+        "page_refs_per_second": r.refs_per_second,
+        "page_refs": r.refs,
+        "page_refs_frames": r.frames,
+        "page_refs_guest_pages": r.guest_pages,
+        "page_refs_dasd_faults": r.faults_dasd,
+        "page_refs_zipf_skew": 1.2,
+        "quick": quick,
+    })
 }

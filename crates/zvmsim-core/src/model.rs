@@ -56,7 +56,7 @@ params! {
     /// CP CPU per available-list entry examined while searching for a frame of the wanted kind
     /// (z/VM 5.2: below/above 2 GB, contiguous pairs; 5.3's "fast available list searching"
     /// removed the walk). Held under the frame-management lock. Calibrated.
-    cp_avail_search: Duration = ns(10);
+    cp_avail_search: Duration = ns(25);
 
     /// Available-list low threshold, as a fraction of pageable frames: demand scan starts
     /// below it. CP computes its thresholds dynamically; this is the order of magnitude its
