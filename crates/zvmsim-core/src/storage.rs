@@ -119,6 +119,10 @@ pub struct Storage {
     vol_group_base: Vec<u32>,
     vol_free_groups: Vec<Vec<u32>>,
     next_vol: usize,
+    free_groups: u64,
+    /// Slot groups kept back so that CP can finish the page-outs under way when it detects
+    /// that paging space is full (the run then ends as z/VM does, with abend PGT004).
+    reserve_groups: u64,
     /// Pending page-outs not yet written as a block (no-XSTOR systems).
     open_block: Vec<u32>,
     pub writes: Vec<PageWrite>,
@@ -193,6 +197,8 @@ impl Storage {
             vol_group_base,
             vol_free_groups,
             next_vol: 0,
+            free_groups: groups_total as u64,
+            reserve_groups: 0,
             open_block: Vec::new(),
             writes: Vec::new(),
             moved: Movement::default(),
@@ -216,6 +222,7 @@ impl Storage {
         st.pageable = frames - cp;
         st.low_mark = ((st.pageable as f64 * params.avail_low_fraction) as u32).max(64);
         st.high_mark = ((st.pageable as f64 * params.avail_high_fraction) as u32).max(st.low_mark + 64);
+        st.reserve_groups = (4 * st.high_mark as u64 / block as u64 + 256).min(st.free_groups / 4);
         st
     }
 
@@ -645,9 +652,13 @@ impl Storage {
 
     fn write_block(&mut self, pages: &[u32]) {
         let Some((vol, group)) = self.alloc_group() else {
+            // Past the reserve: cannot happen within the one event that follows detection.
             self.paging_full = true;
             return;
         };
+        if self.free_groups <= self.reserve_groups {
+            self.paging_full = true;
+        }
         let base = group as usize * self.block as usize;
         for (k, &page) in pages.iter().enumerate() {
             let s = (base + k) as u32;
@@ -667,6 +678,7 @@ impl Storage {
             let v = (self.next_vol + k) % nv;
             if let Some(g) = self.vol_free_groups[v].pop() {
                 self.next_vol = (v + 1) % nv;
+                self.free_groups -= 1;
                 return Some((v as u32, g));
             }
         }
@@ -683,6 +695,7 @@ impl Storage {
             // The whole group is free again: a block write can reuse it.
             let v = self.volume_of_group(g) as usize;
             self.vol_free_groups[v].push(g);
+            self.free_groups += 1;
         }
     }
 

@@ -1,0 +1,223 @@
+//! Scenario files, located errors, determinism and storage invariants, through the public API.
+
+use zvmsim_core::scenario::{self, ScenarioError};
+use zvmsim_core::sim::Simulation;
+
+const SMALL: &str = r#"
+[lpar]
+ifls = 2
+central = "256M"
+expanded = "32M"
+zvm_level = "5.3"
+
+[paging]
+volumes = [{ model = "3390-3", count = 2 }]
+
+[run]
+priming = "5s"
+measure = "20s"
+interval = "5s"
+seed = 1
+
+[[guests]]
+name = "LNX%02d"
+count = 3
+storage = "128M"
+vcpus = 2
+workload = "db"
+dasd = [{ use = "database", model = "3390-9", count = 2 }]
+linux = { kernel = "8M", min_free = "2M" }
+
+[workloads.db]
+kind = "transactional"
+users = 4
+think_time = "2ms"
+
+[workloads.db.database]
+size = "400M"
+cache = "48M"
+shared_memory = "56M"
+skew = 0.9
+
+[[workloads.db.transactions]]
+name = "a"
+weight = 3
+cpu = "1ms"
+db_refs = 20
+write_fraction = 0.3
+
+[[workloads.db.transactions]]
+name = "b"
+weight = 1
+cpu = "3ms"
+db_refs = 50
+
+[[console]]
+at = "1s"
+cp = "QUERY STORAGE"
+
+[[console]]
+at = "2s"
+user = "LNX01"
+linux = "free -m"
+"#;
+
+fn err(text: &str) -> ScenarioError {
+    match scenario::parse(text, "t.toml", &[]) {
+        Err(e) => e,
+        Ok(_) => panic!("accepted a bad scenario"),
+    }
+}
+
+fn with(find: &str, replace: &str) -> String {
+    assert!(SMALL.contains(find), "fixture lacks {find}");
+    SMALL.replacen(find, replace, 1)
+}
+
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines().position(|l| l.contains(needle)).expect("needle") + 1
+}
+
+#[test]
+fn small_scenario_is_valid() {
+    let (s, _) = scenario::parse(SMALL, "t.toml", &[]).expect("valid");
+    assert_eq!(s.guest_instances().len(), 3);
+    assert_eq!(s.guest_instances()[2].name, "LNX03");
+}
+
+#[test]
+fn bad_input_is_located() {
+    let cases: Vec<(String, &str, &str, &str)> = vec![
+        (with("ifls = 2", "ifl = 2"), "lpar.ifl", "ifl = 2", "unknown field"),
+        (with("ifls = 2", "ifls = \"two\""), "lpar.ifls", "ifls = \"two\"", "invalid type"),
+        (with("storage = \"128M\"", "storage = \"-128M\""), "guests[0].storage", "storage = \"-128M\"", "negative"),
+        (with("storage = \"128M\"", "storage = \"128Q\""), "guests[0].storage", "storage = \"128Q\"", "unknown unit"),
+        (with("cp = \"QUERY STORAGE\"", "cp = \"FROB IT\""), "console[0].cp", "FROB IT", "HCPCMD001E Unknown CP command: FROB"),
+        (with("linux = \"free -m\"", "linux = \"frob\""), "console[1].linux", "linux = \"frob\"", "command not found"),
+        (with("zvm_level = \"5.3\"", "zvm_level = \"4.4\""), "lpar.zvm_level", "zvm_level = \"4.4\"", "unknown variant"),
+        (with("count = 3", "count = 0"), "guests[0].count", "count = 0", "at least 1"),
+        (with("vcpus = 2", "vcpus = 0"), "guests[0].vcpus", "vcpus = 0", "virtual CPUs"),
+        (with("storage = \"128M\"", "storage = \"2T\""), "guests[0].storage", "storage = \"2T\"", "maximum"),
+        (with("central = \"256M\"", "central = \"300G\""), "lpar.central", "central = \"300G\"", "at most"),
+        (with("workload = \"db\"", "workload = \"web\""), "guests[0].workload", "workload = \"web\"", "no workload"),
+        (with("[run]", "[runn]"), "runn", "[runn]", "unknown field"),
+        (with("measure = \"20s\"", "measure = \"20 fortnights\""), "run.measure", "20 fortnights", "unknown unit"),
+    ];
+    assert!(cases.len() >= 10);
+    for (text, field, at, detail) in cases {
+        let e = err(&text);
+        assert_eq!(e.file, "t.toml");
+        assert_eq!(e.field, field, "{e}");
+        assert_eq!(e.line, line_of(&text, at), "{e}");
+        assert!(e.column >= 1);
+        assert!(e.detail.contains(detail), "{e}");
+    }
+}
+
+#[test]
+fn missing_field_and_syntax_error() {
+    let e = err(&with("measure = \"20s\"\n", ""));
+    assert_eq!(e.field, "run.measure");
+    assert!(e.detail.contains("missing"));
+    let e = err(&with("ifls = 2", "ifls = = 2"));
+    assert_eq!(e.line, line_of(SMALL, "ifls = 2"));
+    assert!(e.detail.contains("TOML syntax error"));
+    assert!(!e.detail.contains('\n'));
+}
+
+#[test]
+fn paging_space_too_small_for_overcommitment() {
+    let text = with("count = 3", "count = 8").replacen("volumes = [{ model = \"3390-3\", count = 2 }]", "slots = 1000", 1);
+    let e = err(&text);
+    assert_eq!(e.field, "paging.slots");
+    assert!(e.detail.contains("too small"), "{e}");
+}
+
+#[test]
+fn overrides_apply_and_are_blamed() {
+    let (s, _) = scenario::parse(SMALL, "t.toml", &["run.seed=9".into(), "lpar.ifls=3".into()]).expect("ok");
+    assert_eq!(s.run.seed, 9);
+    assert_eq!(s.lpar.ifls, 3);
+    let e = scenario::parse(SMALL, "t.toml", &["lpar.ifls=ten".into()]).err().expect("rejected");
+    assert_eq!(e.file, "--set lpar.ifls=ten");
+    assert_eq!(e.field, "lpar.ifls");
+    let e = scenario::parse(SMALL, "t.toml", &["nosuch.x=1".into()]).err().expect("rejected");
+    assert!(e.file.starts_with("--set nosuch.x=1"));
+}
+
+fn run(seed: u64) -> serde_json::Map<String, serde_json::Value> {
+    let mut sim = Simulation::from_toml(SMALL, "t.toml", Some(seed), &[]).expect("valid");
+    sim.run();
+    sim.check_invariants().expect("invariants");
+    sim.summary()
+}
+
+#[test]
+fn same_seed_same_figures_other_seed_differs() {
+    let a = run(1);
+    let b = run(1);
+    let c = run(2);
+    assert_eq!(a, b);
+    assert_ne!(a.get("transactions"), c.get("transactions"));
+    assert!(a["transactions"].as_u64().unwrap() > 100);
+}
+
+#[test]
+fn overcommitted_run_pages_and_keeps_invariants() {
+    // 3 × 128M guests on 256M central: 50 % planned overcommitment.
+    let mut sim = Simulation::from_toml(SMALL, "t.toml", None, &[]).expect("valid");
+    for k in 1..=25 {
+        sim.step_until(k * 1_000_000_000);
+        sim.check_invariants().expect("invariants hold at every step");
+    }
+    let s = sim.summary();
+    assert_eq!(s["frames_central"].as_u64(), Some(65_536));
+    assert_eq!(s["pages_guest_virtual"].as_u64(), Some(98_304));
+    assert!(s["planned_overcommit_pct"].as_f64().unwrap() > 49.0);
+    assert!(s["pages_dasd"].as_f64().unwrap() > 0.0, "overcommitted guests reach DASD");
+    assert!(s["pages_xstor"].as_f64().unwrap() > 0.0);
+    assert!(s["dasd_to_ms_per_s"].as_f64().unwrap() > 0.0);
+    assert!(s["cpu_cp_pct"].as_f64().unwrap() > 0.0);
+    let console = sim.console();
+    assert!(console[0]["response"][0].as_str().unwrap().starts_with("STORAGE = 256M"));
+    assert!(console[1]["response"][0].as_str().unwrap().contains("total"));
+}
+
+#[test]
+fn paging_space_exhaustion_ends_cleanly() {
+    // Slots just enough to pass the static check, and a workload that changes pages so that
+    // kept copies and block fragmentation fill the paging space.
+    let text = with("count = 3", "count = 4").replacen(
+        "volumes = [{ model = \"3390-3\", count = 2 }]",
+        "volumes = [{ model = \"3390-3\", count = 1 }]\nslots = 70000",
+        1,
+    );
+    let mut sim = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
+    sim.run();
+    let s = sim.summary();
+    let ended = s["ended"].as_str().unwrap().to_string();
+    assert!(ended.starts_with("PGT004"), "{ended}");
+    let last = sim.console().last().cloned().unwrap();
+    assert!(last["response"][0].as_str().unwrap().contains("PGT004"));
+    assert!(sim.now_ns() < sim.end_ns(), "the run stopped at the abend");
+    sim.check_invariants().expect("invariants");
+}
+
+#[test]
+fn large_memory_scenarios_are_full_scale() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/large-memory");
+    let mut n = 0;
+    for level in ["52", "53"] {
+        for guests in 5..=10u64 {
+            let path = format!("{dir}/zvm{level}-{guests}guests.toml");
+            let text = std::fs::read_to_string(&path).expect("scenario file");
+            let (s, _) = scenario::parse(&text, &path, &[]).expect("valid scenario");
+            assert_eq!(s.lpar.central.pages(), 20_971_520);
+            let pages: u64 = s.guest_instances().iter().map(|g| s.guests[g.spec_index].storage.pages()).sum();
+            assert_eq!(pages, guests * 4_194_304);
+            assert_eq!(s.paging_slots(), 37_256_192);
+            n += 1;
+        }
+    }
+    assert_eq!(n, 12);
+}
