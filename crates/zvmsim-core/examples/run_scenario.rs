@@ -21,11 +21,17 @@ fn main() {
     sim.run();
     let mut s = sim.summary();
     s.insert("wall_build_s".into(), serde_json::json!(built));
-    s.insert("wall_s".into(), serde_json::json!(t0.elapsed().as_secs_f64()));
+    s.insert(
+        "wall_s".into(),
+        serde_json::json!(t0.elapsed().as_secs_f64()),
+    );
     if std::env::var("ZVMSIM_INTERVALS").is_ok() {
         for r in sim.system_intervals() {
             println!("{}", serde_json::Value::Object(r));
         }
     }
-    println!("{}", serde_json::to_string_pretty(&serde_json::Value::Object(s)).unwrap());
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&serde_json::Value::Object(s)).unwrap()
+    );
 }

@@ -102,7 +102,10 @@ const CANDIDATES: &[HoldFn] = &[
 /// Hold-model benchmark of every candidate queue, the chosen [`EventQueue`]
 /// first.
 pub fn compare_event_queues(events: u64, pending: usize, seed: u64) -> Vec<QueueBench> {
-    CANDIDATES.iter().map(|f| f(events, pending, seed)).collect()
+    CANDIDATES
+        .iter()
+        .map(|f| f(events, pending, seed))
+        .collect()
 }
 
 #[cfg(test)]
@@ -122,7 +125,9 @@ mod tests {
 
     /// Release-mode comparison; run with
     /// `cargo test --release -p zvmsim-core bench::tests::queue_comparison -- --ignored --nocapture`.
-    /// Env: `ZVMSIM_BENCH_EVENTS` (default 30e6), `ZVMSIM_BENCH_REPS` (default 3).
+    /// Env: `ZVMSIM_BENCH_EVENTS` (default 30e6), `ZVMSIM_BENCH_REPS` (default 3),
+    /// `ZVMSIM_BENCH_PENDING` (comma list, default `10,1000,100000`),
+    /// `ZVMSIM_BENCH_ONLY` (index of a single candidate).
     #[test]
     #[ignore]
     #[allow(clippy::print_stdout)]
@@ -148,14 +153,18 @@ mod tests {
         }
         black_box(acc);
         let ns = start.elapsed().as_secs_f64() * 1e9 / events as f64;
-        println!("hold model, {events} events, best of {reps} (Mev/s); PRNG+ln alone: {ns:.1} ns/event");
+        println!(
+            "hold model, {events} events, best of {reps} (Mev/s); PRNG+ln alone: {ns:.1} ns/event"
+        );
         let mut names: Vec<String> = Vec::new();
         let mut rows: Vec<(usize, Vec<f64>)> = Vec::new();
         for &pending in &pendings {
             let mut best: Vec<f64> = Vec::new();
             for _ in 0..reps {
                 let res: Vec<QueueBench> = match std::env::var("ZVMSIM_BENCH_ONLY") {
-                    Ok(i) => vec![CANDIDATES[i.parse::<usize>().unwrap_or(0)](events, pending, 42)],
+                    Ok(i) => vec![CANDIDATES[i.parse::<usize>().unwrap_or(0)](
+                        events, pending, 42,
+                    )],
                     Err(_) => compare_event_queues(events, pending, 42),
                 };
                 names = res.iter().map(|r| r.queue.clone()).collect();
@@ -223,7 +232,7 @@ pub fn bench_page_refs(frames: u32, refs: u64, seed: u64) -> PageRefBench {
     }
     let mut rng = Stream::new(seed, 77);
     let zipf = Zipf::new(pages as u64, 1.2);
-    let mult = 2_654_435_761u64 % pages as u64 | 1;
+    let mult = (2_654_435_761u64 % pages as u64) | 1;
     let mut faults = 0u64;
     let start = Instant::now();
     for _ in 0..refs {
@@ -251,7 +260,11 @@ pub fn bench_page_refs(frames: u32, refs: u64, seed: u64) -> PageRefBench {
 /// The standard benchmarks of `zvmsim bench`: the engine's event queue on the hold model and
 /// the storage model's references under 2× overcommitment.
 pub fn standard(quick: bool) -> serde_json::Value {
-    let (events, frames, refs) = if quick { (5_000_000, 1 << 20, 5_000_000) } else { (50_000_000, 5 << 20, 50_000_000) };
+    let (events, frames, refs) = if quick {
+        (5_000_000, 1 << 20, 5_000_000)
+    } else {
+        (50_000_000, 5 << 20, 50_000_000)
+    };
     let q = bench_event_queue(events, 1_000, 1);
     let r = bench_page_refs(frames, refs, 1);
     serde_json::json!({

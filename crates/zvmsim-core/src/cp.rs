@@ -75,7 +75,11 @@ pub fn parse(line: &str) -> Result<CpCommand, String> {
         } else {
             return Err(format!("HCPCQU003E Invalid option - {what}"));
         };
-        let extra = if cmd == CpCommand::QueryAllocPage { 2 } else { 1 };
+        let extra = if cmd == CpCommand::QueryAllocPage {
+            2
+        } else {
+            1
+        };
         if let Some(w) = ops.get(extra) {
             return Err(format!("HCPCQU003E Invalid option - {w}"));
         }
@@ -110,9 +114,14 @@ pub fn respond(cmd: &CpCommand, v: &CpView) -> Vec<String> {
             if v.xstor_bytes == 0 {
                 vec!["HCPQXS2053I No XSTORE is attached to the system".into()]
             } else {
-                let usage = 100.0 * v.xstor_used_blocks as f64 * PAGE_SIZE as f64 / v.xstor_bytes as f64;
+                let usage =
+                    100.0 * v.xstor_used_blocks as f64 * PAGE_SIZE as f64 / v.xstor_bytes as f64;
                 vec![
-                    format!("XSTORE= {}M online= {}M", v.xstor_bytes >> 20, v.xstor_bytes >> 20),
+                    format!(
+                        "XSTORE= {}M online= {}M",
+                        v.xstor_bytes >> 20,
+                        v.xstor_bytes >> 20
+                    ),
                     format!(
                         "XSTORE= {}M userid= SYSTEM usage= {:.0}% retained= 0M pending= 0M",
                         v.xstor_bytes >> 20,
@@ -122,27 +131,59 @@ pub fn respond(cmd: &CpCommand, v: &CpView) -> Vec<String> {
             }
         }
         CpCommand::QueryProcessors => (0..v.ifls)
-            .map(|i| format!("PROCESSOR {i:02X} {}", if i == 0 { "MASTER IFL" } else { "ALTERNATE IFL" }))
+            .map(|i| {
+                format!(
+                    "PROCESSOR {i:02X} {}",
+                    if i == 0 {
+                        "MASTER IFL"
+                    } else {
+                        "ALTERNATE IFL"
+                    }
+                )
+            })
             .collect(),
         CpCommand::QueryNames => {
             let mut lines = Vec::new();
             for chunk in v.guests.chunks(4) {
-                lines.push(chunk.iter().map(|g| format!("{g:<8} - DSC")).collect::<Vec<_>>().join(" , "));
+                lines.push(
+                    chunk
+                        .iter()
+                        .map(|g| format!("{g:<8} - DSC"))
+                        .collect::<Vec<_>>()
+                        .join(" , "),
+                );
             }
             lines
         }
-        CpCommand::QueryCplevel => vec![format!("z/VM Version {} Release {}.0", &v.level[..1], &v.level[2..])],
+        CpCommand::QueryCplevel => vec![format!(
+            "z/VM Version {} Release {}.0",
+            &v.level[..1],
+            &v.level[2..]
+        )],
         CpCommand::QueryAllocPage => {
-            let pct = if v.slots_total == 0 { 0.0 } else { 100.0 * v.slots_used as f64 / v.slots_total as f64 };
+            let pct = if v.slots_total == 0 {
+                0.0
+            } else {
+                100.0 * v.slots_used as f64 / v.slots_total as f64
+            };
             vec![
                 "                  TOTAL    PAGES   PAGES    %".into(),
                 "                  PAGES    IN USE  AVAIL  USED".into(),
-                format!("SUMMARY      {:>10} {:>9} {:>9} {:>4.0}%", v.slots_total, v.slots_used, v.slots_total - v.slots_used, pct),
+                format!(
+                    "SUMMARY      {:>10} {:>9} {:>9} {:>4.0}%",
+                    v.slots_total,
+                    v.slots_used,
+                    v.slots_total - v.slots_used,
+                    pct
+                ),
             ]
         }
         CpCommand::IndicateLoad => vec![
             format!("AVGPROC-{:03.0}% {:02}", v.avg_proc_pct, v.ifls),
-            format!("XSTORE-{:06.0}/SEC MIGRATE-{:04.0}/SEC", v.xstor_per_s, v.migrate_per_s),
+            format!(
+                "XSTORE-{:06.0}/SEC MIGRATE-{:04.0}/SEC",
+                v.xstor_per_s, v.migrate_per_s
+            ),
             format!("PAGING-{:04.0}/SEC", v.paging_per_s),
         ],
     }
@@ -158,7 +199,10 @@ mod tests {
         assert_eq!(parse("CP QUERY XSTORE").unwrap(), CpCommand::QueryXstore);
         assert_eq!(parse("q alloc page").unwrap(), CpCommand::QueryAllocPage);
         assert_eq!(parse("ind").unwrap(), CpCommand::IndicateLoad);
-        assert_eq!(parse("frobnicate all").unwrap_err(), "HCPCMD001E Unknown CP command: FROBNICATE");
+        assert_eq!(
+            parse("frobnicate all").unwrap_err(),
+            "HCPCMD001E Unknown CP command: FROBNICATE"
+        );
         assert!(parse("q bogus").unwrap_err().starts_with("HCPCQU003E"));
         assert!(parse("q").unwrap_err().contains("026E"));
         // QU is not an abbreviation CP accepts for ... it is: QUERY's minimum is Q.

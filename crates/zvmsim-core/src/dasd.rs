@@ -56,7 +56,11 @@ impl Dasd {
 
     /// Add a volume; returns its device index.
     pub fn add(&mut self) -> u32 {
-        self.devs.push(Device { busy: None, queue: VecDeque::new(), stats: DevStats::default() });
+        self.devs.push(Device {
+            busy: None,
+            queue: VecDeque::new(),
+            stats: DevStats::default(),
+        });
         (self.devs.len() - 1) as u32
     }
 
@@ -124,10 +128,18 @@ mod tests {
 
     #[test]
     fn one_io_at_a_time_fifo() {
-        let p = ModelParams { dasd_read_hit_ratio: 0.0, ..Default::default() };
+        let p = ModelParams {
+            dasd_read_hit_ratio: 0.0,
+            ..Default::default()
+        };
         let mut d = Dasd::new(&p, Stream::new(1, 1));
         let v = d.add();
-        let r = |t| IoReq { token: t, pages: 1, write: false, queued_at: 0 };
+        let r = |t| IoReq {
+            token: t,
+            pages: 1,
+            write: false,
+            queued_at: 0,
+        };
         let t1 = d.submit(v, r(1), 0).unwrap();
         assert_eq!(t1, p.dasd_read_miss.ns());
         assert!(d.submit(v, r(2), 0).is_none());

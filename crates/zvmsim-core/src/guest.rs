@@ -40,7 +40,15 @@ pub struct LinuxMemory {
 impl LinuxMemory {
     /// `blocks`: size of the file data (database) in pages; `min_free`: the minimum watermark
     /// (low and high follow Linux's ratios: low = 5/4 min, high = 3/2 min).
-    pub fn new(base: u32, pages: u32, kernel: u32, shm: u32, blocks: u32, min_free: u32, swap_pages: u64) -> Self {
+    pub fn new(
+        base: u32,
+        pages: u32,
+        kernel: u32,
+        shm: u32,
+        blocks: u32,
+        min_free: u32,
+        swap_pages: u64,
+    ) -> Self {
         let pc_start = kernel + shm;
         let n = (pages - pc_start) as usize;
         LinuxMemory {

@@ -4,7 +4,9 @@
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LinuxCommand {
     /// `free` with its unit flag (divisor in KiB).
-    Free { unit_kib: u64 },
+    Free {
+        unit_kib: u64,
+    },
     Meminfo,
     Vmstat,
 }
@@ -36,7 +38,12 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
                     "-k" => 1,
                     "-m" => 1024,
                     "-g" => 1024 * 1024,
-                    other => return Err(format!("free: invalid option -- '{}'", other.trim_start_matches('-'))),
+                    other => {
+                        return Err(format!(
+                            "free: invalid option -- '{}'",
+                            other.trim_start_matches('-')
+                        ))
+                    }
                 };
             }
             Ok(LinuxCommand::Free { unit_kib })
@@ -60,8 +67,21 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
             let used = v.total - v.free;
             vec![
                 "             total       used       free     shared    buffers     cached".into(),
-                format!("Mem:    {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}", u(v.total), u(used), u(v.free), 0, 0, u(v.cached)),
-                format!("Swap:   {:>10} {:>10} {:>10}", u(v.swap_total), u(v.swap_used), u(v.swap_total - v.swap_used)),
+                format!(
+                    "Mem:    {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+                    u(v.total),
+                    u(used),
+                    u(v.free),
+                    0,
+                    0,
+                    u(v.cached)
+                ),
+                format!(
+                    "Swap:   {:>10} {:>10} {:>10}",
+                    u(v.swap_total),
+                    u(v.swap_used),
+                    u(v.swap_total - v.swap_used)
+                ),
             ]
         }
         LinuxCommand::Meminfo => vec![
@@ -90,10 +110,15 @@ mod tests {
 
     #[test]
     fn commands() {
-        assert_eq!(parse("free -m").unwrap(), LinuxCommand::Free { unit_kib: 1024 });
+        assert_eq!(
+            parse("free -m").unwrap(),
+            LinuxCommand::Free { unit_kib: 1024 }
+        );
         assert_eq!(parse("cat /proc/meminfo").unwrap(), LinuxCommand::Meminfo);
         assert_eq!(parse("frob").unwrap_err(), "-bash: frob: command not found");
         assert!(parse("free -z").unwrap_err().contains("invalid option"));
-        assert!(parse("cat /proc/nothing").unwrap_err().contains("No such file"));
+        assert!(parse("cat /proc/nothing")
+            .unwrap_err()
+            .contains("No such file"));
     }
 }

@@ -23,7 +23,11 @@ impl Level {
     pub fn close(&mut self, t: u64) -> f64 {
         self.set(t, self.value);
         let span = (t - self.start) as f64;
-        let mean = if span > 0.0 { self.area / span } else { self.value };
+        let mean = if span > 0.0 {
+            self.area / span
+        } else {
+            self.value
+        };
         self.area = 0.0;
         self.start = t;
         mean

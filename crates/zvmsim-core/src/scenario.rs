@@ -24,7 +24,11 @@ pub struct ScenarioError {
 
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: field `{}`: {}", self.file, self.line, self.column, self.field, self.detail)
+        write!(
+            f,
+            "{}:{}:{}: field `{}`: {}",
+            self.file, self.line, self.column, self.field, self.detail
+        )
     }
 }
 
@@ -253,7 +257,12 @@ fn yes() -> bool {
 
 impl Default for LinuxSpec {
     fn default() -> Self {
-        LinuxSpec { kernel: default_kernel(), swap: Size(0), pfault: true, min_free: default_min_free() }
+        LinuxSpec {
+            kernel: default_kernel(),
+            swap: Size(0),
+            pfault: true,
+            min_free: default_min_free(),
+        }
     }
 }
 
@@ -370,7 +379,10 @@ impl Scenario {
         let mut out = Vec::new();
         for (i, g) in self.guests.iter().enumerate() {
             for k in 0..g.count {
-                out.push(GuestInstance { name: expand_name(&g.name, g.first, k, g.count), spec_index: i });
+                out.push(GuestInstance {
+                    name: expand_name(&g.name, g.first, k, g.count),
+                    spec_index: i,
+                });
             }
         }
         out
@@ -389,7 +401,11 @@ impl Scenario {
 
     pub fn paging_slots(&self) -> u64 {
         self.paging.slots.unwrap_or_else(|| {
-            self.paging.volumes.iter().map(|v| v.model.pages() * v.count as u64).sum()
+            self.paging
+                .volumes
+                .iter()
+                .map(|v| v.model.pages() * v.count as u64)
+                .sum()
         })
     }
 }
@@ -402,13 +418,22 @@ pub(crate) fn expand_name(pattern: &str, first: u32, k: u32, count: u32) -> Stri
         let spec = &rest[..end];
         let width: usize = spec.trim_start_matches('0').parse().unwrap_or(0);
         let num = first + k;
-        let formatted = if spec.starts_with('0') { format!("{num:0width$}") } else { format!("{num:width$}") };
-        return format!("{}{}{}", &pattern[..pos], formatted, &rest[end + 1..]).to_ascii_uppercase();
+        let formatted = if spec.starts_with('0') {
+            format!("{num:0width$}")
+        } else {
+            format!("{num:width$}")
+        };
+        return format!("{}{}{}", &pattern[..pos], formatted, &rest[end + 1..])
+            .to_ascii_uppercase();
     }
     if count <= 1 {
         return pattern.to_ascii_uppercase();
     }
-    let digits = pattern.chars().rev().take_while(|c| c.is_ascii_digit()).count();
+    let digits = pattern
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
     let (stem, num) = pattern.split_at(pattern.len() - digits);
     let base: u64 = num.parse().unwrap_or(0);
     let width = digits.max(1);
@@ -503,8 +528,16 @@ pub struct Source {
 
 impl Source {
     pub fn error(&self, field: &str, detail: impl Into<String>) -> ScenarioError {
-        let (line, column) = locate(&self.doc, field).map(|s| line_col(&self.text, s.start)).unwrap_or((1, 1));
-        ScenarioError { file: self.file.clone(), line, column, field: field.to_string(), detail: detail.into() }
+        let (line, column) = locate(&self.doc, field)
+            .map(|s| line_col(&self.text, s.start))
+            .unwrap_or((1, 1));
+        ScenarioError {
+            file: self.file.clone(),
+            line,
+            column,
+            field: field.to_string(),
+            detail: detail.into(),
+        }
     }
 }
 
@@ -523,24 +556,38 @@ fn apply_overrides(text: &str, file: &str, overrides: &[String]) -> Result<Strin
     };
     let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
         let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
-        ScenarioError { file: file.into(), line, column, field: String::new(), detail: e.message().trim().into() }
+        ScenarioError {
+            file: file.into(),
+            line,
+            column,
+            field: String::new(),
+            detail: e.message().trim().into(),
+        }
     })?;
     for o in overrides {
-        let (key, raw) = o.split_once('=').ok_or_else(|| bad(o, "an override is written key=value, e.g. run.seed=7".into()))?;
+        let (key, raw) = o.split_once('=').ok_or_else(|| {
+            bad(
+                o,
+                "an override is written key=value, e.g. run.seed=7".into(),
+            )
+        })?;
         let key = key.trim();
         if key.is_empty() {
             return Err(bad(o, "empty key".into()));
         }
         let raw = raw.trim();
-        let value: toml_edit::Value =
-            raw.parse().unwrap_or_else(|_| toml_edit::Value::from(raw.to_string()));
+        let value: toml_edit::Value = raw
+            .parse()
+            .unwrap_or_else(|_| toml_edit::Value::from(raw.to_string()));
         let segs = split_path(key);
         let mut item = doc.as_item_mut();
         for (i, seg) in segs.iter().enumerate() {
             let last = i + 1 == segs.len();
             item = match seg {
                 PathSeg::Key(k) => {
-                    let t = item.as_table_like_mut().ok_or_else(|| bad(o, format!("`{k}` is not inside a table")))?;
+                    let t = item
+                        .as_table_like_mut()
+                        .ok_or_else(|| bad(o, format!("`{k}` is not inside a table")))?;
                     if last {
                         t.insert(k, toml_edit::Item::Value(value.clone()));
                         break;
@@ -557,7 +604,10 @@ fn apply_overrides(text: &str, file: &str, overrides: &[String]) -> Result<Strin
                         _ => 0,
                     };
                     if *ix >= n {
-                        return Err(bad(o, format!("index [{ix}] is out of range ({n} entries)")));
+                        return Err(bad(
+                            o,
+                            format!("index [{ix}] is out of range ({n} entries)"),
+                        ));
                     }
                     if last {
                         item[*ix] = toml_edit::Item::Value(value.clone());
@@ -572,7 +622,11 @@ fn apply_overrides(text: &str, file: &str, overrides: &[String]) -> Result<Strin
 }
 
 /// Parse and validate a scenario. `file` names the source in error messages.
-pub fn parse(text: &str, file: &str, overrides: &[String]) -> Result<(Scenario, Source), ScenarioError> {
+pub fn parse(
+    text: &str,
+    file: &str,
+    overrides: &[String],
+) -> Result<(Scenario, Source), ScenarioError> {
     let text = apply_overrides(text, file, overrides)?;
     let doc = toml_edit::ImDocument::parse(text.clone()).map_err(|e| {
         let (line, column) = e.span().map(|s| line_col(&text, s.start)).unwrap_or((1, 1));
@@ -584,33 +638,58 @@ pub fn parse(text: &str, file: &str, overrides: &[String]) -> Result<(Scenario, 
             detail: format!("TOML syntax error: {}", one_line(e.message())),
         }
     })?;
-    let src = Source { file: file.to_string(), text: text.clone(), doc };
+    let src = Source {
+        file: file.to_string(),
+        text: text.clone(),
+        doc,
+    };
     let de = toml_edit::de::Deserializer::from(src.doc.clone());
-    let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| blame_override({
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        let span = inner.span().or_else(|| locate(&src.doc, &path));
-        let (line, column) = span.map(|s| line_col(&text, s.start)).unwrap_or((1, 1));
-        let field = if path == "." { String::new() } else { path };
-        let mut detail = one_line(inner.message());
-        // serde reports a missing field on the enclosing table: name the field itself.
-        let field = if let Some(name) = detail.strip_prefix("missing field `").and_then(|r| r.split('`').next()) {
-            let f = if field.is_empty() { name.to_string() } else { format!("{field}.{name}") };
-            detail = format!("required field `{name}` is missing");
-            f
-        } else if let Some(name) = detail.strip_prefix("unknown field `").and_then(|r| r.split('`').next()) {
-            if field.is_empty() {
-                name.to_string()
-            } else if field == name || field.ends_with(&format!(".{name}")) {
-                field
-            } else {
-                format!("{field}.{name}")
-            }
-        } else {
-            field
-        };
-        ScenarioError { file: file.into(), line, column, field, detail }
-    }, overrides))?;
+    let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+        blame_override(
+            {
+                let path = e.path().to_string();
+                let inner = e.into_inner();
+                let span = inner.span().or_else(|| locate(&src.doc, &path));
+                let (line, column) = span.map(|s| line_col(&text, s.start)).unwrap_or((1, 1));
+                let field = if path == "." { String::new() } else { path };
+                let mut detail = one_line(inner.message());
+                // serde reports a missing field on the enclosing table: name the field itself.
+                let field = if let Some(name) = detail
+                    .strip_prefix("missing field `")
+                    .and_then(|r| r.split('`').next())
+                {
+                    let f = if field.is_empty() {
+                        name.to_string()
+                    } else {
+                        format!("{field}.{name}")
+                    };
+                    detail = format!("required field `{name}` is missing");
+                    f
+                } else if let Some(name) = detail
+                    .strip_prefix("unknown field `")
+                    .and_then(|r| r.split('`').next())
+                {
+                    if field.is_empty() {
+                        name.to_string()
+                    } else if field == name || field.ends_with(&format!(".{name}")) {
+                        field
+                    } else {
+                        format!("{field}.{name}")
+                    }
+                } else {
+                    field
+                };
+                ScenarioError {
+                    file: file.into(),
+                    line,
+                    column,
+                    field,
+                    detail,
+                }
+            },
+            overrides,
+        )
+    })?;
     crate::validate::check(&scenario, &src).map_err(|e| blame_override(e, overrides))?;
     Ok((scenario, src))
 }
@@ -623,7 +702,11 @@ fn one_line(s: &str) -> String {
 fn blame_override(mut e: ScenarioError, overrides: &[String]) -> ScenarioError {
     for o in overrides {
         let key = o.split('=').next().unwrap_or("").trim();
-        if !key.is_empty() && (e.field == key || e.field.starts_with(&format!("{key}.")) || key.starts_with(&format!("{}.", e.field)) && !e.field.is_empty()) {
+        if !key.is_empty()
+            && (e.field == key
+                || e.field.starts_with(&format!("{key}."))
+                || key.starts_with(&format!("{}.", e.field)) && !e.field.is_empty())
+        {
             e.file = format!("--set {o}");
             e.line = 1;
             e.column = o.find('=').map(|i| i + 2).unwrap_or(1);

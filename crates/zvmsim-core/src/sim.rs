@@ -47,9 +47,16 @@ fn ev(kind: u64, idx: u64) -> u64 {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Block {
     None,
-    DbRead { vol: u32, task: u32 },
+    DbRead {
+        vol: u32,
+        task: u32,
+    },
     /// `sync`: the fault happened in kernel mode (or pfault is off): the virtual CPU waits.
-    PageIn { group: u32, task: u32, sync: bool },
+    PageIn {
+        group: u32,
+        task: u32,
+        sync: bool,
+    },
 }
 
 struct Task {
@@ -169,7 +176,12 @@ pub struct Simulation {
 
 impl Simulation {
     /// Parse, validate and build. `seed` overrides the scenario's run.seed.
-    pub fn from_toml(text: &str, file: &str, seed: Option<u64>, overrides: &[String]) -> Result<Self, ScenarioError> {
+    pub fn from_toml(
+        text: &str,
+        file: &str,
+        seed: Option<u64>,
+        overrides: &[String],
+    ) -> Result<Self, ScenarioError> {
         let (mut sc, _src) = scenario::parse(text, file, overrides)?;
         if let Some(s) = seed {
             sc.run.seed = s;
@@ -182,17 +194,30 @@ impl Simulation {
         let seed = sc.run.seed;
         let hash = sc.hash();
         let instances = sc.guest_instances();
-        let guest_pages: Vec<u32> = instances.iter().map(|g| sc.guests[g.spec_index].storage.pages() as u32).collect();
+        let guest_pages: Vec<u32> = instances
+            .iter()
+            .map(|g| sc.guests[g.spec_index].storage.pages() as u32)
+            .collect();
         let mut dasd = Dasd::new(&p, Stream::new(seed, STREAM_DASD));
         // Paging volumes, and their slots (explicit total spread by capacity).
-        let caps: Vec<u64> =
-            sc.paging.volumes.iter().flat_map(|v| std::iter::repeat(v.model.pages()).take(v.count as usize)).collect();
+        let caps: Vec<u64> = sc
+            .paging
+            .volumes
+            .iter()
+            .flat_map(|v| std::iter::repeat(v.model.pages()).take(v.count as usize))
+            .collect();
         let cap_total: u64 = caps.iter().sum();
         let slots_total = sc.paging_slots();
         let volume_slots: Vec<u64> = if caps.is_empty() {
-            if slots_total > 0 { vec![slots_total] } else { vec![] }
+            if slots_total > 0 {
+                vec![slots_total]
+            } else {
+                vec![]
+            }
         } else {
-            caps.iter().map(|c| (*c as u128 * slots_total as u128 / cap_total.max(1) as u128) as u64).collect()
+            caps.iter()
+                .map(|c| (*c as u128 * slots_total as u128 / cap_total.max(1) as u128) as u64)
+                .collect()
         };
         let paging_dev: Vec<u32> = volume_slots.iter().map(|_| dasd.add()).collect();
         let frames = sc.lpar.central.pages() as u32;
@@ -221,11 +246,24 @@ impl Simulation {
             let spec = &sc.guests[inst.spec_index];
             let pages = spec.storage.pages() as u32;
             let kernel = spec.linux.kernel.pages() as u32;
-            let wl = spec.workload.as_ref().and_then(|w| sc.workloads.get(w).map(|ws| (w, ws)));
+            let wl = spec
+                .workload
+                .as_ref()
+                .and_then(|w| sc.workloads.get(w).map(|ws| (w, ws)));
             let dbspec = wl.and_then(|(_, ws)| ws.database.as_ref());
-            let shm = dbspec.map(|d| d.shared_memory.unwrap_or(d.cache).pages() as u32).unwrap_or(0);
+            let shm = dbspec
+                .map(|d| d.shared_memory.unwrap_or(d.cache).pages() as u32)
+                .unwrap_or(0);
             let blocks = dbspec.map(|d| d.size.pages() as u32).unwrap_or(0);
-            let mut mem = LinuxMemory::new(base, pages, kernel, shm, blocks, spec.linux.min_free.pages() as u32, spec.linux.swap.pages());
+            let mut mem = LinuxMemory::new(
+                base,
+                pages,
+                kernel,
+                shm,
+                blocks,
+                spec.linux.min_free.pages() as u32,
+                spec.linux.swap.pages(),
+            );
             let db = dbspec.map(|d| {
                 let vols: Vec<u32> = spec
                     .dasd
@@ -235,7 +273,15 @@ impl Simulation {
                     .map(|_| dasd.add())
                     .collect();
                 let buffers = d.cache.pages() as u32;
-                Database::new(blocks, kernel, buffers, shm - buffers.min(shm), d.skew, (d.stripe.pages() as u32).max(1), vols)
+                Database::new(
+                    blocks,
+                    kernel,
+                    buffers,
+                    shm - buffers.min(shm),
+                    d.skew,
+                    (d.stripe.pages() as u32).max(1),
+                    vols,
+                )
             });
             if let Some(db) = &db {
                 // The page cache holds the blocks just below the buffer pool in popularity.
@@ -247,7 +293,13 @@ impl Simulation {
             let mut idle = Vec::new();
             for _ in 0..spec.vcpus {
                 idle.push(vcpus.len() as u32);
-                vcpus.push(Vcpu { guest: gi as u32, task: NONE, pending: Block::None, blocked: false, slice_used: 0 });
+                vcpus.push(Vcpu {
+                    guest: gi as u32,
+                    task: NONE,
+                    pending: Block::None,
+                    blocked: false,
+                    slice_used: 0,
+                });
             }
             idle.reverse();
             let kswapd_task = tasks.len() as u32;
@@ -344,7 +396,10 @@ impl Simulation {
             orders.push(ranges);
         }
         let chunk = 256u32;
-        let mut cursors: Vec<(usize, u32)> = orders.iter().map(|r| (0usize, r.first().map(|x| x.0).unwrap_or(0))).collect();
+        let mut cursors: Vec<(usize, u32)> = orders
+            .iter()
+            .map(|r| (0usize, r.first().map(|x| x.0).unwrap_or(0)))
+            .collect();
         let mut cp = CpWork::default();
         loop {
             let mut any = false;
@@ -357,9 +412,17 @@ impl Simulation {
                 let (_, hi) = ranges[*ri];
                 let stop = (*pos + chunk).min(hi);
                 // Buffer pool: buffer i holds the i-th hottest block, so walk it backwards.
-                let is_buf = self.guests[gi].db.as_ref().map(|d| ranges[*ri].0 == self.guests[gi].mem.base + d.buf_start).unwrap_or(false);
+                let is_buf = self.guests[gi]
+                    .db
+                    .as_ref()
+                    .map(|d| ranges[*ri].0 == self.guests[gi].mem.base + d.buf_start)
+                    .unwrap_or(false);
                 for k in *pos..stop {
-                    let page = if is_buf { ranges[*ri].0 + (hi - 1 - k) } else { k };
+                    let page = if is_buf {
+                        ranges[*ri].0 + (hi - 1 - k)
+                    } else {
+                        k
+                    };
                     self.storage.touch(page, true, &mut cp);
                 }
                 *pos = stop;
@@ -381,8 +444,10 @@ impl Simulation {
 
     fn start_users(&mut self) {
         let instances = self.scenario.guest_instances();
-        let wl_of: Vec<Option<String>> =
-            instances.iter().map(|i| self.scenario.guests[i.spec_index].workload.clone()).collect();
+        let wl_of: Vec<Option<String>> = instances
+            .iter()
+            .map(|i| self.scenario.guests[i.spec_index].workload.clone())
+            .collect();
         for gi in 0..self.guests.len() {
             let Some(wname) = &wl_of[gi] else { continue };
             let w = &self.scenario.workloads[wname];
@@ -390,7 +455,9 @@ impl Simulation {
                 (Some(u), _) => u,
                 (None, Some(total)) => {
                     // Spread evenly over the guests running this workload.
-                    let peers: Vec<usize> = (0..wl_of.len()).filter(|&j| wl_of[j].as_ref() == Some(wname)).collect();
+                    let peers: Vec<usize> = (0..wl_of.len())
+                        .filter(|&j| wl_of[j].as_ref() == Some(wname))
+                        .collect();
                     let n = peers.len() as u32;
                     let rank = peers.iter().position(|&j| j == gi).unwrap_or(0) as u32;
                     total / n + u32::from(rank < total % n)
@@ -437,7 +504,9 @@ impl Simulation {
                 Some(et) if et <= t => {}
                 _ => break,
             }
-            let Some((et, payload)) = self.q.pop() else { break };
+            let Some((et, payload)) = self.q.pop() else {
+                break;
+            };
             self.now = et;
             self.events += 1;
             self.dispatch_event(payload);
@@ -559,12 +628,21 @@ impl Simulation {
         match pending {
             Block::None => {}
             Block::DbRead { vol, task } => {
-                let req = IoReq { token: (IO_DB_READ << 56) | task as u64, pages: 1, write: false, queued_at: self.now };
+                let req = IoReq {
+                    token: (IO_DB_READ << 56) | task as u64,
+                    pages: 1,
+                    write: false,
+                    queued_at: self.now,
+                };
                 self.submit_io(vol, req);
                 self.guests[g].stats.db_reads += 1;
             }
             Block::PageIn { group, task, .. } => {
-                let waiter = if self.vcpus[v as usize].blocked { v | VCPU_WAITER } else { task };
+                let waiter = if self.vcpus[v as usize].blocked {
+                    v | VCPU_WAITER
+                } else {
+                    task
+                };
                 self.start_pagein(group, waiter);
                 self.guests[g].stats.page_faults_dasd += 1;
             }
@@ -619,14 +697,22 @@ impl Simulation {
                 id
             }
             None => {
-                self.pageins.push(PageIn { group, waiters: vec![waiter] });
+                self.pageins.push(PageIn {
+                    group,
+                    waiters: vec![waiter],
+                });
                 (self.pageins.len() - 1) as u32
             }
         };
         self.grp_inflight[group as usize] = id;
         let vol = self.paging_dev[self.storage.volume_of_group(group) as usize];
         let pages = self.storage.group_live(group).max(1);
-        let req = IoReq { token: (IO_PAGE_IN << 56) | id as u64, pages, write: false, queued_at: self.now };
+        let req = IoReq {
+            token: (IO_PAGE_IN << 56) | id as u64,
+            pages,
+            write: false,
+            queued_at: self.now,
+        };
         self.submit_io(vol, req);
     }
 
@@ -673,7 +759,12 @@ impl Simulation {
         let writes = std::mem::take(&mut self.storage.writes);
         for w in &writes {
             let dev = self.paging_dev[w.volume as usize];
-            let req = IoReq { token: IO_PAGE_OUT << 56, pages: w.pages, write: true, queued_at: self.now };
+            let req = IoReq {
+                token: IO_PAGE_OUT << 56,
+                pages: w.pages,
+                write: true,
+                queued_at: self.now,
+            };
             self.submit_io(dev, req);
         }
         let mut writes = writes;
@@ -741,11 +832,16 @@ impl Simulation {
             let run = self.tasks[ti].cpu_left.min(budget);
             self.tasks[ti].cpu_left -= run;
             self.charge(g, run, 0);
-            let out = if self.tasks[ti].cpu_left == 0 { Outcome::Done } else { Outcome::SliceEnd };
+            let out = if self.tasks[ti].cpu_left == 0 {
+                Outcome::Done
+            } else {
+                Outcome::SliceEnd
+            };
             return (run, out);
         }
         let (step_cpu, wf) = {
-            let k = &self.mixes[self.guests[g].mix.unwrap_or(0)].kinds[self.tasks[ti].kind as usize];
+            let k =
+                &self.mixes[self.guests[g].mix.unwrap_or(0)].kinds[self.tasks[ti].kind as usize];
             (k.cpu_ns / k.db_refs.max(1) as u64, k.write_fraction)
         };
         let mut used = 0;
@@ -787,7 +883,15 @@ impl Simulation {
     /// bit): a host page fault in kernel mode (kernel text, page cache, copies to and from user
     /// buffers) stops the whole virtual CPU until the page is back.
     #[inline]
-    fn touch(&mut self, g: usize, t: u32, page: u32, write: bool, kernel: bool, w: &mut StepWork) -> Result<(), Block> {
+    fn touch(
+        &mut self,
+        g: usize,
+        t: u32,
+        page: u32,
+        write: bool,
+        kernel: bool,
+        w: &mut StepWork,
+    ) -> Result<(), Block> {
         let mut cp = CpWork::default();
         let xs_before = self.storage.moved.xs_to_ms;
         let r = self.storage.touch(page, write, &mut cp);
@@ -801,7 +905,11 @@ impl Simulation {
         }
         match r {
             Touch::Resident => Ok(()),
-            Touch::Dasd { group } => Err(Block::PageIn { group, task: t, sync: kernel || !self.guests[g].pfault }),
+            Touch::Dasd { group } => Err(Block::PageIn {
+                group,
+                task: t,
+                sync: kernel || !self.guests[g].pfault,
+            }),
         }
     }
 
@@ -815,7 +923,11 @@ impl Simulation {
         if at >= l.win_start + WINDOW {
             let span = (at - l.win_start) as f64;
             l.rho = (l.busy / span).min(0.98);
-            l.resid = if l.busy > 0.0 { l.sq / (2.0 * l.busy) } else { 0.0 };
+            l.resid = if l.busy > 0.0 {
+                l.sq / (2.0 * l.busy)
+            } else {
+                0.0
+            };
             l.win_start = at;
             l.busy = 0.0;
             l.sq = 0.0;
@@ -853,7 +965,11 @@ impl Simulation {
                     let gs = &mut self.guests[g];
                     let kpage = base + gs.rng.below(gs.mem.kernel as u64) as u32;
                     let db = gs.db.as_ref().expect("db workload");
-                    let opage = if db.other > 0 { Some(base + db.other_start + gs.rng.below(db.other as u64) as u32) } else { None };
+                    let opage = if db.other > 0 {
+                        Some(base + db.other_start + gs.rng.below(db.other as u64) as u32)
+                    } else {
+                        None
+                    };
                     let block = db.sample_block(&mut gs.rng);
                     self.touch(g, t, kpage, false, true, w)?;
                     if let Some(op) = opage {
@@ -899,7 +1015,12 @@ impl Simulation {
                     let pc = self.tasks[ti].pc_page;
                     self.touch(g, t, pc, true, true, w)?;
                     let vol = self.guests[g].db.as_ref().expect("db").volume_of(old);
-                    let req = IoReq { token: IO_DB_WRITE << 56, pages: 1, write: true, queued_at: self.now };
+                    let req = IoReq {
+                        token: IO_DB_WRITE << 56,
+                        pages: 1,
+                        write: true,
+                        queued_at: self.now,
+                    };
                     self.submit_io(vol, req);
                     self.guests[g].stats.db_writes += 1;
                     self.tasks[ti].pc_page = NONE;
@@ -974,7 +1095,8 @@ impl Simulation {
                         slots_used: self.storage.on_dasd(),
                         avg_proc_pct: 100.0 * (self.sys.cp_ns + self.sys.guest_ns) as f64
                             / (secs * self.scenario.lpar.ifls as f64),
-                        paging_per_s: (self.storage.moved.dasd_to_ms + self.storage.moved.xs_to_dasd
+                        paging_per_s: (self.storage.moved.dasd_to_ms
+                            + self.storage.moved.xs_to_dasd
                             - self.mv_mark.dasd_to_ms
                             - self.mv_mark.xs_to_dasd) as f64
                             * NS_PER_S as f64
@@ -984,7 +1106,10 @@ impl Simulation {
                             - self.mv_mark.xs_to_ms) as f64
                             * NS_PER_S as f64
                             / secs,
-                        migrate_per_s: (self.storage.moved.xs_to_dasd - self.mv_mark.xs_to_dasd) as f64 * NS_PER_S as f64 / secs,
+                        migrate_per_s: (self.storage.moved.xs_to_dasd - self.mv_mark.xs_to_dasd)
+                            as f64
+                            * NS_PER_S as f64
+                            / secs,
                     };
                     crate::cp::respond(&c, &view)
                 }
@@ -993,7 +1118,10 @@ impl Simulation {
             self.console_line(&entry.user.to_ascii_uppercase(), cmd, response);
         } else if let Some(cmd) = &entry.linux {
             let user = entry.user.to_ascii_uppercase();
-            let response = match (crate::linux::parse(cmd), self.guests.iter().position(|g| g.name == user)) {
+            let response = match (
+                crate::linux::parse(cmd),
+                self.guests.iter().position(|g| g.name == user),
+            ) {
                 (Ok(c), Some(gi)) => {
                     let m = &self.guests[gi].mem;
                     let view = crate::linux::LinuxView {
@@ -1070,14 +1198,27 @@ impl Simulation {
             row.insert("guest".into(), json!(g.name));
             row.insert("tx".into(), json!(s.tx));
             row.insert("throughput_tx_per_s".into(), json!(s.tx as f64 / secs));
-            row.insert("response_ms".into(), json!(if s.tx > 0 { s.resp_ns as f64 / s.tx as f64 / 1e6 } else { 0.0 }));
+            row.insert(
+                "response_ms".into(),
+                json!(if s.tx > 0 {
+                    s.resp_ns as f64 / s.tx as f64 / 1e6
+                } else {
+                    0.0
+                }),
+            );
             row.insert("cpu_pct".into(), json!(pct(s.cpu_ns)));
             row.insert("cp_pct".into(), json!(pct(s.cp_ns)));
             row.insert("resident_pages".into(), json!(resident));
             row.insert("db_reads_per_s".into(), json!(s.db_reads as f64 / secs));
             row.insert("db_writes_per_s".into(), json!(s.db_writes as f64 / secs));
-            row.insert("page_faults_dasd_per_s".into(), json!(s.page_faults_dasd as f64 / secs));
-            row.insert("page_faults_xstor_per_s".into(), json!(s.page_faults_xstor as f64 / secs));
+            row.insert(
+                "page_faults_dasd_per_s".into(),
+                json!(s.page_faults_dasd as f64 / secs),
+            );
+            row.insert(
+                "page_faults_xstor_per_s".into(),
+                json!(s.page_faults_xstor as f64 / secs),
+            );
             row.insert("linux_free_pages".into(), json!(g.mem.free_pages()));
             row.insert("linux_cached_pages".into(), json!(g.mem.cached));
             row.insert("pgscan_kswapd".into(), json!(g.mem.pgscan_kswapd));
@@ -1110,36 +1251,84 @@ impl Simulation {
         row.insert("cpu_lpar_pct".into(), json!(pct(sys.guest_ns + sys.cp_ns)));
         row.insert("cpu_guests_pct".into(), json!(pct(sys.guest_ns)));
         row.insert("cpu_cp_pct".into(), json!(pct(sys.cp_ns)));
-        row.insert("ifl_utilization_pct".into(), json!(pct(sys.guest_ns + sys.cp_ns) / ifls));
+        row.insert(
+            "ifl_utilization_pct".into(),
+            json!(pct(sys.guest_ns + sys.cp_ns) / ifls),
+        );
         row.insert("pages_resident".into(), json!(st.resident()));
-        row.insert("pages_resident_below_2g".into(), json!(st.resident_below_2g()));
-        row.insert("pages_resident_above_2g".into(), json!(st.resident() - st.resident_below_2g()));
+        row.insert(
+            "pages_resident_below_2g".into(),
+            json!(st.resident_below_2g()),
+        );
+        row.insert(
+            "pages_resident_above_2g".into(),
+            json!(st.resident() - st.resident_below_2g()),
+        );
         row.insert("pages_xstor".into(), json!(st.on_xstor()));
         row.insert("pages_dasd".into(), json!(st.on_dasd()));
-        row.insert("pages_not_in_memory".into(), json!(st.touched() - st.resident()));
+        row.insert(
+            "pages_not_in_memory".into(),
+            json!(st.touched() - st.resident()),
+        );
         row.insert(
             "real_overcommit_pct".into(),
             json!(100.0 * (st.resident() + st.on_xstor() + st.on_dasd()) as f64 / frames - 100.0),
         );
         row.insert("available_frames".into(), json!(st.available()));
         row.insert("pgmbk_frames".into(), json!(st.pgmbk_frames()));
-        row.insert("ms_to_xs_per_s".into(), json!(rate(mv.ms_to_xs, mk.ms_to_xs)));
-        row.insert("xs_to_ms_per_s".into(), json!(rate(mv.xs_to_ms, mk.xs_to_ms)));
-        row.insert("xs_to_dasd_per_s".into(), json!(rate(mv.xs_to_dasd, mk.xs_to_dasd)));
-        row.insert("ms_to_dasd_per_s".into(), json!(rate(mv.ms_to_dasd, mk.ms_to_dasd)));
-        row.insert("dasd_to_ms_per_s".into(), json!(rate(mv.dasd_to_ms, mk.dasd_to_ms)));
+        row.insert(
+            "ms_to_xs_per_s".into(),
+            json!(rate(mv.ms_to_xs, mk.ms_to_xs)),
+        );
+        row.insert(
+            "xs_to_ms_per_s".into(),
+            json!(rate(mv.xs_to_ms, mk.xs_to_ms)),
+        );
+        row.insert(
+            "xs_to_dasd_per_s".into(),
+            json!(rate(mv.xs_to_dasd, mk.xs_to_dasd)),
+        );
+        row.insert(
+            "ms_to_dasd_per_s".into(),
+            json!(rate(mv.ms_to_dasd, mk.ms_to_dasd)),
+        );
+        row.insert(
+            "dasd_to_ms_per_s".into(),
+            json!(rate(mv.dasd_to_ms, mk.dasd_to_ms)),
+        );
         row.insert("steals_per_s".into(), json!(rate(mv.steals, mk.steals)));
-        row.insert("frames_scanned_per_s".into(), json!(rate(mv.scanned, mk.scanned)));
+        row.insert(
+            "frames_scanned_per_s".into(),
+            json!(rate(mv.scanned, mk.scanned)),
+        );
         row.insert("demand_scans".into(), json!(mv.scans - mk.scans));
-        row.insert("below_2g_scans_per_s".into(), json!(rate(mv.below2g_scans, mk.below2g_scans)));
-        row.insert("pgmbk_allocs_per_s".into(), json!(rate(mv.pgmbk_allocs, mk.pgmbk_allocs)));
-        row.insert("pagein_blocks_per_s".into(), json!(rate(mv.pagein_dasd_blocks, mk.pagein_dasd_blocks)));
-        row.insert("cp_lock_spin_pct".into(), json!(pct(self.lock_spin_ns - self.lock_spin_mark)));
+        row.insert(
+            "below_2g_scans_per_s".into(),
+            json!(rate(mv.below2g_scans, mk.below2g_scans)),
+        );
+        row.insert(
+            "pgmbk_allocs_per_s".into(),
+            json!(rate(mv.pgmbk_allocs, mk.pgmbk_allocs)),
+        );
+        row.insert(
+            "pagein_blocks_per_s".into(),
+            json!(rate(mv.pagein_dasd_blocks, mk.pagein_dasd_blocks)),
+        );
+        row.insert(
+            "cp_lock_spin_pct".into(),
+            json!(pct(self.lock_spin_ns - self.lock_spin_mark)),
+        );
         self.lock_spin_mark = self.lock_spin_ns;
         row.insert("paging_io_per_s".into(), json!(rate(pstats.ios, pm.ios)));
         let ios = (pstats.ios - pm.ios).max(1) as f64;
-        row.insert("paging_service_ms".into(), json!((pstats.busy_ns - pm.busy_ns) as f64 / ios / 1e6));
-        row.insert("paging_wait_ms".into(), json!((pstats.wait_ns - pm.wait_ns) as f64 / ios / 1e6));
+        row.insert(
+            "paging_service_ms".into(),
+            json!((pstats.busy_ns - pm.busy_ns) as f64 / ios / 1e6),
+        );
+        row.insert(
+            "paging_wait_ms".into(),
+            json!((pstats.wait_ns - pm.wait_ns) as f64 / ios / 1e6),
+        );
         self.sys_rows.push(row);
         self.interval_mv = mv;
         self.interval_paging = pstats;
@@ -1169,7 +1358,13 @@ impl Simulation {
     pub fn summary(&self) -> Map<String, Value> {
         let mut s = Map::new();
         let n = self.sys_rows.len().max(1) as f64;
-        let mean = |k: &str| self.sys_rows.iter().map(|r| r.get(k).and_then(Value::as_f64).unwrap_or(0.0)).sum::<f64>() / n;
+        let mean = |k: &str| {
+            self.sys_rows
+                .iter()
+                .map(|r| r.get(k).and_then(Value::as_f64).unwrap_or(0.0))
+                .sum::<f64>()
+                / n
+        };
         let measured_ns: u64 = self.sys_rows.len() as u64 * self.interval_ns;
         let measured_s = measured_ns as f64 / NS_PER_S as f64;
         let frames = self.storage.frames() as u64;
@@ -1178,10 +1373,16 @@ impl Simulation {
         s.insert("scenario_hash".into(), json!(self.hash));
         s.insert("seed".into(), json!(self.seed));
         s.insert("rng".into(), json!(RNG_ALGORITHM));
-        s.insert("zvm_level".into(), json!(self.scenario.lpar.zvm_level.as_str()));
+        s.insert(
+            "zvm_level".into(),
+            json!(self.scenario.lpar.zvm_level.as_str()),
+        );
         s.insert("guests_count".into(), json!(self.guests.len()));
         s.insert("events".into(), json!(self.events));
-        s.insert("sim_seconds".into(), json!(self.now as f64 / NS_PER_S as f64));
+        s.insert(
+            "sim_seconds".into(),
+            json!(self.now as f64 / NS_PER_S as f64),
+        );
         s.insert("measured_seconds".into(), json!(measured_s));
         s.insert("intervals".into(), json!(self.sys_rows.len()));
         let ended = match &self.ended {
@@ -1192,7 +1393,14 @@ impl Simulation {
         s.insert("ended".into(), json!(ended));
         let tx: u64 = self.guests.iter().map(|g| g.total.tx).sum();
         s.insert("transactions".into(), json!(tx));
-        s.insert("throughput_tx_per_s".into(), json!(if measured_s > 0.0 { tx as f64 / measured_s } else { 0.0 }));
+        s.insert(
+            "throughput_tx_per_s".into(),
+            json!(if measured_s > 0.0 {
+                tx as f64 / measured_s
+            } else {
+                0.0
+            }),
+        );
         for k in [
             "cpu_lpar_pct",
             "cpu_guests_pct",
@@ -1225,11 +1433,21 @@ impl Simulation {
         }
         s.insert("frames_central".into(), json!(frames));
         s.insert("pages_guest_virtual".into(), json!(virt));
-        s.insert("planned_overcommit_pct".into(), json!(100.0 * virt as f64 / frames as f64 - 100.0));
+        s.insert(
+            "planned_overcommit_pct".into(),
+            json!(100.0 * virt as f64 / frames as f64 - 100.0),
+        );
         s.insert("xstor_blocks".into(), json!(self.storage.xstor.capacity()));
         s.insert("paging_slots".into(), json!(self.storage.slots_total()));
         let resp: u128 = self.guests.iter().map(|g| g.total.resp_ns).sum();
-        s.insert("response_ms".into(), json!(if tx > 0 { resp as f64 / tx as f64 / 1e6 } else { 0.0 }));
+        s.insert(
+            "response_ms".into(),
+            json!(if tx > 0 {
+                resp as f64 / tx as f64 / 1e6
+            } else {
+                0.0
+            }),
+        );
         let majflt: u64 = self.guests.iter().map(|g| g.mem.pgmajfault).sum();
         let pgscand: u64 = self.guests.iter().map(|g| g.mem.pgscan_direct).sum();
         let kswapd: u64 = self.guests.iter().map(|g| g.mem.pgscan_kswapd).sum();

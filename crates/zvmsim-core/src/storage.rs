@@ -221,7 +221,8 @@ impl Storage {
         }
         st.pageable = frames - cp;
         st.low_mark = ((st.pageable as f64 * params.avail_low_fraction) as u32).max(64);
-        st.high_mark = ((st.pageable as f64 * params.avail_high_fraction) as u32).max(st.low_mark + 64);
+        st.high_mark =
+            ((st.pageable as f64 * params.avail_high_fraction) as u32).max(st.low_mark + 64);
         st.reserve_groups = (4 * st.high_mark as u64 / block as u64 + 256).min(st.free_groups / 4);
         st
     }
@@ -325,7 +326,9 @@ impl Storage {
             // No DASD copy exists: the page must be written if stolen again.
             self.pg[i] |= CHANGED;
         } else if self.pg_slot[i] != NONE {
-            return Touch::Dasd { group: self.pg_slot[i] / self.block };
+            return Touch::Dasd {
+                group: self.pg_slot[i] / self.block,
+            };
         } else {
             // First reference: CP supplies a cleared frame.
             self.moved.first_touch += 1;
@@ -437,7 +440,10 @@ impl Storage {
         }
         // Emergency: steal until a frame is free.
         self.demand_scan(cp);
-        self.avail_hi.pop().or_else(|| self.take_lo()).expect("demand scan freed no frame")
+        self.avail_hi
+            .pop()
+            .or_else(|| self.take_lo())
+            .expect("demand scan freed no frame")
     }
 
     fn avail_free(&self) -> u64 {
@@ -551,13 +557,18 @@ impl Storage {
     fn scan_below_2g(&mut self, cp: &mut CpWork, emergency: bool) {
         self.moved.below2g_scans += 1;
         let ratio = (self.fr_page.len() as u64 / FRAMES_BELOW_2G as u64).max(1);
-        let want = (self.high_mark as u64 * FRAMES_BELOW_2G as u64 / self.fr_page.len() as u64).max(64);
+        let want =
+            (self.high_mark as u64 * FRAMES_BELOW_2G as u64 / self.fr_page.len() as u64).max(64);
         let mut got = 0u64;
         let mut examined = 0u64;
         let n = self.fr_page.len() as u32;
         while got < want && examined < 2 * FRAMES_BELOW_2G as u64 {
             let f = self.hand_lo;
-            self.hand_lo = if self.hand_lo + 1 >= FRAMES_BELOW_2G.min(n) { 0 } else { self.hand_lo + 1 };
+            self.hand_lo = if self.hand_lo + 1 >= FRAMES_BELOW_2G.min(n) {
+                0
+            } else {
+                self.hand_lo + 1
+            };
             let page = self.fr_page[f as usize];
             if page >= CP_OWNED {
                 continue;
@@ -668,7 +679,10 @@ impl Storage {
             self.on_slot += 1;
         }
         self.grp_live[group as usize] = pages.len() as u8;
-        self.writes.push(PageWrite { volume: vol, pages: pages.len() as u32 });
+        self.writes.push(PageWrite {
+            volume: vol,
+            pages: pages.len() as u32,
+        });
     }
 
     /// A free slot group, taking volumes in turn so block writes spread over all of them.
@@ -709,7 +723,9 @@ impl Storage {
         let mut batch: Vec<u32> = Vec::with_capacity(self.block as usize);
         let mut moved = 0usize;
         while moved < want {
-            let Some(page) = self.xstor.evict_oldest() else { break };
+            let Some(page) = self.xstor.evict_oldest() else {
+                break;
+            };
             self.pg_xstor[page as usize] = NONE;
             self.on_xstor -= 1;
             batch.push(page);
@@ -746,7 +762,9 @@ impl Storage {
             let (x, s) = (self.pg_xstor[i], self.pg_slot[i]);
             let places = (f != NONE) as u32 + (x != NONE) as u32 + (s != NONE) as u32;
             if places > 1 && !(places == 2 && f != NONE && s != NONE) {
-                return Err(format!("page {i} in {places} places (frame {f}, xstor {x}, slot {s})"));
+                return Err(format!(
+                    "page {i} in {places} places (frame {f}, xstor {x}, slot {s})"
+                ));
             }
             if f != NONE && s != NONE && self.pg[i] & CHANGED != 0 {
                 return Err(format!("page {i} changed but keeps slot {s}"));
@@ -781,7 +799,9 @@ impl Storage {
         }
         let owned = self.fr_page.iter().filter(|&&p| p < CP_OWNED).count() as u64;
         if owned != res {
-            return Err(format!("frames owned by pages {owned} != resident pages {res}"));
+            return Err(format!(
+                "frames owned by pages {owned} != resident pages {res}"
+            ));
         }
         let free = self.fr_page.iter().filter(|&&p| p == NONE).count() as u64;
         let cp = self.fr_page.iter().filter(|&&p| p == CP_OWNED).count() as u64;
@@ -797,7 +817,10 @@ impl Storage {
             return Err(format!("per-guest resident {per_guest} != {res}"));
         }
         if self.xstor.used() != xs {
-            return Err(format!("xstor used {} != pages in xstor {xs}", self.xstor.used()));
+            return Err(format!(
+                "xstor used {} != pages in xstor {xs}",
+                self.xstor.used()
+            ));
         }
         Ok(())
     }

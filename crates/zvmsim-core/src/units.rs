@@ -34,14 +34,22 @@ impl Size {
 pub fn parse_size(s: &str) -> Result<Size, String> {
     let t = s.trim();
     if t.starts_with('-') {
-        return Err(format!("size `{s}` is negative; sizes are written like 16G, 750M or 3326 MB"));
+        return Err(format!(
+            "size `{s}` is negative; sizes are written like 16G, 750M or 3326 MB"
+        ));
     }
-    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
     if num.is_empty() {
-        return Err(format!("size `{s}` has no number; sizes are written like 16G, 750M or 3326 MB"));
+        return Err(format!(
+            "size `{s}` has no number; sizes are written like 16G, 750M or 3326 MB"
+        ));
     }
-    let value: f64 = num.parse().map_err(|_| format!("size `{s}` has a malformed number"))?;
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("size `{s}` has a malformed number"))?;
     let mult: u64 = match unit.trim().to_ascii_uppercase().as_str() {
         "" | "B" => 1,
         "K" | "KB" | "KIB" => 1 << 10,
@@ -119,7 +127,10 @@ impl JsonSchema for Size {
             schemars::schema::SchemaObject {
                 instance_type: Some(schemars::schema::InstanceType::String.into()),
                 string: Some(Box::new(schemars::schema::StringValidation {
-                    pattern: Some(r"^\s*[0-9]+(\.[0-9]+)?\s*([kKmMgGtTpP]([iI]?[bB])?|[bB]|pages?)?\s*$".into()),
+                    pattern: Some(
+                        r"^\s*[0-9]+(\.[0-9]+)?\s*([kKmMgGtTpP]([iI]?[bB])?|[bB]|pages?)?\s*$"
+                            .into(),
+                    ),
                     ..Default::default()
                 })),
                 ..Default::default()
@@ -164,12 +175,18 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     if t.starts_with('-') {
         return Err(format!("duration `{s}` is negative"));
     }
-    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
     if num.is_empty() {
-        return Err(format!("duration `{s}` has no number; write e.g. 10ms, 60s, 20m, 1h"));
+        return Err(format!(
+            "duration `{s}` has no number; write e.g. 10ms, 60s, 20m, 1h"
+        ));
     }
-    let value: f64 = num.parse().map_err(|_| format!("duration `{s}` has a malformed number"))?;
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("duration `{s}` has a malformed number"))?;
     let mult: f64 = match unit.trim() {
         "ns" => 1.0,
         "us" | "µs" => 1e3,
@@ -178,7 +195,9 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         "m" | "min" => 60e9,
         "h" => 3600e9,
         other => {
-            return Err(format!("duration `{s}` has an unknown unit `{other}`; use ns, us, ms, s, m or h"))
+            return Err(format!(
+                "duration `{s}` has an unknown unit `{other}`; use ns, us, ms, s, m or h"
+            ))
         }
     };
     let ns = value * mult;
@@ -191,7 +210,13 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 impl fmt::Display for Duration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.0;
-        for (unit, m) in [("h", 3600 * NS_PER_S), ("m", 60 * NS_PER_S), ("s", NS_PER_S), ("ms", NS_PER_MS), ("us", NS_PER_US)] {
+        for (unit, m) in [
+            ("h", 3600 * NS_PER_S),
+            ("m", 60 * NS_PER_S),
+            ("s", NS_PER_S),
+            ("ms", NS_PER_MS),
+            ("us", NS_PER_US),
+        ] {
             if n >= m && n % m == 0 {
                 return write!(f, "{}{unit}", n / m);
             }
@@ -243,9 +268,17 @@ impl JsonSchema for Duration {
     }
     fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
         let mut o = schemars::schema::SchemaObject::default();
-        o.metadata().description =
-            Some("Duration: \"250us\", \"10ms\", \"60s\", \"20m\", \"1h\"; a bare number is seconds".into());
-        o.instance_type = Some(vec![schemars::schema::InstanceType::String, schemars::schema::InstanceType::Number].into());
+        o.metadata().description = Some(
+            "Duration: \"250us\", \"10ms\", \"60s\", \"20m\", \"1h\"; a bare number is seconds"
+                .into(),
+        );
+        o.instance_type = Some(
+            vec![
+                schemars::schema::InstanceType::String,
+                schemars::schema::InstanceType::Number,
+            ]
+            .into(),
+        );
         o.into()
     }
 }

@@ -9,13 +9,25 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     let err = |field: &str, detail: String| Err(src.error(field, detail));
     let l = &s.lpar;
     if l.ifls == 0 || l.ifls > 64 {
-        return err("lpar.ifls", format!("{} IFLs: an LPAR has 1 to 64 processors", l.ifls));
+        return err(
+            "lpar.ifls",
+            format!("{} IFLs: an LPAR has 1 to 64 processors", l.ifls),
+        );
     }
     if l.central.bytes() < (64 << 20) {
-        return err("lpar.central", format!("central storage {} is too small (z/VM needs at least 64M)", l.central));
+        return err(
+            "lpar.central",
+            format!(
+                "central storage {} is too small (z/VM needs at least 64M)",
+                l.central
+            ),
+        );
     }
     if l.central.bytes() % (1 << 20) != 0 {
-        return err("lpar.central", format!("central storage {} is not a multiple of 1M", l.central));
+        return err(
+            "lpar.central",
+            format!("central storage {} is not a multiple of 1M", l.central),
+        );
     }
     if l.central > l.zvm_level.max_central() {
         return err(
@@ -29,14 +41,26 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
         );
     }
     if l.expanded.bytes() > (128 << 30) {
-        return err("lpar.expanded", format!("expanded storage {} exceeds 128G", l.expanded));
+        return err(
+            "lpar.expanded",
+            format!("expanded storage {} exceeds 128G", l.expanded),
+        );
     }
     let r = &s.run;
     if r.measure.ns() == 0 {
-        return err("run.measure", "the measured window must be longer than 0".into());
+        return err(
+            "run.measure",
+            "the measured window must be longer than 0".into(),
+        );
     }
     if r.interval.ns() == 0 || r.interval > r.measure {
-        return err("run.interval", format!("interval {} must be above 0 and at most the measured window {}", r.interval, r.measure));
+        return err(
+            "run.interval",
+            format!(
+                "interval {} must be above 0 and at most the measured window {}",
+                r.interval, r.measure
+            ),
+        );
     }
     if s.guests.is_empty() {
         return err("guests", "at least one guest is needed ([[guests]])".into());
@@ -49,22 +73,45 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             return err(&f("count"), "count must be at least 1".into());
         }
         if g.storage.bytes() < (16 << 20) {
-            return err(&f("storage"), format!("guest storage {} is below the 16M a Linux guest needs", g.storage));
+            return err(
+                &f("storage"),
+                format!(
+                    "guest storage {} is below the 16M a Linux guest needs",
+                    g.storage
+                ),
+            );
         }
         if g.storage.bytes() % (1 << 20) != 0 {
-            return err(&f("storage"), format!("guest storage {} is not a multiple of 1M", g.storage));
+            return err(
+                &f("storage"),
+                format!("guest storage {} is not a multiple of 1M", g.storage),
+            );
         }
         if g.storage > l.zvm_level.max_guest_storage() {
             return err(
                 &f("storage"),
-                format!("guest storage {} exceeds z/VM {}'s maximum {}", g.storage, l.zvm_level.as_str(), l.zvm_level.max_guest_storage()),
+                format!(
+                    "guest storage {} exceeds z/VM {}'s maximum {}",
+                    g.storage,
+                    l.zvm_level.as_str(),
+                    l.zvm_level.max_guest_storage()
+                ),
             );
         }
         if g.vcpus == 0 || g.vcpus > 64 {
-            return err(&f("vcpus"), format!("{} virtual CPUs: a virtual machine has 1 to 64", g.vcpus));
+            return err(
+                &f("vcpus"),
+                format!("{} virtual CPUs: a virtual machine has 1 to 64", g.vcpus),
+            );
         }
         if g.linux.kernel.pages() + g.linux.min_free.pages() >= g.storage.pages() {
-            return err(&f("linux.kernel"), format!("kernel {} does not fit in guest storage {}", g.linux.kernel, g.storage));
+            return err(
+                &f("linux.kernel"),
+                format!(
+                    "kernel {} does not fit in guest storage {}",
+                    g.linux.kernel, g.storage
+                ),
+            );
         }
         virtual_pages += g.storage.pages() * g.count as u64;
         if let Some(w) = &g.workload {
@@ -76,7 +123,9 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                     return err(&f("dasd"), format!("workload `{w}` has a database: give the guest DASD with use = \"database\""));
                 }
                 let shm = db.shared_memory.unwrap_or(db.cache);
-                if shm.pages() + g.linux.kernel.pages() + g.linux.min_free.pages() >= g.storage.pages() {
+                if shm.pages() + g.linux.kernel.pages() + g.linux.min_free.pages()
+                    >= g.storage.pages()
+                {
                     return err(
                         &format!("workloads.{w}.database.shared_memory"),
                         format!("database shared memory {} and kernel {} do not fit in guest {}'s storage {}", shm, g.linux.kernel, g.name, g.storage),
@@ -86,8 +135,16 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
         }
         for k in 0..g.count {
             let name = &crate::scenario::expand_name(&g.name, g.first, k, g.count);
-            if name.is_empty() || name.len() > 8 || !name.chars().all(|c| c.is_ascii_alphanumeric() || "@#$_-".contains(c)) {
-                return err(&f("name"), format!("user ID `{name}` is not 1-8 letters, digits or @#$_-"));
+            if name.is_empty()
+                || name.len() > 8
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "@#$_-".contains(c))
+            {
+                return err(
+                    &f("name"),
+                    format!("user ID `{name}` is not 1-8 letters, digits or @#$_-"),
+                );
             }
             if !names.insert(name.clone()) {
                 return err(&f("name"), format!("user ID `{name}` is defined twice"));
@@ -97,22 +154,45 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     for (name, w) in &s.workloads {
         let f = |k: &str| format!("workloads.{name}.{k}");
         match (w.users, w.users_total) {
-            (Some(_), Some(_)) => return err(&f("users_total"), "give users (per guest) or users_total, not both".into()),
-            (None, None) => return err(&f("users"), "give users (per guest) or users_total".into()),
+            (Some(_), Some(_)) => {
+                return err(
+                    &f("users_total"),
+                    "give users (per guest) or users_total, not both".into(),
+                )
+            }
+            (None, None) => {
+                return err(&f("users"), "give users (per guest) or users_total".into())
+            }
             (Some(0), _) | (_, Some(0)) => {
-                return err(&f(if w.users.is_some() { "users" } else { "users_total" }), "a transactional workload needs at least 1 user".into())
+                return err(
+                    &f(if w.users.is_some() {
+                        "users"
+                    } else {
+                        "users_total"
+                    }),
+                    "a transactional workload needs at least 1 user".into(),
+                )
             }
             _ => {}
         }
         if w.transactions.is_empty() && w.cpu_per_tx.is_none() {
-            return err(&f("cpu_per_tx"), "give cpu_per_tx or a [[transactions]] mix".into());
+            return err(
+                &f("cpu_per_tx"),
+                "give cpu_per_tx or a [[transactions]] mix".into(),
+            );
         }
         for (j, t) in w.transactions.iter().enumerate() {
             if !(t.weight > 0.0 && t.weight.is_finite()) {
-                return err(&f(&format!("transactions[{j}].weight")), format!("weight {} must be a positive number", t.weight));
+                return err(
+                    &f(&format!("transactions[{j}].weight")),
+                    format!("weight {} must be a positive number", t.weight),
+                );
             }
             if !(0.0..=1.0).contains(&t.write_fraction) {
-                return err(&f(&format!("transactions[{j}].write_fraction")), "a fraction lies between 0 and 1".into());
+                return err(
+                    &f(&format!("transactions[{j}].write_fraction")),
+                    "a fraction lies between 0 and 1".into(),
+                );
             }
         }
         if let Some(db) = &w.database {
@@ -120,18 +200,36 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 return err(&f("database.size"), "the database must not be empty".into());
             }
             if db.cache.pages() == 0 || db.cache > db.size {
-                return err(&f("database.cache"), format!("cache {} must be above 0 and at most the database size {}", db.cache, db.size));
+                return err(
+                    &f("database.cache"),
+                    format!(
+                        "cache {} must be above 0 and at most the database size {}",
+                        db.cache, db.size
+                    ),
+                );
             }
             if let Some(shm) = db.shared_memory {
                 if shm < db.cache {
-                    return err(&f("database.shared_memory"), format!("shared memory {} is smaller than the cache {}", shm, db.cache));
+                    return err(
+                        &f("database.shared_memory"),
+                        format!(
+                            "shared memory {} is smaller than the cache {}",
+                            shm, db.cache
+                        ),
+                    );
                 }
             }
             if !(db.skew >= 0.0 && db.skew < 3.0) {
-                return err(&f("database.skew"), format!("skew {} must lie in [0, 3)", db.skew));
+                return err(
+                    &f("database.skew"),
+                    format!("skew {} must lie in [0, 3)", db.skew),
+                );
             }
             if db.stripe.bytes() < PAGE_SIZE || db.stripe.bytes() % PAGE_SIZE != 0 {
-                return err(&f("database.stripe"), format!("stripe {} must be a multiple of 4K", db.stripe));
+                return err(
+                    &f("database.stripe"),
+                    format!("stripe {} must be a multiple of 4K", db.stripe),
+                );
             }
         } else if w.transactions.iter().any(|t| t.db_refs > 0) || w.db_refs.unwrap_or(0) > 0 {
             return err(&f("database"), "db_refs need a [database]".into());
@@ -142,7 +240,11 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     let blocks = l.expanded.pages();
     let slots = s.paging_slots();
     if virtual_pages > frames + blocks && slots + frames + blocks < virtual_pages {
-        let field = if s.paging.slots.is_some() { "paging.slots" } else { "paging" };
+        let field = if s.paging.slots.is_some() {
+            "paging.slots"
+        } else {
+            "paging"
+        };
         return err(
             field,
             format!(
@@ -161,14 +263,28 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             (None, Some(cmd)) => {
                 let user = c.user.to_ascii_uppercase();
                 if !names.contains(&user) {
-                    return err(&f("user"), format!("`{}` is not a guest of this scenario: Linux commands run in a guest", c.user));
+                    return err(
+                        &f("user"),
+                        format!(
+                            "`{}` is not a guest of this scenario: Linux commands run in a guest",
+                            c.user
+                        ),
+                    );
                 }
                 crate::linux::parse(cmd).map_err(|m| src.error(&f("linux"), m))?;
             }
-            _ => return err(&f("cp"), "give exactly one of cp = \"...\" or linux = \"...\"".into()),
+            _ => {
+                return err(
+                    &f("cp"),
+                    "give exactly one of cp = \"...\" or linux = \"...\"".into(),
+                )
+            }
         }
         if c.at.ns() > end {
-            return err(&f("at"), format!("time {} is after the end of the run", c.at));
+            return err(
+                &f("at"),
+                format!("time {} is after the end of the run", c.at),
+            );
         }
     }
     Ok(())

@@ -54,7 +54,10 @@ impl Mix {
 
     pub fn pick(&self, rng: &mut Stream) -> u8 {
         let u = rng.uniform();
-        self.kinds.iter().position(|k| u < k.cum_weight).unwrap_or(self.kinds.len() - 1) as u8
+        self.kinds
+            .iter()
+            .position(|k| u < k.cum_weight)
+            .unwrap_or(self.kinds.len() - 1) as u8
     }
 }
 
@@ -86,7 +89,15 @@ const REF: u32 = 1 << 30;
 const DIRTY: u32 = 1 << 31;
 
 impl Database {
-    pub fn new(blocks: u32, buf_start: u32, buffers: u32, other: u32, skew: f64, stripe_pages: u32, volumes: Vec<u32>) -> Self {
+    pub fn new(
+        blocks: u32,
+        buf_start: u32,
+        buffers: u32,
+        other: u32,
+        skew: f64,
+        stripe_pages: u32,
+        volumes: Vec<u32>,
+    ) -> Self {
         // Popularity rank -> block: a multiplicative permutation, so hot blocks are spread
         // over the files (and the stripes) as in a real database.
         let mut mult = 2_654_435_761u64 % blocks.max(2) as u64;

@@ -69,7 +69,8 @@ impl Xstor {
     pub fn compact_if_needed(&mut self) {
         if self.fifo.len() > 4 * self.owner.len() + 1024 {
             let (owner, seq) = (&self.owner, &self.seq);
-            self.fifo.retain(|&(b, s)| owner[b as usize] != NONE && seq[b as usize] == s);
+            self.fifo
+                .retain(|&(b, s)| owner[b as usize] != NONE && seq[b as usize] == s);
         }
     }
 }

@@ -75,7 +75,10 @@ fn with(find: &str, replace: &str) -> String {
 }
 
 fn line_of(text: &str, needle: &str) -> usize {
-    text.lines().position(|l| l.contains(needle)).expect("needle") + 1
+    text.lines()
+        .position(|l| l.contains(needle))
+        .expect("needle")
+        + 1
 }
 
 #[test]
@@ -88,20 +91,85 @@ fn small_scenario_is_valid() {
 #[test]
 fn bad_input_is_located() {
     let cases: Vec<(String, &str, &str, &str)> = vec![
-        (with("ifls = 2", "ifl = 2"), "lpar.ifl", "ifl = 2", "unknown field"),
-        (with("ifls = 2", "ifls = \"two\""), "lpar.ifls", "ifls = \"two\"", "invalid type"),
-        (with("storage = \"128M\"", "storage = \"-128M\""), "guests[0].storage", "storage = \"-128M\"", "negative"),
-        (with("storage = \"128M\"", "storage = \"128Q\""), "guests[0].storage", "storage = \"128Q\"", "unknown unit"),
-        (with("cp = \"QUERY STORAGE\"", "cp = \"FROB IT\""), "console[0].cp", "FROB IT", "HCPCMD001E Unknown CP command: FROB"),
-        (with("linux = \"free -m\"", "linux = \"frob\""), "console[1].linux", "linux = \"frob\"", "command not found"),
-        (with("zvm_level = \"5.3\"", "zvm_level = \"4.4\""), "lpar.zvm_level", "zvm_level = \"4.4\"", "unknown variant"),
-        (with("count = 3", "count = 0"), "guests[0].count", "count = 0", "at least 1"),
-        (with("vcpus = 2", "vcpus = 0"), "guests[0].vcpus", "vcpus = 0", "virtual CPUs"),
-        (with("storage = \"128M\"", "storage = \"2T\""), "guests[0].storage", "storage = \"2T\"", "maximum"),
-        (with("central = \"256M\"", "central = \"300G\""), "lpar.central", "central = \"300G\"", "at most"),
-        (with("workload = \"db\"", "workload = \"web\""), "guests[0].workload", "workload = \"web\"", "no workload"),
+        (
+            with("ifls = 2", "ifl = 2"),
+            "lpar.ifl",
+            "ifl = 2",
+            "unknown field",
+        ),
+        (
+            with("ifls = 2", "ifls = \"two\""),
+            "lpar.ifls",
+            "ifls = \"two\"",
+            "invalid type",
+        ),
+        (
+            with("storage = \"128M\"", "storage = \"-128M\""),
+            "guests[0].storage",
+            "storage = \"-128M\"",
+            "negative",
+        ),
+        (
+            with("storage = \"128M\"", "storage = \"128Q\""),
+            "guests[0].storage",
+            "storage = \"128Q\"",
+            "unknown unit",
+        ),
+        (
+            with("cp = \"QUERY STORAGE\"", "cp = \"FROB IT\""),
+            "console[0].cp",
+            "FROB IT",
+            "HCPCMD001E Unknown CP command: FROB",
+        ),
+        (
+            with("linux = \"free -m\"", "linux = \"frob\""),
+            "console[1].linux",
+            "linux = \"frob\"",
+            "command not found",
+        ),
+        (
+            with("zvm_level = \"5.3\"", "zvm_level = \"4.4\""),
+            "lpar.zvm_level",
+            "zvm_level = \"4.4\"",
+            "unknown variant",
+        ),
+        (
+            with("count = 3", "count = 0"),
+            "guests[0].count",
+            "count = 0",
+            "at least 1",
+        ),
+        (
+            with("vcpus = 2", "vcpus = 0"),
+            "guests[0].vcpus",
+            "vcpus = 0",
+            "virtual CPUs",
+        ),
+        (
+            with("storage = \"128M\"", "storage = \"2T\""),
+            "guests[0].storage",
+            "storage = \"2T\"",
+            "maximum",
+        ),
+        (
+            with("central = \"256M\"", "central = \"300G\""),
+            "lpar.central",
+            "central = \"300G\"",
+            "at most",
+        ),
+        (
+            with("workload = \"db\"", "workload = \"web\""),
+            "guests[0].workload",
+            "workload = \"web\"",
+            "no workload",
+        ),
         (with("[run]", "[runn]"), "runn", "[runn]", "unknown field"),
-        (with("measure = \"20s\"", "measure = \"20 fortnights\""), "run.measure", "20 fortnights", "unknown unit"),
+        (
+            with("measure = \"20s\"", "measure = \"20 fortnights\""),
+            "run.measure",
+            "20 fortnights",
+            "unknown unit",
+        ),
     ];
     assert!(cases.len() >= 10);
     for (text, field, at, detail) in cases {
@@ -127,7 +195,11 @@ fn missing_field_and_syntax_error() {
 
 #[test]
 fn paging_space_too_small_for_overcommitment() {
-    let text = with("count = 3", "count = 8").replacen("volumes = [{ model = \"3390-3\", count = 2 }]", "slots = 1000", 1);
+    let text = with("count = 3", "count = 8").replacen(
+        "volumes = [{ model = \"3390-3\", count = 2 }]",
+        "slots = 1000",
+        1,
+    );
     let e = err(&text);
     assert_eq!(e.field, "paging.slots");
     assert!(e.detail.contains("too small"), "{e}");
@@ -135,13 +207,22 @@ fn paging_space_too_small_for_overcommitment() {
 
 #[test]
 fn overrides_apply_and_are_blamed() {
-    let (s, _) = scenario::parse(SMALL, "t.toml", &["run.seed=9".into(), "lpar.ifls=3".into()]).expect("ok");
+    let (s, _) = scenario::parse(
+        SMALL,
+        "t.toml",
+        &["run.seed=9".into(), "lpar.ifls=3".into()],
+    )
+    .expect("ok");
     assert_eq!(s.run.seed, 9);
     assert_eq!(s.lpar.ifls, 3);
-    let e = scenario::parse(SMALL, "t.toml", &["lpar.ifls=ten".into()]).err().expect("rejected");
+    let e = scenario::parse(SMALL, "t.toml", &["lpar.ifls=ten".into()])
+        .err()
+        .expect("rejected");
     assert_eq!(e.file, "--set lpar.ifls=ten");
     assert_eq!(e.field, "lpar.ifls");
-    let e = scenario::parse(SMALL, "t.toml", &["nosuch.x=1".into()]).err().expect("rejected");
+    let e = scenario::parse(SMALL, "t.toml", &["nosuch.x=1".into()])
+        .err()
+        .expect("rejected");
     assert!(e.file.starts_with("--set nosuch.x=1"));
 }
 
@@ -168,19 +249,29 @@ fn overcommitted_run_pages_and_keeps_invariants() {
     let mut sim = Simulation::from_toml(SMALL, "t.toml", None, &[]).expect("valid");
     for k in 1..=25 {
         sim.step_until(k * 1_000_000_000);
-        sim.check_invariants().expect("invariants hold at every step");
+        sim.check_invariants()
+            .expect("invariants hold at every step");
     }
     let s = sim.summary();
     assert_eq!(s["frames_central"].as_u64(), Some(65_536));
     assert_eq!(s["pages_guest_virtual"].as_u64(), Some(98_304));
     assert!(s["planned_overcommit_pct"].as_f64().unwrap() > 49.0);
-    assert!(s["pages_dasd"].as_f64().unwrap() > 0.0, "overcommitted guests reach DASD");
+    assert!(
+        s["pages_dasd"].as_f64().unwrap() > 0.0,
+        "overcommitted guests reach DASD"
+    );
     assert!(s["pages_xstor"].as_f64().unwrap() > 0.0);
     assert!(s["dasd_to_ms_per_s"].as_f64().unwrap() > 0.0);
     assert!(s["cpu_cp_pct"].as_f64().unwrap() > 0.0);
     let console = sim.console();
-    assert!(console[0]["response"][0].as_str().unwrap().starts_with("STORAGE = 256M"));
-    assert!(console[1]["response"][0].as_str().unwrap().contains("total"));
+    assert!(console[0]["response"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("STORAGE = 256M"));
+    assert!(console[1]["response"][0]
+        .as_str()
+        .unwrap()
+        .contains("total"));
 }
 
 #[test]
@@ -213,7 +304,11 @@ fn large_memory_scenarios_are_full_scale() {
             let text = std::fs::read_to_string(&path).expect("scenario file");
             let (s, _) = scenario::parse(&text, &path, &[]).expect("valid scenario");
             assert_eq!(s.lpar.central.pages(), 20_971_520);
-            let pages: u64 = s.guest_instances().iter().map(|g| s.guests[g.spec_index].storage.pages()).sum();
+            let pages: u64 = s
+                .guest_instances()
+                .iter()
+                .map(|g| s.guests[g.spec_index].storage.pages())
+                .sum();
             assert_eq!(pages, guests * 4_194_304);
             assert_eq!(s.paging_slots(), 37_256_192);
             n += 1;

@@ -7,7 +7,12 @@ use pyo3::types::{PyDict, PyList};
 use serde_json::Value;
 use zvmsim_core::scenario::ScenarioError as CoreError;
 
-pyo3::create_exception!(_core, ScenarioError, PyValueError, "A scenario, override or command was rejected.");
+pyo3::create_exception!(
+    _core,
+    ScenarioError,
+    PyValueError,
+    "A scenario, override or command was rejected."
+);
 
 fn scenario_err(py: Python<'_>, e: CoreError) -> PyErr {
     let err = ScenarioError::new_err(e.to_string());
@@ -30,7 +35,11 @@ fn to_py(py: Python<'_>, v: &Value) -> PyResult<PyObject> {
             } else if let Some(i) = n.as_i64() {
                 i.into_pyobject(py)?.into_any().unbind()
             } else {
-                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any().unbind()
+                n.as_f64()
+                    .unwrap_or(f64::NAN)
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind()
             }
         }
         Value::String(s) => s.into_pyobject(py)?.into_any().unbind(),
@@ -56,7 +65,10 @@ fn columns(py: Python<'_>, rows: &[serde_json::Map<String, Value>]) -> PyResult<
     let d = PyDict::new(py);
     if let Some(first) = rows.first() {
         for k in first.keys() {
-            let col: Vec<Value> = rows.iter().map(|r| r.get(k).cloned().unwrap_or(Value::Null)).collect();
+            let col: Vec<Value> = rows
+                .iter()
+                .map(|r| r.get(k).cloned().unwrap_or(Value::Null))
+                .collect();
             d.set_item(k, to_py(py, &Value::Array(col))?)?;
         }
     }
@@ -71,9 +83,13 @@ fn schema() -> String {
 #[pyfunction]
 #[pyo3(signature = (text, path, overrides = Vec::new()))]
 fn check(py: Python<'_>, text: &str, path: &str, overrides: Vec<String>) -> PyResult<PyObject> {
-    let (sc, _) = zvmsim_core::scenario::parse(text, path, &overrides).map_err(|e| scenario_err(py, e))?;
+    let (sc, _) =
+        zvmsim_core::scenario::parse(text, path, &overrides).map_err(|e| scenario_err(py, e))?;
     let guests = sc.guest_instances();
-    let pages: u64 = guests.iter().map(|g| sc.guests[g.spec_index].storage.pages()).sum();
+    let pages: u64 = guests
+        .iter()
+        .map(|g| sc.guests[g.spec_index].storage.pages())
+        .sum();
     let desc = serde_json::json!({
         "name": sc.name,
         "zvm_level": sc.lpar.zvm_level.as_str(),
@@ -99,8 +115,15 @@ struct Simulation {
 impl Simulation {
     #[new]
     #[pyo3(signature = (text, path, seed = None, overrides = Vec::new()))]
-    fn new(py: Python<'_>, text: &str, path: &str, seed: Option<u64>, overrides: Vec<String>) -> PyResult<Self> {
-        let (mut sc, _) = zvmsim_core::scenario::parse(text, path, &overrides).map_err(|e| scenario_err(py, e))?;
+    fn new(
+        py: Python<'_>,
+        text: &str,
+        path: &str,
+        seed: Option<u64>,
+        overrides: Vec<String>,
+    ) -> PyResult<Self> {
+        let (mut sc, _) = zvmsim_core::scenario::parse(text, path, &overrides)
+            .map_err(|e| scenario_err(py, e))?;
         if let Some(s) = seed {
             sc.run.seed = s;
         }

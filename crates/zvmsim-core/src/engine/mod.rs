@@ -1,4 +1,3 @@
-
 pub mod queue;
 pub mod queue_alt;
 pub mod rng;

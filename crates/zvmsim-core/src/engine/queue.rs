@@ -38,9 +38,11 @@
 //! Memory: a bucket only grows between its creation and its redistribution,
 //! when it is emptied at once.  Its buffer is then kept in place if small,
 //! put in a bounded pool of spare buffers (reused by the next bucket that
-//! becomes non-empty) if medium, or freed if large.  So the retained capacity
-//! stays within about twice the pending events plus ~2 MB, instead of growing
-//! to (number of buckets) x (largest bucket).
+//! becomes non-empty) if medium, or freed if large.  An occupied bucket thus
+//! holds at most max(64 KiB, twice its events), the pool at most 2 MiB, and
+//! nothing accumulates to (number of buckets) x (largest bucket ever); in the
+//! hold model the whole queue retains ~2.3 MB for 100k pending events
+//! (1.6 MB live), against ~140 MB without these rules.
 
 use std::collections::VecDeque;
 
@@ -339,8 +341,11 @@ mod tests {
         for (i, &t) in times.iter().enumerate().rev() {
             q.push(t, i as u64);
         }
-        let mut sorted: Vec<(u64, u64)> =
-            times.iter().enumerate().map(|(i, &t)| (t, i as u64)).collect();
+        let mut sorted: Vec<(u64, u64)> = times
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| (t, i as u64))
+            .collect();
         sorted.sort_by_key(|&(t, i)| (t, std::cmp::Reverse(i)));
         for want in sorted {
             assert_eq!(q.peek_time(), Some(want.0));
@@ -394,12 +399,19 @@ mod tests {
             assert!(t >= last);
             last = t;
             let r = next();
-            let d = if r % 16 == 0 { r % 10_000_000 } else { r % 2_000 };
+            let d = if r % 16 == 0 {
+                r % 10_000_000
+            } else {
+                r % 2_000
+            };
             q.push(t + d, p ^ i);
         }
         let live = pending as usize * 16;
         let held = retained_bytes(&q);
-        assert!(held < 4 * live + (3 << 20), "held {held} B for {live} B live");
+        assert!(
+            held < 4 * live + (3 << 20),
+            "held {held} B for {live} B live"
+        );
     }
 
     #[test]

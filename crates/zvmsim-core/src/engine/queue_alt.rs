@@ -1,5 +1,5 @@
 //! Event-queue candidates that were measured against the chosen
-//! [`EventQueue`](super::queue::EventQueue) and not retained.
+//! [`EventQueue`] and not retained.
 //!
 //! They are kept so the comparison can be re-run
 //! ([`crate::bench::compare_event_queues`]) and so the tests can check every
@@ -621,7 +621,10 @@ impl QueueImpl for CalendarQueue {
             }
             day = day.wrapping_add(1);
         }
-        self.buckets.iter().filter_map(|b| b.front().map(|e| e.0)).min()
+        self.buckets
+            .iter()
+            .filter_map(|b| b.front().map(|e| e.0))
+            .min()
     }
     #[inline]
     fn len(&self) -> usize {
@@ -748,12 +751,12 @@ mod tests {
             if r % 100 < push_pct || pending == 0 {
                 let kind = (r >> 8) % 100;
                 let d = match kind {
-                    0..=29 => 0,                                   // same time as now
-                    30..=49 => rng.next_u64() % 4,                 // near-ties
-                    50..=79 => rng.next_u64() % 2000,              // ~µs scale
-                    80..=94 => rng.next_u64() % 1_000_000,         // ~ms scale
+                    0..=29 => 0,                                    // same time as now
+                    30..=49 => rng.next_u64() % 4,                  // near-ties
+                    50..=79 => rng.next_u64() % 2000,               // ~µs scale
+                    80..=94 => rng.next_u64() % 1_000_000,          // ~ms scale
                     95..=98 => rng.next_u64() % 10_000_000_000_000, // up to 1e13 ns
-                    _ => rng.next_u64() >> (rng.next_u64() % 64),  // anything
+                    _ => rng.next_u64() >> (rng.next_u64() % 64),   // anything
                 };
                 ops.push(Op::Push(d));
                 pending += 1;

@@ -66,7 +66,13 @@ pub struct Zipf {
 impl Zipf {
     pub fn new(n: u64, s: f64) -> Self {
         let n = n.max(1) as f64;
-        let mut z = Zipf { n, s, h_x1: 0.0, h_n: 0.0, cut: 0.0 };
+        let mut z = Zipf {
+            n,
+            s,
+            h_x1: 0.0,
+            h_n: 0.0,
+            cut: 0.0,
+        };
         z.h_x1 = z.h_int(1.5) - 1.0;
         z.h_n = z.h_int(n + 0.5);
         z.cut = 2.0 - z.h_int_inv(z.h_int(2.5) - z.h(2.0));
@@ -149,7 +155,10 @@ mod tests {
         for k in [1usize, 2, 10, 100] {
             let expect = n as f64 / (k as f64 * hn);
             let got = counts[k - 1] as f64;
-            assert!((got - expect).abs() < 0.05 * expect + 30.0, "rank {k}: {got} vs {expect}");
+            assert!(
+                (got - expect).abs() < 0.05 * expect + 30.0,
+                "rank {k}: {got} vs {expect}"
+            );
         }
         // s = 0 is uniform
         let u = Zipf::new(10, 0.0);
