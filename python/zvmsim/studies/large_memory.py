@@ -39,7 +39,7 @@ THROUGHPUT_PCT_OF_BASELINE = {
 }
 
 # Shortened run control for `zvmsim validate --quick`; tune together with the scenarios.
-QUICK_OVERRIDES = ("run.priming=60s", "run.measure=120s", "run.interval=60s")
+QUICK_OVERRIDES = ("run.priming=30s", "run.measure=60s", "run.interval=30s")
 
 BASELINE_GUESTS = 5
 
