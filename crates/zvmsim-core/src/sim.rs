@@ -1276,26 +1276,15 @@ impl Simulation {
         );
         row.insert("available_frames".into(), json!(st.available()));
         row.insert("pgmbk_frames".into(), json!(st.pgmbk_frames()));
-        row.insert(
-            "ms_to_xs_per_s".into(),
-            json!(rate(mv.ms_to_xs, mk.ms_to_xs)),
-        );
-        row.insert(
-            "xs_to_ms_per_s".into(),
-            json!(rate(mv.xs_to_ms, mk.xs_to_ms)),
-        );
-        row.insert(
-            "xs_to_dasd_per_s".into(),
-            json!(rate(mv.xs_to_dasd, mk.xs_to_dasd)),
-        );
-        row.insert(
-            "ms_to_dasd_per_s".into(),
-            json!(rate(mv.ms_to_dasd, mk.ms_to_dasd)),
-        );
-        row.insert(
-            "dasd_to_ms_per_s".into(),
-            json!(rate(mv.dasd_to_ms, mk.dasd_to_ms)),
-        );
+        for (k, now, mark) in [
+            ("ms_to_xs_per_s", mv.ms_to_xs, mk.ms_to_xs),
+            ("xs_to_ms_per_s", mv.xs_to_ms, mk.xs_to_ms),
+            ("xs_to_dasd_per_s", mv.xs_to_dasd, mk.xs_to_dasd),
+            ("ms_to_dasd_per_s", mv.ms_to_dasd, mk.ms_to_dasd),
+            ("dasd_to_ms_per_s", mv.dasd_to_ms, mk.dasd_to_ms),
+        ] {
+            row.insert(k.into(), json!(rate(now, mark)));
+        }
         row.insert("steals_per_s".into(), json!(rate(mv.steals, mk.steals)));
         row.insert(
             "frames_scanned_per_s".into(),
