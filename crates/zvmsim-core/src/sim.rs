@@ -167,11 +167,8 @@ pub struct Simulation {
     sys_rows: Vec<Map<String, Value>>,
     console: Vec<Value>,
     ended: Option<String>,
-    measured: bool,
     interval_mv: crate::storage::Movement,
     interval_paging: crate::dasd::DevStats,
-    paging_mark: crate::dasd::DevStats,
-    sys_total: SysStats,
 }
 
 impl Simulation {
@@ -360,11 +357,8 @@ impl Simulation {
             sys_rows: Vec::new(),
             console: Vec::new(),
             ended: None,
-            measured: false,
             interval_mv: Default::default(),
             interval_paging: Default::default(),
-            paging_mark: Default::default(),
-            sys_total: SysStats::default(),
             scenario: sc,
         };
         sim.warm_start();
@@ -1148,7 +1142,6 @@ impl Simulation {
     // ------------------------------------------------------------------ monitoring
 
     fn start_measuring(&mut self) {
-        self.measured = true;
         for g in &mut self.guests {
             g.stats = GuestStats::default();
             g.total = GuestStats::default();
@@ -1160,9 +1153,8 @@ impl Simulation {
         self.rows.clear();
         self.sys_rows.clear();
         self.q.push(self.now + self.interval_ns, ev(EV_INTERVAL, 0));
-        self.paging_mark = self.paging_stats();
         self.interval_mv = self.storage.moved;
-        self.interval_paging = self.paging_mark;
+        self.interval_paging = self.paging_stats();
         self.lock_spin_mark = self.lock_spin_ns;
     }
 
@@ -1323,8 +1315,6 @@ impl Simulation {
         self.interval_paging = pstats;
         self.interval_no += 1;
         self.interval_start = self.now;
-        self.sys_total.cp_ns += sys.cp_ns;
-        self.sys_total.guest_ns += sys.guest_ns;
         if self.now + self.interval_ns <= self.end {
             self.q.push(self.now + self.interval_ns, ev(EV_INTERVAL, 0));
         }

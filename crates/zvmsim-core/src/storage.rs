@@ -96,6 +96,8 @@ pub struct Storage {
     // --- frames ---
     fr_page: Vec<u32>,
     avail_lo: Vec<u32>,
+    /// Exact count of free frames below 2 GB (`avail_lo` may hold stale entries).
+    lo_free_count: u64,
     avail_hi: Vec<u32>,
     /// Free below-2 GB frames as a bitmap, for contiguous-pair search (5.2 PGMBKs).
     lo_free: Vec<u64>,
@@ -179,6 +181,7 @@ impl Storage {
             guest_base,
             fr_page: vec![NONE; frames as usize],
             avail_lo: Vec::new(),
+            lo_free_count: 0,
             avail_hi: Vec::new(),
             lo_free: vec![0; (FRAMES_BELOW_2G as usize).div_ceil(64)],
             lo_cursor: 0,
@@ -259,7 +262,7 @@ impl Storage {
         self.pgmbk_frames
     }
     pub fn available(&self) -> u64 {
-        (self.avail_lo.len() + self.avail_hi.len()) as u64
+        self.avail_free()
     }
     pub fn guest_resident(&self, g: usize) -> u64 {
         self.guest_resident[g]
@@ -402,6 +405,7 @@ impl Storage {
         if f < FRAMES_BELOW_2G {
             self.avail_lo.push(f);
             self.lo_free[(f / 64) as usize] |= 1 << (f % 64);
+            self.lo_free_count += 1;
         } else {
             self.avail_hi.push(f);
         }
@@ -412,6 +416,7 @@ impl Storage {
             // Entries taken by a contiguous-pair allocation are skipped (lazy removal).
             if self.lo_free[(f / 64) as usize] & (1 << (f % 64)) != 0 {
                 self.lo_free[(f / 64) as usize] &= !(1 << (f % 64));
+                self.lo_free_count -= 1;
                 return Some(f);
             }
         }
@@ -447,13 +452,7 @@ impl Storage {
     }
 
     fn avail_free(&self) -> u64 {
-        self.avail_hi.len() as u64 + self.lo_count()
-    }
-
-    fn lo_count(&self) -> u64 {
-        // avail_lo may hold stale entries; the bitmap is exact but costly to count, so the
-        // list length is an upper bound good enough for thresholds.
-        self.avail_lo.len() as u64
+        self.avail_hi.len() as u64 + self.lo_free_count
     }
 
     /// A PGMBK for segment `seg`: two contiguous frames, below 2 GB on z/VM 5.2.
@@ -491,6 +490,7 @@ impl Storage {
             if let Some(f) = self.find_lo_pair(cp) {
                 self.lo_free[(f / 64) as usize] &= !(1 << (f % 64));
                 self.lo_free[((f + 1) / 64) as usize] &= !(1 << ((f + 1) % 64));
+                self.lo_free_count -= 2;
                 return [f, f + 1];
             }
             self.scan_below_2g(cp, attempt >= 2);
@@ -549,7 +549,7 @@ impl Storage {
         self.moved.scanned += examined;
         cp.ns += examined * self.p.cp_scan_frame.ns();
         self.flush_open_block();
-        self.xstor_housekeeping(cp);
+        self.xstor.compact_if_needed();
     }
 
     /// z/VM 5.2: demand scan for frames below 2 GB. It walks the users' frame lists, so it
@@ -595,7 +595,7 @@ impl Storage {
         self.moved.scanned += total;
         cp.ns += total * self.p.cp_scan_frame.ns();
         self.flush_open_block();
-        self.xstor_housekeeping(cp);
+        self.xstor.compact_if_needed();
     }
 
     /// Take frame `f` from its page: an unchanged page with a DASD copy is simply dropped;
@@ -742,10 +742,6 @@ impl Storage {
         cp.ns += moved as u64 * self.p.cp_migrate.ns();
     }
 
-    fn xstor_housekeeping(&mut self, _cp: &mut CpWork) {
-        self.xstor.compact_if_needed();
-    }
-
     // ------------------------------------------------------------------ invariants
 
     /// Checks that every page is in exactly one place (plus the allowed frame-and-slot copy)
@@ -815,6 +811,13 @@ impl Storage {
         let per_guest: u64 = self.guest_resident.iter().sum();
         if per_guest != res {
             return Err(format!("per-guest resident {per_guest} != {res}"));
+        }
+        let lo: u64 = self.lo_free.iter().map(|w| w.count_ones() as u64).sum();
+        if lo != self.lo_free_count {
+            return Err(format!(
+                "free frames below 2 GB: counter {} != bitmap {lo}",
+                self.lo_free_count
+            ));
         }
         if self.xstor.used() != xs {
             return Err(format!(

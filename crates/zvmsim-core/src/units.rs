@@ -13,6 +13,81 @@ use serde::{Deserialize, Serialize, Serializer};
 
 pub const PAGE_SIZE: u64 = 4096;
 
+/// A quantity written as text with a unit, or as a bare number (bytes for sizes, seconds for
+/// durations); one serde implementation serves both.
+trait Quantity: Sized + fmt::Display {
+    const WHAT: &'static str;
+    const EXPECTING: &'static str;
+    fn parse(s: &str) -> Result<Self, String>;
+    fn from_number(x: f64) -> Self;
+}
+
+impl Quantity for Size {
+    const WHAT: &'static str = "size";
+    const EXPECTING: &'static str =
+        "a size such as \"16G\", \"750M\", \"3326 MB\" or a number of bytes";
+    fn parse(s: &str) -> Result<Self, String> {
+        parse_size(s)
+    }
+    fn from_number(x: f64) -> Self {
+        Size(x.round() as u64)
+    }
+}
+
+impl Quantity for Duration {
+    const WHAT: &'static str = "duration";
+    const EXPECTING: &'static str =
+        "a duration such as \"10ms\", \"60s\", \"20m\" or a number of seconds";
+    fn parse(s: &str) -> Result<Self, String> {
+        parse_duration(s)
+    }
+    fn from_number(x: f64) -> Self {
+        Duration((x * 1e9).round() as u64)
+    }
+}
+
+struct QuantityVisitor<T>(std::marker::PhantomData<T>);
+
+impl<T: Quantity> Visitor<'_> for QuantityVisitor<T> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(T::EXPECTING)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        T::parse(v).map_err(E::custom)
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+        self.visit_f64(v as f64)
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+        self.visit_f64(v as f64)
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
+        if v < 0.0 || !v.is_finite() {
+            return Err(E::custom(format!(
+                "{} {v} is negative or not finite",
+                T::WHAT
+            )));
+        }
+        Ok(T::from_number(v))
+    }
+}
+
+macro_rules! serde_quantity {
+    ($t:ty) => {
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(&self.to_string())
+            }
+        }
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                d.deserialize_any(QuantityVisitor::<$t>(std::marker::PhantomData))
+            }
+        }
+    };
+}
+
 /// A storage size in bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Size(pub u64);
@@ -82,36 +157,7 @@ impl fmt::Display for Size {
     }
 }
 
-impl Serialize for Size {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
-
-impl<'de> Deserialize<'de> for Size {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = Size;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a size such as \"16G\", \"750M\", \"3326 MB\" or a number of bytes")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Size, E> {
-                parse_size(v).map_err(E::custom)
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Size, E> {
-                if v < 0 {
-                    return Err(E::custom(format!("size {v} is negative")));
-                }
-                Ok(Size(v as u64))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Size, E> {
-                Ok(Size(v))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
+serde_quantity!(Size);
 
 impl JsonSchema for Size {
     fn schema_name() -> String {
@@ -225,42 +271,7 @@ impl fmt::Display for Duration {
     }
 }
 
-impl Serialize for Duration {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
-
-impl<'de> Deserialize<'de> for Duration {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = Duration;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a duration such as \"10ms\", \"60s\", \"20m\" or a number of seconds")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Duration, E> {
-                parse_duration(v).map_err(E::custom)
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Duration, E> {
-                if v < 0 {
-                    return Err(E::custom(format!("duration {v} is negative")));
-                }
-                Ok(Duration(v as u64 * NS_PER_S))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Duration, E> {
-                Ok(Duration(v * NS_PER_S))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Duration, E> {
-                if v < 0.0 || !v.is_finite() {
-                    return Err(E::custom(format!("duration {v} is negative or not finite")));
-                }
-                Ok(Duration((v * 1e9).round() as u64))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
+serde_quantity!(Duration);
 
 impl JsonSchema for Duration {
     fn schema_name() -> String {
@@ -301,6 +312,32 @@ mod tests {
         assert!(parse_size("G").is_err());
         assert!(parse_size("1.2.3G").is_err());
         assert_eq!(Size(16 << 30).to_string(), "16G");
+    }
+
+    #[test]
+    fn bare_numbers_and_text_deserialize() {
+        assert_eq!(serde_json::from_str::<Size>("4096").unwrap(), Size(4096));
+        assert_eq!(
+            serde_json::from_str::<Size>("\"2G\"").unwrap(),
+            Size(2 << 30)
+        );
+        assert!(serde_json::from_str::<Size>("-1")
+            .unwrap_err()
+            .to_string()
+            .contains("size -1 is negative"));
+        assert_eq!(
+            serde_json::from_str::<Duration>("2").unwrap(),
+            Duration(2 * NS_PER_S)
+        );
+        assert_eq!(
+            serde_json::from_str::<Duration>("0.5").unwrap(),
+            Duration(NS_PER_S / 2)
+        );
+        assert!(serde_json::from_str::<Duration>("-3").is_err());
+        assert_eq!(
+            serde_json::to_string(&Duration(90 * NS_PER_S)).unwrap(),
+            "\"90s\""
+        );
     }
 
     #[test]
