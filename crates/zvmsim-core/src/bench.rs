@@ -202,8 +202,8 @@ pub struct PageRefBench {
 }
 
 /// CP's real storage under 2× overcommitment: guest pages twice the central frames, every page
-/// touched once, then a skewed stream of references (Zipf 1.2, the skew of the OLTP workload
-/// of the large-memory scenarios), 30 % writes, over all pages.
+/// touched once, then a skewed stream of references (Zipf 1.2 over all guest pages, a miss rate
+/// of about 2 %), 30 % writes.
 /// DASD page-ins complete at once (the benchmark times the storage model, not the devices).
 pub fn bench_page_refs(frames: u32, refs: u64, seed: u64) -> PageRefBench {
     use crate::engine::rng::{Stream, Zipf};

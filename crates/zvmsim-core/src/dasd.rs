@@ -26,6 +26,7 @@ pub struct DevStats {
 }
 
 struct Device {
+    hit_ratio: f64,
     busy: Option<IoReq>,
     queue: VecDeque<IoReq>,
     stats: DevStats,
@@ -54,9 +55,11 @@ impl Dasd {
         }
     }
 
-    /// Add a volume; returns its device index.
-    pub fn add(&mut self) -> u32 {
+    /// Add a volume whose random reads hit the storage-server cache with `hit_ratio` (None: the
+    /// model's default); returns its device index.
+    pub fn add(&mut self, hit_ratio: Option<f64>) -> u32 {
         self.devs.push(Device {
+            hit_ratio: hit_ratio.unwrap_or(self.hit_ratio),
             busy: None,
             queue: VecDeque::new(),
             stats: DevStats::default(),
@@ -71,10 +74,10 @@ impl Dasd {
         self.devs.is_empty()
     }
 
-    fn service(&mut self, r: &IoReq) -> u64 {
+    fn service(&mut self, dev: u32, r: &IoReq) -> u64 {
         let base = if r.write {
             self.write
-        } else if self.rng.chance(self.hit_ratio) {
+        } else if self.rng.chance(self.devs[dev as usize].hit_ratio) {
             self.read_hit
         } else {
             self.read_miss
@@ -94,7 +97,7 @@ impl Dasd {
     }
 
     fn start(&mut self, dev: u32, req: IoReq, now: u64) -> u64 {
-        let s = self.service(&req);
+        let s = self.service(dev, &req);
         let d = &mut self.devs[dev as usize];
         d.stats.wait_ns += now - req.queued_at;
         d.stats.busy_ns += s;
@@ -133,7 +136,7 @@ mod tests {
             ..Default::default()
         };
         let mut d = Dasd::new(&p, Stream::new(1, 1));
-        let v = d.add();
+        let v = d.add(None);
         let r = |t| IoReq {
             token: t,
             pages: 1,

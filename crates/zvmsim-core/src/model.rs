@@ -50,13 +50,12 @@ params! {
     /// CP CPU per page migrated from expanded storage to DASD (PGIN to a work frame, block
     /// write). Calibrated.
     cp_migrate: Duration = us(12);
-    /// CP CPU to take a frame off the available list (z/VM 5.3: constant time). Held under the
-    /// frame-management lock.
+    /// CP CPU to take a frame off the available list (z/VM 5.3: constant time).
     cp_alloc_frame: Duration = ns(500);
     /// CP CPU per available-list entry examined while searching for a frame of the wanted kind
     /// (z/VM 5.2: below/above 2 GB, contiguous pairs; 5.3's "fast available list searching"
-    /// removed the walk). Held under the frame-management lock. Calibrated.
-    cp_avail_search: Duration = ns(25);
+    /// removed the walk). Calibrated.
+    cp_avail_search: Duration = ns(110);
 
     /// Available-list low threshold, as a fraction of pageable frames: demand scan starts
     /// below it. CP computes its thresholds dynamically; this is the order of magnitude its

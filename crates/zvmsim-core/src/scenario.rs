@@ -114,6 +114,10 @@ pub struct Paging {
     /// slots follow from the volumes' geometry.
     #[serde(default)]
     pub slots: Option<u64>,
+    /// Fraction of paging reads served from the storage server's cache (default: the model's
+    /// `dasd_read_hit_ratio`).
+    #[serde(default)]
+    pub cache_hit: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -215,6 +219,10 @@ pub struct GuestDasd {
     pub model: DasdModel,
     #[serde(default = "one")]
     pub count: u32,
+    /// Fraction of random reads served from the storage server's cache (default: the model's
+    /// `dasd_read_hit_ratio`).
+    #[serde(default)]
+    pub cache_hit: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -330,6 +338,11 @@ pub struct DatabaseSpec {
     /// Skew of block popularity: Zipf exponent over the database's pages.
     #[serde(default = "default_skew")]
     pub skew: f64,
+    /// Popularity is Zipf-Mandelbrot, P(k) ∝ (k + q)^-skew over the database's pages ranked by
+    /// popularity, with q = this size in pages: the hottest `flat_head` of the data is accessed
+    /// about evenly (0 for plain Zipf).
+    #[serde(default)]
+    pub flat_head: Size,
     /// LVM stripe size over the database volumes.
     #[serde(default = "default_stripe")]
     pub stripe: Size,

@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 
 use crate::dasd::{Dasd, IoReq};
 use crate::engine::queue::EventQueue;
-use crate::engine::rng::{Stream, RNG_ALGORITHM};
+use crate::engine::rng::{Stream, Zipf, RNG_ALGORITHM};
 use crate::guest::LinuxMemory;
 use crate::model::ModelParams;
 use crate::scenario::{self, DasdUse, Scenario, ScenarioError};
@@ -71,6 +71,8 @@ struct Task {
     old_block: u32,
     pc_page: u32,
     start: u64,
+    /// When the task last blocked (for the response-time breakdown).
+    blocked_at: u64,
 }
 
 struct Vcpu {
@@ -92,6 +94,9 @@ struct GuestStats {
     db_writes: u64,
     page_faults_dasd: u64,
     page_faults_xstor: u64,
+    /// Time transactions spent waiting for database reads and for host page-ins.
+    wait_db_ns: u64,
+    wait_fault_ns: u64,
 }
 
 struct GuestRt {
@@ -112,16 +117,6 @@ struct GuestRt {
 struct PageIn {
     group: u32,
     waiters: Vec<u32>,
-}
-
-/// Load of the frame-management lock over the current and previous windows.
-#[derive(Default)]
-struct LockStats {
-    win_start: u64,
-    busy: f64,
-    sq: f64,
-    rho: f64,
-    resid: f64,
 }
 
 #[derive(Default, Clone)]
@@ -154,11 +149,6 @@ pub struct Simulation {
     pagein_free: Vec<u32>,
     grp_inflight: Vec<u32>,
     cp_backlog_ns: u64,
-    /// Simulated time at which the current burst has arrived (for serialized CP work).
-    clock: u64,
-    lock: LockStats,
-    lock_spin_ns: u64,
-    lock_spin_mark: u64,
     sys: SysStats,
     interval_start: u64,
     interval_no: u32,
@@ -216,7 +206,10 @@ impl Simulation {
                 .map(|c| (*c as u128 * slots_total as u128 / cap_total.max(1) as u128) as u64)
                 .collect()
         };
-        let paging_dev: Vec<u32> = volume_slots.iter().map(|_| dasd.add()).collect();
+        let paging_dev: Vec<u32> = volume_slots
+            .iter()
+            .map(|_| dasd.add(sc.paging.cache_hit))
+            .collect();
         let frames = sc.lpar.central.pages() as u32;
         // CP nucleus and fixed control blocks: 128 MB (z/VM 5.x order of magnitude).
         let cp_frames = (32_768u32).min(frames / 8);
@@ -266,8 +259,8 @@ impl Simulation {
                     .dasd
                     .iter()
                     .filter(|x| x.usage == DasdUse::Database)
-                    .flat_map(|x| 0..x.count)
-                    .map(|_| dasd.add())
+                    .flat_map(|x| std::iter::repeat(x.cache_hit).take(x.count as usize))
+                    .map(|h| dasd.add(h))
                     .collect();
                 let buffers = d.cache.pages() as u32;
                 Database::new(
@@ -275,7 +268,7 @@ impl Simulation {
                     kernel,
                     buffers,
                     shm - buffers.min(shm),
-                    d.skew,
+                    Zipf::with_offset(blocks as u64, d.skew, d.flat_head.pages() as f64),
                     (d.stripe.pages() as u32).max(1),
                     vols,
                 )
@@ -345,10 +338,6 @@ impl Simulation {
             pagein_free: Vec::new(),
             grp_inflight: vec![NONE; groups],
             cp_backlog_ns: 0,
-            clock: 0,
-            lock: LockStats::default(),
-            lock_spin_ns: 0,
-            lock_spin_mark: 0,
             sys: SysStats::default(),
             interval_start: 0,
             interval_no: 0,
@@ -588,7 +577,6 @@ impl Simulation {
             }
             let task = self.vcpus[v as usize].task;
             let budget = slice.saturating_sub(self.vcpus[v as usize].slice_used + t);
-            self.clock = self.now + t;
             let (used, outcome) = self.exec(task, budget.max(1));
             t += used;
             match outcome {
@@ -630,6 +618,7 @@ impl Simulation {
                 };
                 self.submit_io(vol, req);
                 self.guests[g].stats.db_reads += 1;
+                self.tasks[task as usize].blocked_at = self.now;
             }
             Block::PageIn { group, task, .. } => {
                 let waiter = if self.vcpus[v as usize].blocked {
@@ -639,6 +628,7 @@ impl Simulation {
                 };
                 self.start_pagein(group, waiter);
                 self.guests[g].stats.page_faults_dasd += 1;
+                self.tasks[task as usize].blocked_at = self.now;
             }
         }
         if self.vcpus[v as usize].blocked {
@@ -717,17 +707,31 @@ impl Simulation {
         }
         let idx = (req.token & ((1 << 56) - 1)) as u32;
         match req.token >> 56 {
-            IO_DB_READ => self.make_ready(idx),
+            IO_DB_READ => {
+                let task = &self.tasks[idx as usize];
+                let waited = self.now - task.blocked_at;
+                self.guests[task.guest as usize].stats.wait_db_ns += waited;
+                self.make_ready(idx);
+            }
             IO_PAGE_IN => {
                 let group = self.pageins[idx as usize].group;
                 let mut cp = CpWork::default();
                 self.storage.complete_pagein(group, &mut cp);
-                let spin = self.take_lock(self.now, cp.lock_ns);
-                self.cp_backlog_ns += cp.ns + spin;
+                self.cp_backlog_ns += cp.ns;
                 self.flush_page_writes();
                 self.grp_inflight[group as usize] = NONE;
                 let waiters = std::mem::take(&mut self.pageins[idx as usize].waiters);
                 for &w in &waiters {
+                    let task = if w & VCPU_WAITER != 0 {
+                        self.vcpus[(w & !VCPU_WAITER) as usize].task
+                    } else {
+                        w
+                    };
+                    if task != NONE {
+                        let t = &self.tasks[task as usize];
+                        let waited = self.now - t.blocked_at;
+                        self.guests[t.guest as usize].stats.wait_fault_ns += waited;
+                    }
                     if w & VCPU_WAITER != 0 {
                         let v = w & !VCPU_WAITER;
                         self.vcpus[v as usize].blocked = false;
@@ -801,6 +805,7 @@ impl Task {
             old_block: NONE,
             pc_page: NONE,
             start: 0,
+            blocked_at: 0,
         }
     }
 }
@@ -839,9 +844,7 @@ impl Simulation {
             (k.cpu_ns / k.db_refs.max(1) as u64, k.write_fraction)
         };
         let mut used = 0;
-        let t0 = self.clock;
         loop {
-            self.clock = t0 + used;
             let mut w = StepWork::default();
             let r = self.db_step(t, g, wf, &mut w);
             used += w.guest_ns + w.cp_ns;
@@ -890,10 +893,6 @@ impl Simulation {
         let xs_before = self.storage.moved.xs_to_ms;
         let r = self.storage.touch(page, write, &mut cp);
         w.cp_ns += cp.ns;
-        if cp.lock_ns > 0 {
-            let at = self.clock + w.guest_ns + w.cp_ns - cp.ns;
-            w.cp_ns += self.take_lock(at, cp.lock_ns);
-        }
         if self.storage.moved.xs_to_ms != xs_before {
             self.guests[g].stats.page_faults_xstor += 1;
         }
@@ -905,32 +904,6 @@ impl Simulation {
                 sync: kernel || !self.guests[g].pfault,
             }),
         }
-    }
-
-    /// Frame management is serialized by CP's available-list lock: a processor needing it spins
-    /// while another holds it. Requests are planned slightly ahead within bursts, so instead of
-    /// a timeline the lock is a single server whose mean wait follows M/G/1 from the load and
-    /// hold times measured over the previous 50 ms window. Returns the spin (CP time).
-    fn take_lock(&mut self, at: u64, hold: u64) -> u64 {
-        const WINDOW: u64 = 50_000_000;
-        let l = &mut self.lock;
-        if at >= l.win_start + WINDOW {
-            let span = (at - l.win_start) as f64;
-            l.rho = (l.busy / span).min(0.98);
-            l.resid = if l.busy > 0.0 {
-                l.sq / (2.0 * l.busy)
-            } else {
-                0.0
-            };
-            l.win_start = at;
-            l.busy = 0.0;
-            l.sq = 0.0;
-        }
-        l.busy += hold as f64;
-        l.sq += (hold as f64) * (hold as f64);
-        let spin = (l.rho / (1.0 - l.rho) * l.resid) as u64;
-        self.lock_spin_ns += spin;
-        spin
     }
 
     /// Allocate a page-cache page for `block` (reclaiming as Linux does); returns its global page.
@@ -1155,7 +1128,6 @@ impl Simulation {
         self.q.push(self.now + self.interval_ns, ev(EV_INTERVAL, 0));
         self.interval_mv = self.storage.moved;
         self.interval_paging = self.paging_stats();
-        self.lock_spin_mark = self.lock_spin_ns;
     }
 
     fn paging_stats(&self) -> crate::dasd::DevStats {
@@ -1226,6 +1198,8 @@ impl Simulation {
             tot.db_writes += s.db_writes;
             tot.page_faults_dasd += s.page_faults_dasd;
             tot.page_faults_xstor += s.page_faults_xstor;
+            tot.wait_db_ns += s.wait_db_ns;
+            tot.wait_fault_ns += s.wait_fault_ns;
         }
         let sys = std::mem::take(&mut self.sys);
         let mv = self.storage.moved;
@@ -1267,6 +1241,7 @@ impl Simulation {
             json!(100.0 * (st.resident() + st.on_xstor() + st.on_dasd()) as f64 / frames - 100.0),
         );
         row.insert("available_frames".into(), json!(st.available()));
+        row.insert("available_below_2g".into(), json!(st.available_below_2g()));
         row.insert("pgmbk_frames".into(), json!(st.pgmbk_frames()));
         for (k, now, mark) in [
             ("ms_to_xs_per_s", mv.ms_to_xs, mk.ms_to_xs),
@@ -1295,11 +1270,6 @@ impl Simulation {
             "pagein_blocks_per_s".into(),
             json!(rate(mv.pagein_dasd_blocks, mk.pagein_dasd_blocks)),
         );
-        row.insert(
-            "cp_lock_spin_pct".into(),
-            json!(pct(self.lock_spin_ns - self.lock_spin_mark)),
-        );
-        self.lock_spin_mark = self.lock_spin_ns;
         row.insert("paging_io_per_s".into(), json!(rate(pstats.ios, pm.ios)));
         let ios = (pstats.ios - pm.ios).max(1) as f64;
         row.insert(
@@ -1406,7 +1376,8 @@ impl Simulation {
             "below_2g_scans_per_s",
             "pgmbk_allocs_per_s",
             "pagein_blocks_per_s",
-            "cp_lock_spin_pct",
+            "available_frames",
+            "available_below_2g",
         ] {
             s.insert(k.into(), json!(mean(k)));
         }
@@ -1430,6 +1401,23 @@ impl Simulation {
         let majflt: u64 = self.guests.iter().map(|g| g.mem.pgmajfault).sum();
         let pgscand: u64 = self.guests.iter().map(|g| g.mem.pgscan_direct).sum();
         let kswapd: u64 = self.guests.iter().map(|g| g.mem.pgscan_kswapd).sum();
+        let per_tx = |f: fn(&GuestStats) -> u64| {
+            let ns: u64 = self.guests.iter().map(|g| f(&g.total)).sum();
+            if tx > 0 {
+                ns as f64 / tx as f64 / 1e6
+            } else {
+                0.0
+            }
+        };
+        s.insert(
+            "wait_db_read_ms_per_tx".into(),
+            json!(per_tx(|t| t.wait_db_ns)),
+        );
+        s.insert(
+            "wait_page_fault_ms_per_tx".into(),
+            json!(per_tx(|t| t.wait_fault_ns)),
+        );
+        s.insert("cpu_ms_per_tx".into(), json!(per_tx(|t| t.cpu_ns)));
         s.insert("guest_pgmajfault".into(), json!(majflt));
         s.insert("guest_pgscand".into(), json!(pgscand));
         s.insert("guest_pgscan_kswapd".into(), json!(kswapd));

@@ -3,8 +3,9 @@
 //! page slots with block paging.
 //!
 //! Every guest page (a global index over all guests' storage) is in one place: never touched,
-//! a frame, an XSTOR block, or a DASD slot, plus the allowed frame-and-slot copy (a page read
-//! back from DASD and not changed keeps its slot, so stealing it again needs no write).
+//! a frame, an XSTOR block, or a DASD slot, plus the allowed frame-and-slot copy: a page read
+//! back from DASD keeps its slot, so stealing it again needs no write while it is unchanged;
+//! once changed, the slot stays assigned (stale) until the page is written again elsewhere.
 //!
 //! Release differences (see ../shared/reference/storage-management.md):
 //! * z/VM 5.2 keeps PGMBKs below 2 GB (two contiguous frames per 1 MB segment with resident
@@ -45,20 +46,10 @@ pub enum Touch {
     Dasd { group: u32 },
 }
 
-/// CP work done on behalf of a reference: CPU nanoseconds to charge, and the part of it done
-/// holding the available-list lock (taking frames off the list), which serializes processors.
+/// CP work done on behalf of a reference: CPU nanoseconds to charge.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct CpWork {
     pub ns: u64,
-    pub lock_ns: u64,
-}
-
-impl CpWork {
-    #[inline]
-    fn locked(&mut self, ns: u64) {
-        self.ns += ns;
-        self.lock_ns += ns;
-    }
 }
 
 /// A paging write CP started (block page-out); the device model times it.
@@ -111,6 +102,8 @@ pub struct Storage {
     seg_resident: Vec<u16>,
     /// The two frames of each segment's PGMBK (NONE when it has none).
     seg_pgmbk: Vec<[u32; 2]>,
+    /// Segments whose last resident page left (candidates for PGMBK page-out; may be stale).
+    empty_segs: Vec<u32>,
     pgmbk_frames: u64,
     // --- expanded storage ---
     pub xstor: Xstor,
@@ -191,6 +184,7 @@ impl Storage {
             high_mark: 0,
             pageable: 0,
             seg_resident: vec![0; total_pages.div_ceil(SEG_PAGES as usize)],
+            empty_segs: Vec::new(),
             seg_pgmbk: vec![[NONE, NONE]; total_pages.div_ceil(SEG_PAGES as usize)],
             pgmbk_frames: 0,
             xstor: Xstor::new(xstor_blocks),
@@ -261,6 +255,10 @@ impl Storage {
     pub fn pgmbk_frames(&self) -> u64 {
         self.pgmbk_frames
     }
+    /// Free frames below 2 GB.
+    pub fn available_below_2g(&self) -> u64 {
+        self.lo_free_count
+    }
     pub fn available(&self) -> u64 {
         self.avail_free()
     }
@@ -301,14 +299,8 @@ impl Storage {
         let i = page as usize;
         let st = self.pg[i];
         if st & FMASK != FRAME_NONE {
-            if write {
-                if st & CHANGED == 0 {
-                    self.mark_changed(page);
-                }
-                self.pg[i] |= REF | CHANGED;
-            } else {
-                self.pg[i] = st | REF;
-            }
+            // A write makes any DASD copy stale (mark_changed); both bits in one store.
+            self.pg[i] = st | REF | if write { CHANGED } else { 0 };
             return Touch::Resident;
         }
         self.touch_slow(page, write, cp)
@@ -345,17 +337,12 @@ impl Storage {
         Touch::Resident
     }
 
+    /// The page is changed: a copy on DASD is stale from now on. CP keeps the slot assigned
+    /// until it writes the page again (to a new block) or releases it, so stale slots still
+    /// occupy paging space (IBM: keep DASD paging space below 50 % used).
     #[inline]
     fn mark_changed(&mut self, page: u32) {
-        let i = page as usize;
-        if self.pg[i] & CHANGED == 0 {
-            self.pg[i] |= CHANGED;
-            // The copy on DASD is stale now: its slot is released.
-            let s = self.pg_slot[i];
-            if s != NONE {
-                self.release_slot(page, s);
-            }
-        }
+        self.pg[page as usize] |= CHANGED;
     }
 
     /// A block read of `group` completed: every page of the group not in central storage is
@@ -433,7 +420,7 @@ impl Storage {
             ZvmLevel::V5R2 => self.p.cp_avail_search.ns() * self.avail_free() / 2,
             ZvmLevel::V5R3 => 0,
         };
-        cp.locked(self.p.cp_alloc_frame.ns() + search);
+        cp.ns += self.p.cp_alloc_frame.ns() + search;
         if self.avail_free() < self.low_mark as u64 {
             self.demand_scan(cp);
         }
@@ -500,26 +487,30 @@ impl Storage {
         [self.alloc_frame(cp), self.alloc_frame(cp)]
     }
 
+    /// Walk the free frames below 2 GB for two adjacent ones; CP pays for each free-list entry
+    /// it visits (the bitmap stands for the list, in address order from a roving cursor).
     fn find_lo_pair(&mut self, cp: &mut CpWork) -> Option<u32> {
         let words = self.lo_free.len() as u32;
-        let mut examined = 0u64;
+        let mut visited = 0u64;
+        let mut found = None;
         for k in 0..words {
             let w = (self.lo_cursor + k) % words;
             let bits = self.lo_free[w as usize];
-            examined += 64;
             if bits == 0 {
                 continue;
             }
             let pairs = bits & (bits >> 1) & 0x5555_5555_5555_5555;
             if pairs != 0 {
                 let bit = pairs.trailing_zeros();
+                visited += (bits & ((1u64 << bit) - 1)).count_ones() as u64 + 1;
                 self.lo_cursor = w;
-                cp.locked(examined * self.p.cp_avail_search.ns());
-                return Some(w * 64 + bit);
+                found = Some(w * 64 + bit);
+                break;
             }
+            visited += bits.count_ones() as u64;
         }
-        cp.locked(examined * self.p.cp_avail_search.ns());
-        None
+        cp.ns += visited * self.p.cp_avail_search.ns();
+        found
     }
 
     // ------------------------------------------------------------------ demand scan
@@ -529,6 +520,8 @@ impl Storage {
     /// reference bit reset (it ages), an unreferenced one is stolen.
     fn demand_scan(&mut self, cp: &mut CpWork) {
         self.moved.scans += 1;
+        let want = (self.high_mark as u64).saturating_sub(self.avail_free());
+        self.release_empty_pgmbks(want, false, cp);
         let n = self.fr_page.len() as u32;
         let mut examined: u64 = 0;
         let limit = 3 * n as u64;
@@ -559,10 +552,11 @@ impl Storage {
         let ratio = (self.fr_page.len() as u64 / FRAMES_BELOW_2G as u64).max(1);
         let want =
             (self.high_mark as u64 * FRAMES_BELOW_2G as u64 / self.fr_page.len() as u64).max(64);
-        let mut got = 0u64;
+        let mut got = self.release_empty_pgmbks(want, true, cp);
         let mut examined = 0u64;
         let n = self.fr_page.len() as u32;
-        while got < want && examined < 2 * FRAMES_BELOW_2G as u64 {
+        // One pass examines a bounded share of the frames below 2 GB, as a demand-scan pass does.
+        while got < want && examined < 16 * want {
             let f = self.hand_lo;
             self.hand_lo = if self.hand_lo + 1 >= FRAMES_BELOW_2G.min(n) {
                 0
@@ -638,8 +632,44 @@ impl Storage {
         self.seg_resident[seg] -= 1;
         self.free_frame(f);
         if self.seg_resident[seg] == 0 {
-            self.release_pgmbk(seg);
+            // The PGMBK stays until demand scan pages it out: a segment refilled soon keeps it.
+            self.empty_segs.push(seg as u32);
+            if self.empty_segs.len() > 2 * self.seg_pgmbk.len() {
+                // Bounded memory: drop stale entries and duplicates.
+                let (res, pg) = (&self.seg_resident, &self.seg_pgmbk);
+                self.empty_segs
+                    .retain(|&x| res[x as usize] == 0 && pg[x as usize][0] != NONE);
+                self.empty_segs.sort_unstable();
+                self.empty_segs.dedup();
+            }
         }
+    }
+
+    /// Page out the PGMBKs of segments with no resident page (demand scan takes them first:
+    /// they free frames without paging any guest page). `below_2g_only` for 5.2's scan for
+    /// frames below 2 GB. Returns the frames freed.
+    fn release_empty_pgmbks(&mut self, want: u64, below_2g_only: bool, cp: &mut CpWork) -> u64 {
+        let mut freed = 0;
+        let mut keep = Vec::new();
+        while freed < want {
+            let Some(seg) = self.empty_segs.pop() else {
+                break;
+            };
+            let seg = seg as usize;
+            let pair = self.seg_pgmbk[seg];
+            if self.seg_resident[seg] != 0 || pair[0] == NONE {
+                continue;
+            }
+            if below_2g_only && pair[0] >= FRAMES_BELOW_2G {
+                keep.push(seg as u32);
+                continue;
+            }
+            self.release_pgmbk(seg);
+            cp.ns += self.p.cp_steal.ns();
+            freed += 2;
+        }
+        self.empty_segs.extend(keep);
+        freed
     }
 
     fn page_out_to_dasd(&mut self, page: u32) {
@@ -762,8 +792,8 @@ impl Storage {
                     "page {i} in {places} places (frame {f}, xstor {x}, slot {s})"
                 ));
             }
-            if f != NONE && s != NONE && self.pg[i] & CHANGED != 0 {
-                return Err(format!("page {i} changed but keeps slot {s}"));
+            if f == NONE && s != NONE && self.pg[i] & CHANGED != 0 {
+                return Err(format!("page {i} is out of storage with a stale slot {s}"));
             }
             if f != NONE {
                 res += 1;

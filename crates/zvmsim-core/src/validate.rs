@@ -104,6 +104,16 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 format!("{} virtual CPUs: a virtual machine has 1 to 64", g.vcpus),
             );
         }
+        for (j, d) in g.dasd.iter().enumerate() {
+            if let Some(h) = d.cache_hit {
+                if !(0.0..=1.0).contains(&h) {
+                    return err(
+                        &f(&format!("dasd[{j}].cache_hit")),
+                        format!("cache hit ratio {h} must lie between 0 and 1"),
+                    );
+                }
+            }
+        }
         if g.linux.kernel.pages() + g.linux.min_free.pages() >= g.storage.pages() {
             return err(
                 &f("linux.kernel"),
@@ -219,10 +229,10 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                     );
                 }
             }
-            if !(db.skew >= 0.0 && db.skew < 3.0) {
+            if !(db.skew >= 0.0 && db.skew <= 10.0) {
                 return err(
                     &f("database.skew"),
-                    format!("skew {} must lie in [0, 3)", db.skew),
+                    format!("skew {} must lie in [0, 10]", db.skew),
                 );
             }
             if db.stripe.bytes() < PAGE_SIZE || db.stripe.bytes() % PAGE_SIZE != 0 {
@@ -233,6 +243,14 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             }
         } else if w.transactions.iter().any(|t| t.db_refs > 0) || w.db_refs.unwrap_or(0) > 0 {
             return err(&f("database"), "db_refs need a [database]".into());
+        }
+    }
+    if let Some(h) = s.paging.cache_hit {
+        if !(0.0..=1.0).contains(&h) {
+            return err(
+                "paging.cache_hit",
+                format!("cache hit ratio {h} must lie between 0 and 1"),
+            );
         }
     }
     // Paging space: what cannot stay in central or expanded storage must fit on DASD.

@@ -94,7 +94,7 @@ impl Database {
         buf_start: u32,
         buffers: u32,
         other: u32,
-        skew: f64,
+        popularity: Zipf,
         stripe_pages: u32,
         volumes: Vec<u32>,
     ) -> Self {
@@ -114,7 +114,7 @@ impl Database {
             buf_block: vec![NONE; buffers as usize],
             blk_buf: vec![B_NONE; blocks as usize],
             hand: 0,
-            zipf: Zipf::new(blocks as u64, skew),
+            zipf: popularity,
             perm_mult: mult,
             stripe_pages: stripe_pages.max(1),
             volumes,
@@ -201,7 +201,15 @@ mod tests {
 
     #[test]
     fn buffer_pool_maps_both_ways_and_hits_hot_blocks() {
-        let mut db = Database::new(10_000, 100, 1_000, 50, 0.9, 8, vec![0, 1, 2]);
+        let mut db = Database::new(
+            10_000,
+            100,
+            1_000,
+            50,
+            Zipf::new(10_000, 0.9),
+            8,
+            vec![0, 1, 2],
+        );
         let mut rng = Stream::new(1, 1);
         let mut hits = 0;
         for _ in 0..20_000 {
