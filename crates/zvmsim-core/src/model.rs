@@ -63,6 +63,9 @@ params! {
     avail_low_fraction: f64 = 0.0005;
     /// Available-list high threshold: demand scan steals until it is reached.
     avail_high_fraction: f64 = 0.001;
+    /// A changed page keeps its (now stale) DASD slot until CP writes it again elsewhere
+    /// (inference from IBM's paging-space guidance; false releases the slot on the change).
+    keep_stale_slots: bool = true;
     /// Pages written together as one paging block (block paging since VM/ESA; z/VM forms
     /// blocks of pages referenced in the same period).
     paging_block: u32 = 8;

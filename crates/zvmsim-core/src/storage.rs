@@ -299,8 +299,10 @@ impl Storage {
         let i = page as usize;
         let st = self.pg[i];
         if st & FMASK != FRAME_NONE {
-            // A write makes any DASD copy stale (mark_changed); both bits in one store.
-            self.pg[i] = st | REF | if write { CHANGED } else { 0 };
+            if write && st & CHANGED == 0 {
+                self.mark_changed(page);
+            }
+            self.pg[i] |= REF;
             return Touch::Resident;
         }
         self.touch_slow(page, write, cp)
@@ -342,7 +344,12 @@ impl Storage {
     /// occupy paging space (IBM: keep DASD paging space below 50 % used).
     #[inline]
     fn mark_changed(&mut self, page: u32) {
-        self.pg[page as usize] |= CHANGED;
+        let i = page as usize;
+        self.pg[i] |= CHANGED;
+        if !self.p.keep_stale_slots && self.pg_slot[i] != NONE {
+            let s = self.pg_slot[i];
+            self.release_slot(page, s);
+        }
     }
 
     /// A block read of `group` completed: every page of the group not in central storage is
@@ -792,8 +799,9 @@ impl Storage {
                     "page {i} in {places} places (frame {f}, xstor {x}, slot {s})"
                 ));
             }
-            if f == NONE && s != NONE && self.pg[i] & CHANGED != 0 {
-                return Err(format!("page {i} is out of storage with a stale slot {s}"));
+            let stale_ok = self.p.keep_stale_slots && f != NONE;
+            if s != NONE && self.pg[i] & CHANGED != 0 && !stale_ok {
+                return Err(format!("page {i} is changed and keeps slot {s} while out of storage or with stale slots off"));
             }
             if f != NONE {
                 res += 1;
