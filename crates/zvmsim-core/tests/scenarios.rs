@@ -275,6 +275,30 @@ fn overcommitted_run_pages_and_keeps_invariants() {
 }
 
 #[test]
+fn zvm52_keeps_invariants_with_pgmbks_below_2g() {
+    // 2.5 GB of central storage, so that frames lie both below and above 2 GB, and enough
+    // guests that PGMBK pairs must be found below 2 GB.
+    let text = with("central = \"256M\"", "central = \"2560M\"")
+        .replacen("zvm_level = \"5.3\"", "zvm_level = \"5.2\"", 1)
+        .replacen("count = 3", "count = 24", 1)
+        .replacen(
+            "volumes = [{ model = \"3390-3\", count = 2 }]",
+            "volumes = [{ model = \"3390-9\", count = 2 }]",
+            1,
+        );
+    let mut sim = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
+    for k in 1..=10 {
+        sim.step_until(k * 2_500_000_000);
+        sim.check_invariants()
+            .expect("invariants hold at every step");
+    }
+    let s = sim.summary();
+    assert!(s["pgmbk_frames"].as_f64().unwrap() > 0.0);
+    assert!(s["pages_resident_below_2g"].as_f64().unwrap() > 0.0);
+    assert!(s["transactions"].as_u64().unwrap() > 0);
+}
+
+#[test]
 fn paging_space_exhaustion_ends_cleanly() {
     // Slots just enough to pass the static check, and a workload that changes pages so that
     // kept copies and block fragmentation fill the paging space.
