@@ -9,7 +9,30 @@ pub enum LinuxCommand {
     },
     Meminfo,
     Vmstat,
+    /// `swapon -s` or `cat /proc/swaps`.
+    Swaps,
+    /// `sysctl vm.swappiness`, `cat /proc/sys/vm/swappiness`.
+    ShowSwappiness {
+        sysctl: bool,
+    },
+    /// `sysctl -w vm.swappiness=N`, `echo N > /proc/sys/vm/swappiness`: the caller sets it.
+    SetSwappiness {
+        value: u32,
+        sysctl: bool,
+    },
 }
+
+/// Linux's name of the guest's `i`-th DASD (0: dasda, 25: dasdz, 26: dasdaa).
+pub fn dasd_name(i: u32) -> String {
+    let letter = |k: u32| char::from(b'a' + k as u8);
+    if i < 26 {
+        format!("dasd{}", letter(i))
+    } else {
+        format!("dasd{}{}", letter(i / 26 - 1), letter(i % 26))
+    }
+}
+
+const SWAPPINESS: &str = "/proc/sys/vm/swappiness";
 
 /// The guest memory view these commands print (all in 4 KB pages).
 pub struct LinuxView {
@@ -23,6 +46,11 @@ pub struct LinuxView {
     pub pgmajfault: u64,
     pub pgscan_direct: u64,
     pub pgscan_kswapd: u64,
+    pub pswpin: u64,
+    pub pswpout: u64,
+    pub swappiness: u32,
+    /// Swap partitions and their size and use in pages (slots are spread round robin).
+    pub swap_devices: Vec<String>,
 }
 
 pub fn parse(line: &str) -> Result<LinuxCommand, String> {
@@ -51,10 +79,46 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
         "cat" => match words.get(1) {
             Some(&"/proc/meminfo") if words.len() == 2 => Ok(LinuxCommand::Meminfo),
             Some(&"/proc/vmstat") if words.len() == 2 => Ok(LinuxCommand::Vmstat),
+            Some(&"/proc/swaps") if words.len() == 2 => Ok(LinuxCommand::Swaps),
+            Some(&SWAPPINESS) if words.len() == 2 => {
+                Ok(LinuxCommand::ShowSwappiness { sysctl: false })
+            }
             Some(p) => Err(format!("cat: {p}: No such file or directory")),
             None => Err("cat: reading standard input is not possible here".into()),
         },
         "vmstat" if words.len() == 1 => Ok(LinuxCommand::Vmstat),
+        "swapon" => match &words[1..] {
+            ["-s"] | ["--summary"] => Ok(LinuxCommand::Swaps),
+            _ => Err("swapon: only `swapon -s` is simulated; swap devices are set up by the scenario (guests.linux.swap)".into()),
+        },
+        "sysctl" => {
+            let args: Vec<&str> = words[1..].iter().copied().filter(|w| *w != "-w").collect();
+            match args.as_slice() {
+                ["vm.swappiness"] => Ok(LinuxCommand::ShowSwappiness { sysctl: true }),
+                [kv] if kv.starts_with("vm.swappiness=") => {
+                    let raw = &kv["vm.swappiness=".len()..];
+                    match raw.parse::<u32>() {
+                        Ok(value) if value <= 100 => {
+                            Ok(LinuxCommand::SetSwappiness { value, sysctl: true })
+                        }
+                        _ => Err("error: \"Invalid argument\" setting key \"vm.swappiness\"".into()),
+                    }
+                }
+                [key, ..] => Err(format!(
+                    "error: \"{}\" is an unknown key",
+                    key.split('=').next().unwrap_or(key)
+                )),
+                [] => Err("sysctl: no variables specified".into()),
+            }
+        }
+        "echo" => match &words[1..] {
+            [value, ">", path] if *path == SWAPPINESS => match value.parse::<u32>() {
+                Ok(v) if v <= 100 => Ok(LinuxCommand::SetSwappiness { value: v, sysctl: false }),
+                _ => Err("-bash: echo: write error: Invalid argument".into()),
+            },
+            [_, ">", path] => Err(format!("-bash: {path}: Permission denied")),
+            _ => Err("echo: only `echo N > /proc/sys/vm/swappiness` is simulated".into()),
+        },
         _ => Err(format!("-bash: {cmd}: command not found")),
     }
 }
@@ -97,10 +161,39 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
             format!("nr_free_pages {}", v.free),
             format!("nr_file_pages {}", v.cached),
             format!("nr_anon_pages {}", v.anon),
+            format!("pswpin {}", v.pswpin),
+            format!("pswpout {}", v.pswpout),
             format!("pgmajfault {}", v.pgmajfault),
             format!("pgscan_kswapd {}", v.pgscan_kswapd),
             format!("pgscan_direct {}", v.pgscan_direct),
         ],
+        LinuxCommand::Swaps => {
+            let mut out = vec![
+                "Filename                                Type            Size    Used    Priority"
+                    .to_string(),
+            ];
+            let n = v.swap_devices.len().max(1) as u64;
+            for (k, dev) in v.swap_devices.iter().enumerate() {
+                // Slots are spread round robin: device k has every n-th one.
+                let share = |total: u64| total / n + u64::from((k as u64) < total % n);
+                out.push(format!(
+                    "{:<40}partition       {:<8}{:<8}-{}",
+                    dev,
+                    kib(share(v.swap_total)),
+                    kib(share(v.swap_used)),
+                    k + 1
+                ));
+            }
+            out
+        }
+        LinuxCommand::ShowSwappiness { sysctl: true } => {
+            vec![format!("vm.swappiness = {}", v.swappiness)]
+        }
+        LinuxCommand::ShowSwappiness { sysctl: false } => vec![v.swappiness.to_string()],
+        LinuxCommand::SetSwappiness { value, sysctl: true } => {
+            vec![format!("vm.swappiness = {value}")]
+        }
+        LinuxCommand::SetSwappiness { sysctl: false, .. } => vec![],
     }
 }
 
@@ -120,5 +213,24 @@ mod tests {
         assert!(parse("cat /proc/nothing")
             .unwrap_err()
             .contains("No such file"));
+        assert_eq!(
+            parse("sysctl -w vm.swappiness=10").unwrap(),
+            LinuxCommand::SetSwappiness { value: 10, sysctl: true }
+        );
+        assert_eq!(
+            parse("echo 0 > /proc/sys/vm/swappiness").unwrap(),
+            LinuxCommand::SetSwappiness { value: 0, sysctl: false }
+        );
+        assert!(parse("sysctl vm.swappiness=101")
+            .unwrap_err()
+            .contains("Invalid argument"));
+        assert!(parse("echo x > /proc/sys/vm/swappiness")
+            .unwrap_err()
+            .contains("write error"));
+        assert!(parse("sysctl vm.nosuch=1").unwrap_err().contains("unknown key"));
+        assert_eq!(parse("swapon -s").unwrap(), LinuxCommand::Swaps);
+        assert_eq!(dasd_name(0), "dasda");
+        assert_eq!(dasd_name(8), "dasdi");
+        assert_eq!(dasd_name(27), "dasdab");
     }
 }

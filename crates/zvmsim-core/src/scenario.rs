@@ -251,6 +251,14 @@ pub struct LinuxSpec {
     /// vm.min_free_kbytes-style floor of free memory, as a size.
     #[serde(default = "default_min_free")]
     pub min_free: Size,
+    /// vm.swappiness (0-100): how readily reclaim swaps anonymous memory rather than
+    /// dropping page cache.
+    #[serde(default = "default_swappiness")]
+    pub swappiness: u32,
+}
+
+fn default_swappiness() -> u32 {
+    60
 }
 
 fn default_kernel() -> Size {
@@ -270,6 +278,7 @@ impl Default for LinuxSpec {
             swap: Size(0),
             pfault: true,
             min_free: default_min_free(),
+            swappiness: default_swappiness(),
         }
     }
 }

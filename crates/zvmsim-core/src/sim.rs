@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 use crate::dasd::{Dasd, IoReq};
 use crate::engine::queue::EventQueue;
 use crate::engine::rng::{Stream, Zipf, RNG_ALGORITHM};
-use crate::guest::LinuxMemory;
+use crate::guest::{Anon, LinuxMemory};
 use crate::model::ModelParams;
 use crate::scenario::{self, DasdUse, Scenario, ScenarioError};
 use crate::storage::{CpWork, Storage, Touch, NONE};
@@ -31,9 +31,14 @@ const IO_DB_READ: u64 = 1;
 const IO_DB_WRITE: u64 = 2;
 const IO_PAGE_IN: u64 = 3;
 const IO_PAGE_OUT: u64 = 4;
+const IO_SWAP_READ: u64 = 5;
+const IO_SWAP_WRITE: u64 = 6;
 
 /// Waiter on a page-in that is a blocked virtual CPU (no pfault) rather than a task.
 const VCPU_WAITER: u32 = 1 << 31;
+/// Waiter on a page-in that is a Linux swap write (the low bits: its device): CP must bring
+/// the page in before the channel program can read it (double paging).
+const SWAPW_WAITER: u32 = 1 << 30;
 
 // Random stream numbers, one per component.
 const STREAM_DASD: u64 = 1;
@@ -56,6 +61,11 @@ enum Block {
         group: u32,
         task: u32,
         sync: bool,
+    },
+    /// A Linux major fault: the task waits for the read from its swap device.
+    SwapIn {
+        dev: u32,
+        task: u32,
     },
 }
 
@@ -97,6 +107,56 @@ struct GuestStats {
     /// Time transactions spent waiting for database reads and for host page-ins.
     wait_db_ns: u64,
     wait_fault_ns: u64,
+    wait_swap_ns: u64,
+    /// Linux counters over the interval (/proc/vmstat differences).
+    pgmajfault: u64,
+    pswpin: u64,
+    pswpout: u64,
+    pgscan_direct: u64,
+    pgscan_kswapd: u64,
+}
+
+impl GuestStats {
+    fn add(&mut self, s: &GuestStats) {
+        self.tx += s.tx;
+        self.resp_ns += s.resp_ns;
+        self.cpu_ns += s.cpu_ns;
+        self.cp_ns += s.cp_ns;
+        self.db_reads += s.db_reads;
+        self.db_writes += s.db_writes;
+        self.page_faults_dasd += s.page_faults_dasd;
+        self.page_faults_xstor += s.page_faults_xstor;
+        self.wait_db_ns += s.wait_db_ns;
+        self.wait_fault_ns += s.wait_fault_ns;
+        self.wait_swap_ns += s.wait_swap_ns;
+        self.pgmajfault += s.pgmajfault;
+        self.pswpin += s.pswpin;
+        self.pswpout += s.pswpout;
+        self.pgscan_direct += s.pgscan_direct;
+        self.pgscan_kswapd += s.pgscan_kswapd;
+    }
+}
+
+/// Cumulative Linux counters at the last interval boundary.
+#[derive(Default, Clone, Copy)]
+struct VmMark {
+    pgmajfault: u64,
+    pswpin: u64,
+    pswpout: u64,
+    pgscan_direct: u64,
+    pgscan_kswapd: u64,
+}
+
+impl VmMark {
+    fn of(m: &LinuxMemory) -> Self {
+        VmMark {
+            pgmajfault: m.pgmajfault,
+            pswpin: m.pswpin,
+            pswpout: m.pswpout,
+            pgscan_direct: m.pgscan_direct,
+            pgscan_kswapd: m.pgscan_kswapd,
+        }
+    }
 }
 
 struct GuestRt {
@@ -110,6 +170,12 @@ struct GuestRt {
     pfault: bool,
     rng: Stream,
     kswapd_task: u32,
+    /// The swap devices (dasd indices); slot s is on `swap_devs[s % len]` (equal priorities:
+    /// Linux spreads pages round robin).
+    swap_devs: Vec<u32>,
+    /// Their Linux device names, for `swapon -s`.
+    swap_names: Vec<String>,
+    vm_mark: VmMark,
     stats: GuestStats,
     total: GuestStats,
 }
@@ -254,31 +320,47 @@ impl Simulation {
                 spec.linux.min_free.pages() as u32,
                 spec.linux.swap.pages(),
             );
+            mem.swappiness = spec.linux.swappiness;
+            // The guest's volumes in device order (dasda, dasdb, ...): the database's LVM
+            // stripes and the swap partitions are simulated devices.
+            let (mut db_vols, mut swap_devs, mut swap_names) = (Vec::new(), Vec::new(), Vec::new());
+            let mut letter = 0u32;
+            for x in &spec.dasd {
+                for _ in 0..x.count {
+                    match x.usage {
+                        DasdUse::Database if dbspec.is_some() => db_vols.push(dasd.add(x.cache_hit)),
+                        DasdUse::Swap if spec.linux.swap.pages() > 0 => {
+                            swap_devs.push(dasd.add(x.cache_hit));
+                            swap_names.push(format!("/dev/{}1", crate::linux::dasd_name(letter)));
+                        }
+                        _ => {}
+                    }
+                    letter += 1;
+                }
+            }
             let db = dbspec.map(|d| {
-                let vols: Vec<u32> = spec
-                    .dasd
-                    .iter()
-                    .filter(|x| x.usage == DasdUse::Database)
-                    .flat_map(|x| std::iter::repeat(x.cache_hit).take(x.count as usize))
-                    .map(|h| dasd.add(h))
-                    .collect();
                 let buffers = d.cache.pages() as u32;
+                // Buffers and the other shared memory are anonymous pages 0.. of the guest.
                 Database::new(
                     blocks,
-                    kernel,
+                    0,
                     buffers,
                     shm - buffers.min(shm),
                     Zipf::with_offset(blocks as u64, d.skew, d.flat_head.pages() as f64),
                     (d.stripe.pages() as u32).max(1),
-                    vols,
+                    std::mem::take(&mut db_vols),
                 )
             });
+            // Anonymous memory hottest first: the buffers (buffer i holds the i-th hottest
+            // block), then the other shared memory; what does not fit starts on swap.
             if let Some(db) = &db {
                 // The page cache holds the blocks just below the buffer pool in popularity.
                 let start = db.buffers as u64;
-                mem.warm(|i| db.block_of_rank((start + i as u64) % db.blocks.max(1) as u64));
+                mem.warm(0..shm, |i| {
+                    db.block_of_rank((start + i as u64) % db.blocks.max(1) as u64)
+                });
             } else {
-                mem.warm(|_| NONE);
+                mem.warm(0..shm, |_| NONE);
             }
             let mut idle = Vec::new();
             for _ in 0..spec.vcpus {
@@ -309,6 +391,9 @@ impl Simulation {
                 pfault: spec.linux.pfault,
                 rng: Stream::new(seed, STREAM_GUEST + gi as u64),
                 kswapd_task,
+                swap_devs,
+                swap_names,
+                vm_mark: VmMark::default(),
                 stats: GuestStats::default(),
                 total: GuestStats::default(),
             });
@@ -368,14 +453,20 @@ impl Simulation {
         for g in &self.guests {
             let m = &g.mem;
             let b = m.base;
-            let mut ranges = vec![(b + m.pc_start, b + m.pages)];
+            // Anonymous page v is in pool page v if it started resident, which is the first
+            // `anon()` of them; the pool pages after them hold the page cache and free pages.
+            let pool = b + m.kernel;
+            let res = m.anon() as u32;
+            let clip = |lo: u32, len: u32| (pool + lo.min(res), pool + (lo + len).min(res));
+            let mut ranges = vec![(pool + res, b + m.pages)];
             if let Some(db) = &g.db {
-                ranges.push((b + db.other_start, b + db.other_start + db.other));
-                ranges.push((b + db.buf_start, b + db.buf_start + db.buffers));
+                ranges.push(clip(db.other_start, db.other));
+                ranges.push(clip(db.buf_start, db.buffers));
             } else if m.shm > 0 {
-                ranges.push((b + m.kernel, b + m.kernel + m.shm));
+                ranges.push(clip(0, m.shm));
             }
             ranges.push((b, b + m.kernel));
+            ranges.retain(|r| r.0 < r.1);
             orders.push(ranges);
         }
         let chunk = 256u32;
@@ -398,7 +489,10 @@ impl Simulation {
                 let is_buf = self.guests[gi]
                     .db
                     .as_ref()
-                    .map(|d| ranges[*ri].0 == self.guests[gi].mem.base + d.buf_start)
+                    .map(|d| {
+                        let m = &self.guests[gi].mem;
+                        d.buffers > 0 && ranges[*ri].0 == m.base + m.kernel + d.buf_start
+                    })
                     .unwrap_or(false);
                 for k in *pos..stop {
                     let page = if is_buf {
@@ -630,6 +724,16 @@ impl Simulation {
                 self.guests[g].stats.page_faults_dasd += 1;
                 self.tasks[task as usize].blocked_at = self.now;
             }
+            Block::SwapIn { dev, task } => {
+                let req = IoReq {
+                    token: (IO_SWAP_READ << 56) | task as u64,
+                    pages: 1,
+                    write: false,
+                    queued_at: self.now,
+                };
+                self.submit_io(dev, req);
+                self.tasks[task as usize].blocked_at = self.now;
+            }
         }
         if self.vcpus[v as usize].blocked {
             self.release_ifl();
@@ -713,6 +817,12 @@ impl Simulation {
                 self.guests[task.guest as usize].stats.wait_db_ns += waited;
                 self.make_ready(idx);
             }
+            IO_SWAP_READ => {
+                let task = &self.tasks[idx as usize];
+                let waited = self.now - task.blocked_at;
+                self.guests[task.guest as usize].stats.wait_swap_ns += waited;
+                self.make_ready(idx);
+            }
             IO_PAGE_IN => {
                 let group = self.pageins[idx as usize].group;
                 let mut cp = CpWork::default();
@@ -722,6 +832,10 @@ impl Simulation {
                 self.grp_inflight[group as usize] = NONE;
                 let waiters = std::mem::take(&mut self.pageins[idx as usize].waiters);
                 for &w in &waiters {
+                    if w & VCPU_WAITER == 0 && w & SWAPW_WAITER != 0 {
+                        self.submit_swap_write(w & !SWAPW_WAITER);
+                        continue;
+                    }
                     let task = if w & VCPU_WAITER != 0 {
                         self.vcpus[(w & !VCPU_WAITER) as usize].task
                     } else {
@@ -823,9 +937,13 @@ impl Simulation {
         let g = self.tasks[ti].guest as usize;
         if self.tasks[ti].kswapd {
             let scanned = self.guests[g].mem.kswapd();
-            let ns = scanned * self.p.linux_scan_page.ns();
-            self.charge(g, ns, 0);
-            return (ns, Outcome::Done);
+            let mut w = StepWork {
+                guest_ns: scanned * self.p.linux_scan_page.ns(),
+                cp_ns: 0,
+            };
+            self.start_swap_writes(g, &mut w);
+            self.charge(g, w.guest_ns, w.cp_ns);
+            return (w.guest_ns + w.cp_ns, Outcome::Done);
         }
         if self.tasks[ti].refs_left == 0 {
             let run = self.tasks[ti].cpu_left.min(budget);
@@ -908,15 +1026,92 @@ impl Simulation {
 
     /// Allocate a page-cache page for `block` (reclaiming as Linux does); returns its global page.
     fn pc_alloc(&mut self, g: usize, block: u32, w: &mut StepWork) -> u32 {
-        let gs = &mut self.guests[g];
-        let (i, scanned) = gs.mem.alloc_for(block);
+        let (i, scanned) = self.guests[g].mem.alloc_for(block);
+        self.after_alloc(g, scanned, w);
+        i
+    }
+
+    /// After a Linux allocation: charge direct reclaim, wake kswapd below the low watermark,
+    /// and start the swap writes reclaim decided on.
+    fn after_alloc(&mut self, g: usize, scanned: u64, w: &mut StepWork) {
         w.guest_ns += scanned * self.p.linux_scan_page.ns();
+        let gs = &mut self.guests[g];
         if gs.mem.needs_kswapd() {
             gs.mem.kswapd_queued = true;
             let kt = gs.kswapd_task;
             gs.ready.push_back(kt);
         }
-        i
+        self.start_swap_writes(g, w);
+    }
+
+    /// Linux writes the pages reclaim swapped out. The channel program reads each page, so CP
+    /// must have it in a frame: from XSTOR at once, from DASD by a page-in that the write then
+    /// waits for (double paging).
+    fn start_swap_writes(&mut self, g: usize, w: &mut StepWork) {
+        if self.guests[g].mem.swap_out.is_empty() {
+            return;
+        }
+        let outs = std::mem::take(&mut self.guests[g].mem.swap_out);
+        for o in &outs {
+            let devs = &self.guests[g].swap_devs;
+            let dev = devs[o.slot as usize % devs.len()];
+            let mut cp = CpWork::default();
+            let xs_before = self.storage.moved.xs_to_ms;
+            let r = self.storage.touch(o.page, false, &mut cp);
+            w.cp_ns += cp.ns;
+            if self.storage.moved.xs_to_ms != xs_before {
+                self.guests[g].stats.page_faults_xstor += 1;
+            }
+            match r {
+                Touch::Resident => self.submit_swap_write(dev),
+                Touch::Dasd { group } => {
+                    self.guests[g].stats.page_faults_dasd += 1;
+                    self.start_pagein(group, SWAPW_WAITER | dev);
+                }
+            }
+        }
+        let mut outs = outs;
+        outs.clear();
+        self.guests[g].mem.swap_out = outs;
+        self.flush_page_writes();
+    }
+
+    fn submit_swap_write(&mut self, dev: u32) {
+        let req = IoReq {
+            token: IO_SWAP_WRITE << 56,
+            pages: 1,
+            write: true,
+            queued_at: self.now,
+        };
+        self.submit_io(dev, req);
+    }
+
+    /// A reference by task `t` to anonymous page `v` of guest `g`. A page Linux swapped out is
+    /// a major fault: a page is allocated, CP must have it resident to start the read into it,
+    /// and the task sleeps until the read is done (its virtual CPU runs other tasks).
+    fn anon_touch(
+        &mut self,
+        g: usize,
+        t: u32,
+        v: u32,
+        write: bool,
+        kernel: bool,
+        w: &mut StepWork,
+    ) -> Result<(), Block> {
+        let (a, scanned) = self.guests[g].mem.anon_ref(v, write);
+        if scanned > 0 || !self.guests[g].mem.swap_out.is_empty() {
+            self.after_alloc(g, scanned, w);
+        }
+        match a {
+            Anon::Resident(page) => self.touch(g, t, page, write, kernel, w),
+            Anon::SwapIn { page, slot } => {
+                self.touch(g, t, page, true, true, w)?;
+                self.guests[g].mem.swapin_started(v);
+                let devs = &self.guests[g].swap_devs;
+                let dev = devs[slot as usize % devs.len()];
+                Err(Block::SwapIn { dev, task: t })
+            }
+        }
     }
 
     /// One buffer-pool get of a transaction, as a restartable state machine: a host page
@@ -933,14 +1128,14 @@ impl Simulation {
                     let kpage = base + gs.rng.below(gs.mem.kernel as u64) as u32;
                     let db = gs.db.as_ref().expect("db workload");
                     let opage = if db.other > 0 {
-                        Some(base + db.other_start + gs.rng.below(db.other as u64) as u32)
+                        Some(db.other_start + gs.rng.below(db.other as u64) as u32)
                     } else {
                         None
                     };
                     let block = db.sample_block(&mut gs.rng);
                     self.touch(g, t, kpage, false, true, w)?;
                     if let Some(op) = opage {
-                        self.touch(g, t, op, true, false, w)?;
+                        self.anon_touch(g, t, op, true, false, w)?;
                     }
                     self.tasks[ti].block = block;
                     self.tasks[ti].phase = 1;
@@ -950,9 +1145,9 @@ impl Simulation {
                     let gs = &mut self.guests[g];
                     let db = gs.db.as_mut().expect("db workload");
                     if let Some(buf) = db.lookup(block) {
-                        let page = base + db.buf_start + buf;
+                        let v = db.buf_start + buf;
                         let write = gs.rng.chance(wf);
-                        self.touch(g, t, page, write, false, w)?;
+                        self.anon_touch(g, t, v, write, false, w)?;
                         let db = self.guests[g].db.as_mut().expect("db workload");
                         db.hits += 1;
                         if write {
@@ -973,10 +1168,10 @@ impl Simulation {
                     // The victim buffer is dirty: write its old block through the page cache.
                     let (buf, old) = (self.tasks[ti].buf, self.tasks[ti].old_block);
                     let buf_start = self.guests[g].db.as_ref().expect("db").buf_start;
-                    self.touch(g, t, base + buf_start + buf, false, true, w)?;
+                    self.anon_touch(g, t, buf_start + buf, false, true, w)?;
                     if self.tasks[ti].pc_page == NONE {
                         let i = self.pc_alloc(g, old, w);
-                        self.tasks[ti].pc_page = self.guests[g].mem.pc_global(i);
+                        self.tasks[ti].pc_page = self.guests[g].mem.pool_global(i);
                         w.guest_ns += copy;
                     }
                     let pc = self.tasks[ti].pc_page;
@@ -1001,16 +1196,16 @@ impl Simulation {
                     if self.tasks[ti].pc_page == NONE {
                         if let Some(i) = gs.mem.lookup(block) {
                             // Page-cache hit: copy into the buffer.
-                            let pc = gs.mem.pc_global(i);
+                            let pc = gs.mem.pool_global(i);
                             self.touch(g, t, pc, false, true, w)?;
-                            self.touch(g, t, base + buf_start + buf, true, true, w)?;
+                            self.anon_touch(g, t, buf_start + buf, true, true, w)?;
                             w.guest_ns += copy;
                             self.tasks[ti].phase = 0;
                             return Ok(());
                         }
                         // Linux allocates the page-cache page and starts the read into it.
                         let i = self.pc_alloc(g, block, w);
-                        self.tasks[ti].pc_page = self.guests[g].mem.pc_global(i);
+                        self.tasks[ti].pc_page = self.guests[g].mem.pool_global(i);
                     }
                     // CP must have the target page resident to translate the channel program.
                     let pc = self.tasks[ti].pc_page;
@@ -1024,7 +1219,7 @@ impl Simulation {
                     let pc = self.tasks[ti].pc_page;
                     self.touch(g, t, pc, false, true, w)?;
                     let buf_start = self.guests[g].db.as_ref().expect("db").buf_start;
-                    self.touch(g, t, base + buf_start + buf, true, true, w)?;
+                    self.anon_touch(g, t, buf_start + buf, true, true, w)?;
                     w.guest_ns += copy;
                     self.tasks[ti].pc_page = NONE;
                     self.tasks[ti].phase = 0;
@@ -1090,6 +1285,9 @@ impl Simulation {
                 self.guests.iter().position(|g| g.name == user),
             ) {
                 (Ok(c), Some(gi)) => {
+                    if let crate::linux::LinuxCommand::SetSwappiness { value, .. } = c {
+                        self.guests[gi].mem.swappiness = value;
+                    }
                     let m = &self.guests[gi].mem;
                     let view = crate::linux::LinuxView {
                         total: m.pages as u64,
@@ -1098,10 +1296,14 @@ impl Simulation {
                         anon: m.anon(),
                         kernel: m.kernel as u64,
                         swap_total: m.swap_pages,
-                        swap_used: 0,
+                        swap_used: m.swap_used(),
                         pgmajfault: m.pgmajfault,
                         pgscan_direct: m.pgscan_direct,
                         pgscan_kswapd: m.pgscan_kswapd,
+                        pswpin: m.pswpin,
+                        pswpout: m.pswpout,
+                        swappiness: m.swappiness,
+                        swap_devices: self.guests[gi].swap_names.clone(),
                     };
                     crate::linux::respond(&c, &view)
                 }
@@ -1118,6 +1320,7 @@ impl Simulation {
         for g in &mut self.guests {
             g.stats = GuestStats::default();
             g.total = GuestStats::default();
+            g.vm_mark = VmMark::of(&g.mem);
         }
         self.sys = SysStats::default();
         self.mv_mark = self.storage.moved;
@@ -1153,7 +1356,14 @@ impl Simulation {
         for gi in 0..self.guests.len() {
             let resident = self.storage.guest_resident(gi);
             let g = &mut self.guests[gi];
-            let s = std::mem::take(&mut g.stats);
+            let mut s = std::mem::take(&mut g.stats);
+            let vm = VmMark::of(&g.mem);
+            s.pgmajfault = vm.pgmajfault - g.vm_mark.pgmajfault;
+            s.pswpin = vm.pswpin - g.vm_mark.pswpin;
+            s.pswpout = vm.pswpout - g.vm_mark.pswpout;
+            s.pgscan_direct = vm.pgscan_direct - g.vm_mark.pgscan_direct;
+            s.pgscan_kswapd = vm.pgscan_kswapd - g.vm_mark.pgscan_kswapd;
+            g.vm_mark = vm;
             tx_total += s.tx;
             let mut row = Map::new();
             row.insert("interval".into(), json!(self.interval_no));
@@ -1185,21 +1395,15 @@ impl Simulation {
             );
             row.insert("linux_free_pages".into(), json!(g.mem.free_pages()));
             row.insert("linux_cached_pages".into(), json!(g.mem.cached));
-            row.insert("pgscan_kswapd".into(), json!(g.mem.pgscan_kswapd));
-            row.insert("pgscan_direct".into(), json!(g.mem.pgscan_direct));
-            row.insert("pgmajfault".into(), json!(g.mem.pgmajfault));
+            row.insert("linux_anon_pages".into(), json!(g.mem.anon()));
+            row.insert("linux_swap_used_pages".into(), json!(g.mem.swap_used()));
+            row.insert("pgscan_kswapd_per_s".into(), json!(s.pgscan_kswapd as f64 / secs));
+            row.insert("pgscan_direct_per_s".into(), json!(s.pgscan_direct as f64 / secs));
+            row.insert("pgmajfault_per_s".into(), json!(s.pgmajfault as f64 / secs));
+            row.insert("pswpin_per_s".into(), json!(s.pswpin as f64 / secs));
+            row.insert("pswpout_per_s".into(), json!(s.pswpout as f64 / secs));
             self.rows.push(row);
-            let tot = &mut g.total;
-            tot.tx += s.tx;
-            tot.resp_ns += s.resp_ns;
-            tot.cpu_ns += s.cpu_ns;
-            tot.cp_ns += s.cp_ns;
-            tot.db_reads += s.db_reads;
-            tot.db_writes += s.db_writes;
-            tot.page_faults_dasd += s.page_faults_dasd;
-            tot.page_faults_xstor += s.page_faults_xstor;
-            tot.wait_db_ns += s.wait_db_ns;
-            tot.wait_fault_ns += s.wait_fault_ns;
+            g.total.add(&s);
         }
         let sys = std::mem::take(&mut self.sys);
         let mv = self.storage.moved;
@@ -1398,9 +1602,10 @@ impl Simulation {
                 0.0
             }),
         );
-        let majflt: u64 = self.guests.iter().map(|g| g.mem.pgmajfault).sum();
-        let pgscand: u64 = self.guests.iter().map(|g| g.mem.pgscan_direct).sum();
-        let kswapd: u64 = self.guests.iter().map(|g| g.mem.pgscan_kswapd).sum();
+        let sum = |f: fn(&GuestStats) -> u64| -> u64 { self.guests.iter().map(|g| f(&g.total)).sum() };
+        let majflt = sum(|t| t.pgmajfault);
+        let pgscand = sum(|t| t.pgscan_direct);
+        let kswapd = sum(|t| t.pgscan_kswapd);
         let per_tx = |f: fn(&GuestStats) -> u64| {
             let ns: u64 = self.guests.iter().map(|g| f(&g.total)).sum();
             if tx > 0 {
@@ -1417,8 +1622,16 @@ impl Simulation {
             "wait_page_fault_ms_per_tx".into(),
             json!(per_tx(|t| t.wait_fault_ns)),
         );
+        s.insert(
+            "wait_swap_in_ms_per_tx".into(),
+            json!(per_tx(|t| t.wait_swap_ns)),
+        );
         s.insert("cpu_ms_per_tx".into(), json!(per_tx(|t| t.cpu_ns)));
         s.insert("guest_pgmajfault".into(), json!(majflt));
+        s.insert("guest_pswpin".into(), json!(sum(|t| t.pswpin)));
+        s.insert("guest_pswpout".into(), json!(sum(|t| t.pswpout)));
+        let swap_used: u64 = self.guests.iter().map(|g| g.mem.swap_used()).sum();
+        s.insert("guest_swap_used_pages".into(), json!(swap_used));
         s.insert("guest_pgscand".into(), json!(pgscand));
         s.insert("guest_pgscan_kswapd".into(), json!(kswapd));
         let guests: Vec<Value> = self
@@ -1439,9 +1652,13 @@ impl Simulation {
                     "db_buffer_hit_ratio": hit,
                     "page_faults_dasd": t.page_faults_dasd,
                     "page_faults_xstor": t.page_faults_xstor,
-                    "pgscan_direct": g.mem.pgscan_direct,
-                    "pgscan_kswapd": g.mem.pgscan_kswapd,
-                    "pgmajfault": g.mem.pgmajfault,
+                    "pgscan_direct": t.pgscan_direct,
+                    "pgscan_kswapd": t.pgscan_kswapd,
+                    "pgmajfault": t.pgmajfault,
+                    "pswpin": t.pswpin,
+                    "pswpout": t.pswpout,
+                    "swap_used_pages": g.mem.swap_used(),
+                    "wait_swap_in_ms": if t.tx > 0 { t.wait_swap_ns as f64 / t.tx as f64 / 1e6 } else { 0.0 },
                 })
             })
             .collect();
@@ -1451,6 +1668,10 @@ impl Simulation {
 
     /// For tests: the storage model's invariants.
     pub fn check_invariants(&self) -> Result<(), String> {
-        self.storage.check_invariants()
+        self.storage.check_invariants()?;
+        for g in &self.guests {
+            g.mem.check().map_err(|e| format!("{}: {e}", g.name))?;
+        }
+        Ok(())
     }
 }

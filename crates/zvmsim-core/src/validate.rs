@@ -123,6 +123,35 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 ),
             );
         }
+        if g.linux.swappiness > 100 {
+            return err(
+                &f("linux.swappiness"),
+                format!("vm.swappiness {} must lie in 0-100", g.linux.swappiness),
+            );
+        }
+        if g.linux.swap.pages() > 0 {
+            let room: u64 = g
+                .dasd
+                .iter()
+                .filter(|d| d.usage == DasdUse::Swap)
+                .map(|d| d.model.pages() * d.count as u64)
+                .sum();
+            if room == 0 {
+                return err(
+                    &f("linux.swap"),
+                    format!("swap {} needs a swap volume: give the guest DASD with use = \"swap\"", g.linux.swap),
+                );
+            }
+            if g.linux.swap.pages() > room {
+                return err(
+                    &f("linux.swap"),
+                    format!(
+                        "swap {} does not fit on the guest's swap volumes ({} pages)",
+                        g.linux.swap, room
+                    ),
+                );
+            }
+        }
         virtual_pages += g.storage.pages() * g.count as u64;
         if let Some(w) = &g.workload {
             let Some(ws) = s.workloads.get(w) else {
@@ -133,12 +162,17 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                     return err(&f("dasd"), format!("workload `{w}` has a database: give the guest DASD with use = \"database\""));
                 }
                 let shm = db.shared_memory.unwrap_or(db.cache);
-                if shm.pages() + g.linux.kernel.pages() + g.linux.min_free.pages()
-                    >= g.storage.pages()
-                {
+                // Linux keeps free pages and some page cache; the rest of the shared memory
+                // must fit on swap, or Linux runs out of memory.
+                let resident = crate::guest::LinuxMemory::anon_capacity(
+                    g.storage.pages() as u32,
+                    g.linux.kernel.pages() as u32,
+                    g.linux.min_free.pages() as u32,
+                ) as u64;
+                if shm.pages() > resident + g.linux.swap.pages() {
                     return err(
                         &format!("workloads.{w}.database.shared_memory"),
-                        format!("database shared memory {} and kernel {} do not fit in guest {}'s storage {}", shm, g.linux.kernel, g.name, g.storage),
+                        format!("database shared memory {} does not fit in guest {}'s storage {} (kernel {}) and swap {}: Linux would run out of memory", shm, g.name, g.storage, g.linux.kernel, g.linux.swap),
                     );
                 }
             }

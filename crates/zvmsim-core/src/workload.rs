@@ -64,10 +64,10 @@ impl Mix {
 /// A database instance in one guest.
 pub struct Database {
     pub blocks: u32,
-    /// First buffer page, local to the guest.
+    /// First buffer page: an index into the guest's anonymous (shared) memory.
     pub buf_start: u32,
     pub buffers: u32,
-    /// Other shared memory (lock list, catalog and package caches), local start and size.
+    /// Other shared memory (lock list, catalog and package caches): anonymous start and size.
     pub other_start: u32,
     pub other: u32,
     buf_block: Vec<u32>,

@@ -340,3 +340,104 @@ fn large_memory_scenarios_are_full_scale() {
     }
     assert_eq!(n, 12);
 }
+
+/// SMALL with guests whose shared memory does not fit beside the kernel: Linux must swap.
+fn swapping() -> String {
+    with("shared_memory = \"56M\"", "shared_memory = \"118M\"")
+        .replacen("cache = \"48M\"", "cache = \"110M\"", 1)
+        .replacen(
+            "dasd = [{ use = \"database\", model = \"3390-9\", count = 2 }]",
+            "dasd = [{ use = \"database\", model = \"3390-9\", count = 2 }, { use = \"swap\", model = \"3390-3\" }]",
+            1,
+        )
+        .replacen(
+            "linux = { kernel = \"8M\", min_free = \"2M\" }",
+            "linux = { kernel = \"8M\", min_free = \"2M\", swap = \"32M\" }",
+            1,
+        )
+}
+
+#[test]
+fn undersized_guests_swap_with_major_faults_and_keep_invariants() {
+    let text = swapping()
+        + r#"
+[[console]]
+at = "3s"
+user = "LNX02"
+linux = "swapon -s"
+
+[[console]]
+at = "3s"
+user = "LNX02"
+linux = "sysctl -w vm.swappiness=10"
+
+[[console]]
+at = "3s"
+user = "LNX02"
+linux = "sysctl vm.swappiness"
+"#;
+    let mut sim = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
+    for k in 1..=25 {
+        sim.step_until(k * 1_000_000_000);
+        sim.check_invariants()
+            .expect("Linux and CP invariants hold at every step");
+    }
+    let s = sim.summary();
+    let majflt = s["guest_pgmajfault"].as_u64().unwrap();
+    assert!(majflt > 100, "major faults {majflt}");
+    assert_eq!(s["guest_pswpin"].as_u64().unwrap(), majflt);
+    assert!(s["guest_pswpout"].as_u64().unwrap() > 100);
+    assert!(s["guest_swap_used_pages"].as_u64().unwrap() > 0);
+    assert!(s["wait_swap_in_ms_per_tx"].as_f64().unwrap() > 0.0);
+    let console = sim.console();
+    let out = |i: usize| console[i]["response"].as_array().unwrap().clone();
+    // The third guest's swap minidisk is its third volume: /dev/dasdc1.
+    assert!(out(2)[0].as_str().unwrap().starts_with("Filename"));
+    assert!(out(2)[1].as_str().unwrap().starts_with("/dev/dasdc1"));
+    assert_eq!(out(3)[0], "vm.swappiness = 10");
+    assert_eq!(out(4)[0], "vm.swappiness = 10");
+    // A sysctl Linux rejects is a located scenario error with sysctl's message.
+    let bad = text.replacen("vm.swappiness=10", "vm.swappiness=250", 1);
+    let e = err(&bad);
+    assert_eq!(e.field, "console[3].linux");
+    assert!(e.detail.contains("Invalid argument"), "{e}");
+}
+
+#[test]
+fn swappiness_zero_keeps_shared_memory_in_storage() {
+    let run = |swappiness: &str| {
+        let o = [format!("guests[0].linux.swappiness={swappiness}")];
+        let mut sim = Simulation::from_toml(&swapping(), "t.toml", None, &o).expect("valid");
+        sim.run();
+        sim.check_invariants().expect("invariants");
+        sim.summary()
+    };
+    let (s60, s0) = (run("60"), run("0"));
+    let out = |s: &serde_json::Map<String, serde_json::Value>| s["guest_pswpout"].as_u64().unwrap();
+    assert!(out(&s0) * 4 < out(&s60), "swappiness 0: {} vs 60: {}", out(&s0), out(&s60));
+}
+
+#[test]
+fn swap_configuration_errors_are_located() {
+    // Swap without a swap volume.
+    let e = err(&with(
+        "linux = { kernel = \"8M\", min_free = \"2M\" }",
+        "linux = { kernel = \"8M\", min_free = \"2M\", swap = \"32M\" }",
+    ));
+    assert_eq!(e.field, "guests[0].linux.swap");
+    assert!(e.detail.contains("use = \"swap\""), "{e}");
+    // Shared memory beyond storage and swap: Linux would run out of memory.
+    let e = err(&swapping().replacen("swap = \"32M\"", "swap = \"1M\"", 1));
+    assert_eq!(e.field, "workloads.db.database.shared_memory");
+    assert!(e.detail.contains("run out of memory"), "{e}");
+    // Swap larger than its volume.
+    let e = err(&swapping().replacen("swap = \"32M\"", "swap = \"3G\"", 1));
+    assert_eq!(e.field, "guests[0].linux.swap");
+    assert!(e.detail.contains("does not fit"), "{e}");
+    let e = err(&with(
+        "linux = { kernel = \"8M\", min_free = \"2M\" }",
+        "linux = { kernel = \"8M\", min_free = \"2M\", swappiness = 101 }",
+    ));
+    assert_eq!(e.field, "guests[0].linux.swappiness");
+    assert_eq!(e.line, line_of(SMALL, "linux = {"));
+}
