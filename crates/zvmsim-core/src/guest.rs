@@ -147,24 +147,41 @@ impl LinuxMemory {
         (pages - kernel).saturating_sub(2 * high.max(256))
     }
 
-    /// Steady state after the workload has run for a while. Anonymous page v sits in pool
-    /// page v; `anon_heat` lists anonymous pages hottest first, and those beyond what fits
-    /// start in swap. The page cache holds file blocks (`fill(i)` gives the block for the
-    /// i-th cached page) and the rest up to the high watermark is free.
+    /// Steady state after the workload has run for a while. `anon_heat` lists the anonymous
+    /// pages hottest first: those that fit are resident, each in pool page v where it can
+    /// (else in the first pool page left over), and the rest start on swap. The page cache
+    /// holds file blocks (`fill(i)` gives the block for the i-th cached page) and the rest up
+    /// to the high watermark is free.
     pub fn warm(&mut self, anon_heat: impl Iterator<Item = u32>, mut fill: impl FnMut(u32) -> u32) {
         let cap = Self::anon_capacity(self.pages, self.kernel, self.min) as u64;
+        let n = self.pool.len() as u32;
+        let mut homeless = Vec::new();
         for (k, v) in anon_heat.enumerate() {
             if (k as u64) < cap {
-                self.anon_at[v as usize] = v;
-                self.pool[v as usize] = ANON | v;
+                if v < n {
+                    self.anon_at[v as usize] = v;
+                    self.pool[v as usize] = ANON | v;
+                } else {
+                    homeless.push(v);
+                }
                 self.anon_resident += 1;
             } else {
-                let slot = self.swap_free.pop().expect("swap space checked by validation");
+                let slot = self
+                    .swap_free
+                    .pop()
+                    .expect("swap space checked by validation");
                 self.anon_slot[v as usize] = slot;
                 self.anon_at[v as usize] = A_OUT | A_SLOT;
             }
         }
-        let n = self.pool.len() as u32;
+        let mut hole = 0u32;
+        for v in homeless {
+            while self.pool[hole as usize] != FREE {
+                hole += 1;
+            }
+            self.anon_at[v as usize] = hole;
+            self.pool[hole as usize] = ANON | v;
+        }
         let room = n as u64 - self.anon_resident;
         let cached = room.saturating_sub(self.high as u64);
         let mut i = 0u32;
@@ -188,12 +205,34 @@ impl LinuxMemory {
         self.free.reverse();
     }
 
+    /// Runs [lo, hi) of pool pages that hold file pages or are free (not anonymous memory).
+    pub fn file_or_free_runs(&self) -> Vec<(u32, u32)> {
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        for (i, &o) in self.pool.iter().enumerate() {
+            if o != FREE && o & ANON != 0 {
+                continue;
+            }
+            let i = i as u32;
+            match runs.last_mut() {
+                Some(r) if r.1 == i => r.1 = i + 1,
+                _ => runs.push((i, i + 1)),
+            }
+        }
+        runs
+    }
+
     pub fn free_pages(&self) -> u32 {
         self.free.len() as u32
     }
 
     pub fn swap_used(&self) -> u64 {
         self.swap_pages - self.swap_free.len() as u64
+    }
+
+    /// The global page holding anonymous page `v`, if it is in memory.
+    pub fn anon_page(&self, v: u32) -> Option<u32> {
+        let at = self.anon_at[v as usize] & A_IDX;
+        (at != A_OUT).then(|| self.pool_global(at))
     }
 
     /// Global page of pool page `i`.
@@ -379,8 +418,8 @@ impl LinuxMemory {
         let mut priority = DEF_PRIORITY;
         loop {
             let distress = 100 >> priority;
-            let reclaim_mapped = !self.swap_free.is_empty()
-                && mapped_ratio / 2 + distress + self.swappiness >= 100;
+            let reclaim_mapped =
+                !self.swap_free.is_empty() && mapped_ratio / 2 + distress + self.swappiness >= 100;
             let quota = (n >> priority).max(32);
             let (mut examined, mut visited) = (0, 0);
             while freed < want && examined < quota && visited < n {
@@ -436,17 +475,21 @@ impl LinuxMemory {
             } else if o & ANON != 0 {
                 anon += 1;
                 if self.anon_at[(o & !ANON) as usize] & A_IDX != i as u32 {
-                    return Err(format!("pool page {i} holds anon {} that maps elsewhere", o & !ANON));
+                    return Err(format!(
+                        "pool page {i} holds anon {} that maps elsewhere",
+                        o & !ANON
+                    ));
                 }
             } else {
                 cached += 1;
                 if self.blk_pc[o as usize] != i as u32 {
-                    return Err(format!("pool page {i} caches block {o} that maps elsewhere"));
+                    return Err(format!(
+                        "pool page {i} caches block {o} that maps elsewhere"
+                    ));
                 }
             }
         }
-        if free != self.free.len() as u64 || cached != self.cached || anon != self.anon_resident
-        {
+        if free != self.free.len() as u64 || cached != self.cached || anon != self.anon_resident {
             return Err(format!(
                 "counts: free {free}/{}, cached {cached}/{}, anon {anon}/{}",
                 self.free.len(),

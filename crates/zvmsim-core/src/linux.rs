@@ -190,7 +190,10 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
             vec![format!("vm.swappiness = {}", v.swappiness)]
         }
         LinuxCommand::ShowSwappiness { sysctl: false } => vec![v.swappiness.to_string()],
-        LinuxCommand::SetSwappiness { value, sysctl: true } => {
+        LinuxCommand::SetSwappiness {
+            value,
+            sysctl: true,
+        } => {
             vec![format!("vm.swappiness = {value}")]
         }
         LinuxCommand::SetSwappiness { sysctl: false, .. } => vec![],
@@ -215,11 +218,17 @@ mod tests {
             .contains("No such file"));
         assert_eq!(
             parse("sysctl -w vm.swappiness=10").unwrap(),
-            LinuxCommand::SetSwappiness { value: 10, sysctl: true }
+            LinuxCommand::SetSwappiness {
+                value: 10,
+                sysctl: true
+            }
         );
         assert_eq!(
             parse("echo 0 > /proc/sys/vm/swappiness").unwrap(),
-            LinuxCommand::SetSwappiness { value: 0, sysctl: false }
+            LinuxCommand::SetSwappiness {
+                value: 0,
+                sysctl: false
+            }
         );
         assert!(parse("sysctl vm.swappiness=101")
             .unwrap_err()
@@ -227,7 +236,9 @@ mod tests {
         assert!(parse("echo x > /proc/sys/vm/swappiness")
             .unwrap_err()
             .contains("write error"));
-        assert!(parse("sysctl vm.nosuch=1").unwrap_err().contains("unknown key"));
+        assert!(parse("sysctl vm.nosuch=1")
+            .unwrap_err()
+            .contains("unknown key"));
         assert_eq!(parse("swapon -s").unwrap(), LinuxCommand::Swaps);
         assert_eq!(dasd_name(0), "dasda");
         assert_eq!(dasd_name(8), "dasdi");

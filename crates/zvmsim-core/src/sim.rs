@@ -328,7 +328,9 @@ impl Simulation {
             for x in &spec.dasd {
                 for _ in 0..x.count {
                     match x.usage {
-                        DasdUse::Database if dbspec.is_some() => db_vols.push(dasd.add(x.cache_hit)),
+                        DasdUse::Database if dbspec.is_some() => {
+                            db_vols.push(dasd.add(x.cache_hit))
+                        }
                         DasdUse::Swap if spec.linux.swap.pages() > 0 => {
                             swap_devs.push(dasd.add(x.cache_hit));
                             swap_names.push(format!("/dev/{}1", crate::linux::dasd_name(letter)));
@@ -351,12 +353,14 @@ impl Simulation {
                     std::mem::take(&mut db_vols),
                 )
             });
-            // Anonymous memory hottest first: the buffers (buffer i holds the i-th hottest
-            // block), then the other shared memory; what does not fit starts on swap.
+            // Anonymous memory hottest first: the other shared memory (lock list, catalog and
+            // package caches, used by every transaction), then the buffers (buffer i holds the
+            // i-th hottest block); what does not fit starts on swap.
             if let Some(db) = &db {
                 // The page cache holds the blocks just below the buffer pool in popularity.
                 let start = db.buffers as u64;
-                mem.warm(0..shm, |i| {
+                let heat = (db.other_start..db.other_start + db.other).chain(0..db.buffers);
+                mem.warm(heat, |i| {
                     db.block_of_rank((start + i as u64) % db.blocks.max(1) as u64)
                 });
             } else {
@@ -449,64 +453,90 @@ impl Simulation {
     /// hot, kernel), interleaved across guests by segment, so that CP pages out what is
     /// coldest. The priming period then lets the mechanisms settle.
     fn warm_start(&mut self) {
-        let mut orders: Vec<Vec<(u32, u32)>> = Vec::new();
+        /// A run of pages to touch: guest pages [lo, hi), or with `anon` the resident pages of
+        /// anonymous pages [lo, hi); `rev` walks it from hi down.
+        #[derive(Clone, Copy)]
+        struct Seg {
+            lo: u32,
+            hi: u32,
+            anon: bool,
+            rev: bool,
+        }
+        let mut orders: Vec<Vec<Seg>> = Vec::new();
         for g in &self.guests {
             let m = &g.mem;
-            let b = m.base;
-            // Anonymous page v is in pool page v if it started resident, which is the first
-            // `anon()` of them; the pool pages after them hold the page cache and free pages.
-            let pool = b + m.kernel;
-            let res = m.anon() as u32;
-            let clip = |lo: u32, len: u32| (pool + lo.min(res), pool + (lo + len).min(res));
-            let mut ranges = vec![(pool + res, b + m.pages)];
+            let pool = m.base + m.kernel;
+            let plain = |lo, hi| Seg {
+                lo,
+                hi,
+                anon: false,
+                rev: false,
+            };
+            // Page cache and free pages, then the other shared memory, the buffer pool from
+            // cold to hot (buffer i holds the i-th hottest block), and the kernel.
+            let mut segs: Vec<Seg> = m
+                .file_or_free_runs()
+                .into_iter()
+                .map(|(lo, hi)| plain(pool + lo, pool + hi))
+                .collect();
             if let Some(db) = &g.db {
-                ranges.push(clip(db.other_start, db.other));
-                ranges.push(clip(db.buf_start, db.buffers));
-            } else if m.shm > 0 {
-                ranges.push(clip(0, m.shm));
+                segs.push(Seg {
+                    lo: db.other_start,
+                    hi: db.other_start + db.other,
+                    anon: true,
+                    rev: false,
+                });
+                segs.push(Seg {
+                    lo: db.buf_start,
+                    hi: db.buf_start + db.buffers,
+                    anon: true,
+                    rev: true,
+                });
+            } else {
+                segs.push(Seg {
+                    lo: 0,
+                    hi: m.shm,
+                    anon: true,
+                    rev: false,
+                });
             }
-            ranges.push((b, b + m.kernel));
-            ranges.retain(|r| r.0 < r.1);
-            orders.push(ranges);
+            segs.push(plain(m.base, m.base + m.kernel));
+            segs.retain(|r| r.lo < r.hi);
+            orders.push(segs);
         }
         let chunk = 256u32;
         let mut cursors: Vec<(usize, u32)> = orders
             .iter()
-            .map(|r| (0usize, r.first().map(|x| x.0).unwrap_or(0)))
+            .map(|r| (0usize, r.first().map(|x| x.lo).unwrap_or(0)))
             .collect();
         let mut cp = CpWork::default();
         loop {
             let mut any = false;
-            for (gi, ranges) in orders.iter().enumerate() {
-                let (ri, pos) = &mut cursors[gi];
-                if *ri >= ranges.len() {
+            for (gi, segs) in orders.iter().enumerate() {
+                let (si, pos) = &mut cursors[gi];
+                if *si >= segs.len() {
                     continue;
                 }
                 any = true;
-                let (_, hi) = ranges[*ri];
-                let stop = (*pos + chunk).min(hi);
-                // Buffer pool: buffer i holds the i-th hottest block, so walk it backwards.
-                let is_buf = self.guests[gi]
-                    .db
-                    .as_ref()
-                    .map(|d| {
-                        let m = &self.guests[gi].mem;
-                        d.buffers > 0 && ranges[*ri].0 == m.base + m.kernel + d.buf_start
-                    })
-                    .unwrap_or(false);
+                let sg = segs[*si];
+                let stop = (*pos + chunk).min(sg.hi);
                 for k in *pos..stop {
-                    let page = if is_buf {
-                        ranges[*ri].0 + (hi - 1 - k)
+                    let at = if sg.rev { sg.lo + (sg.hi - 1 - k) } else { k };
+                    let page = if sg.anon {
+                        match self.guests[gi].mem.anon_page(at) {
+                            Some(p) => p,
+                            None => continue,
+                        }
                     } else {
-                        k
+                        at
                     };
                     self.storage.touch(page, true, &mut cp);
                 }
                 *pos = stop;
-                if stop >= hi {
-                    *ri += 1;
-                    if *ri < ranges.len() {
-                        *pos = ranges[*ri].0;
+                if stop >= sg.hi {
+                    *si += 1;
+                    if *si < segs.len() {
+                        *pos = segs[*si].lo;
                     }
                 }
             }
@@ -1397,8 +1427,14 @@ impl Simulation {
             row.insert("linux_cached_pages".into(), json!(g.mem.cached));
             row.insert("linux_anon_pages".into(), json!(g.mem.anon()));
             row.insert("linux_swap_used_pages".into(), json!(g.mem.swap_used()));
-            row.insert("pgscan_kswapd_per_s".into(), json!(s.pgscan_kswapd as f64 / secs));
-            row.insert("pgscan_direct_per_s".into(), json!(s.pgscan_direct as f64 / secs));
+            row.insert(
+                "pgscan_kswapd_per_s".into(),
+                json!(s.pgscan_kswapd as f64 / secs),
+            );
+            row.insert(
+                "pgscan_direct_per_s".into(),
+                json!(s.pgscan_direct as f64 / secs),
+            );
             row.insert("pgmajfault_per_s".into(), json!(s.pgmajfault as f64 / secs));
             row.insert("pswpin_per_s".into(), json!(s.pswpin as f64 / secs));
             row.insert("pswpout_per_s".into(), json!(s.pswpout as f64 / secs));
@@ -1602,7 +1638,8 @@ impl Simulation {
                 0.0
             }),
         );
-        let sum = |f: fn(&GuestStats) -> u64| -> u64 { self.guests.iter().map(|g| f(&g.total)).sum() };
+        let sum =
+            |f: fn(&GuestStats) -> u64| -> u64 { self.guests.iter().map(|g| f(&g.total)).sum() };
         let majflt = sum(|t| t.pgmajfault);
         let pgscand = sum(|t| t.pgscan_direct);
         let kswapd = sum(|t| t.pgscan_kswapd);

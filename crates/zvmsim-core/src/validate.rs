@@ -139,7 +139,10 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             if room == 0 {
                 return err(
                     &f("linux.swap"),
-                    format!("swap {} needs a swap volume: give the guest DASD with use = \"swap\"", g.linux.swap),
+                    format!(
+                        "swap {} needs a swap volume: give the guest DASD with use = \"swap\"",
+                        g.linux.swap
+                    ),
                 );
             }
             if g.linux.swap.pages() > room {

@@ -414,7 +414,12 @@ fn swappiness_zero_keeps_shared_memory_in_storage() {
     };
     let (s60, s0) = (run("60"), run("0"));
     let out = |s: &serde_json::Map<String, serde_json::Value>| s["guest_pswpout"].as_u64().unwrap();
-    assert!(out(&s0) * 4 < out(&s60), "swappiness 0: {} vs 60: {}", out(&s0), out(&s60));
+    assert!(
+        out(&s0) * 4 < out(&s60),
+        "swappiness 0: {} vs 60: {}",
+        out(&s0),
+        out(&s60)
+    );
 }
 
 #[test]
@@ -440,4 +445,47 @@ fn swap_configuration_errors_are_located() {
     ));
     assert_eq!(e.field, "guests[0].linux.swappiness");
     assert_eq!(e.line, line_of(SMALL, "linux = {"));
+}
+
+#[test]
+fn shared_memory_larger_than_the_pool_starts_partly_on_swap() {
+    // 124M of shared memory in a 128M guest with an 8M kernel: some anonymous pages have no
+    // pool page of their own number and are placed in the pool's holes.
+    let text = swapping().replacen("shared_memory = \"118M\"", "shared_memory = \"124M\"", 1);
+    let mut sim = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
+    sim.check_invariants()
+        .expect("invariants at the warm start");
+    for k in 1..=10 {
+        sim.step_until(k * 1_000_000_000);
+        sim.check_invariants().expect("invariants");
+    }
+    assert!(sim.summary()["guest_swap_used_pages"].as_u64().unwrap() > 0);
+}
+
+/// The shipped example: Linux guests too small for their shared memory swap, and a lower
+/// vm.swappiness (dropping page cache instead) or a larger guest restores throughput.
+#[test]
+fn shipped_swap_example_shows_the_cost_of_linux_swapping() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/linux-swap/undersized-guests.toml"
+    );
+    let text = std::fs::read_to_string(path).expect("scenario file");
+    let run = |o: &[&str]| {
+        let o: Vec<String> = o.iter().map(|x| x.to_string()).collect();
+        let mut sim = Simulation::from_toml(&text, path, None, &o).expect("valid");
+        sim.run();
+        sim.check_invariants().expect("invariants");
+        sim.summary()
+    };
+    let f = |s: &serde_json::Map<String, serde_json::Value>, k: &str| s[k].as_f64().unwrap();
+    let swapping = run(&[]);
+    let calm = run(&["guests[0].linux.swappiness=0"]);
+    let big = run(&["guests[0].storage=1280M"]);
+    assert!(f(&swapping, "guest_pgmajfault") > 1000.0);
+    assert!(f(&swapping, "wait_swap_in_ms_per_tx") > f(&swapping, "cpu_ms_per_tx"));
+    assert_eq!(f(&big, "guest_pgmajfault"), 0.0);
+    for better in [&calm, &big] {
+        assert!(f(better, "throughput_tx_per_s") > 2.0 * f(&swapping, "throughput_tx_per_s"));
+    }
 }
