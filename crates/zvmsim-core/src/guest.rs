@@ -73,6 +73,11 @@ pub struct LinuxMemory {
     anon_slot: Vec<u32>,
     free: Vec<u32>,
     swap_free: Vec<u32>,
+    /// Every anonymous page is in pool page v and reclaim has never considered mapped pages:
+    /// references then need no lookup (speed). The first reclaim pass that may take mapped
+    /// pages ends this, counting every anonymous page as referenced, as it must have been
+    /// to stay resident.
+    identity: bool,
     hand: u32,
     pub min: u32,
     pub low: u32,
@@ -121,6 +126,7 @@ impl LinuxMemory {
             free: Vec::new(),
             // Popped from the end: slots are handed out in ascending order, in clusters.
             swap_free: (0..swap).rev().collect(),
+            identity: false,
             hand: 0,
             min: min_free,
             low: min_free + min_free / 4,
@@ -174,6 +180,7 @@ impl LinuxMemory {
                 self.anon_at[v as usize] = A_OUT | A_SLOT;
             }
         }
+        self.identity = self.anon_resident == self.shm as u64 && homeless.is_empty();
         let mut hole = 0u32;
         for v in homeless {
             while self.pool[hole as usize] != FREE {
@@ -263,6 +270,9 @@ impl LinuxMemory {
     /// Returns the place and the pages scanned by direct reclaim.
     #[inline]
     pub fn anon_ref(&mut self, v: u32, write: bool) -> (Anon, u64) {
+        if self.identity {
+            return (Anon::Resident(self.pool_global(v)), 0);
+        }
         let at = self.anon_at[v as usize];
         if at & (A_PENDING | A_IDX) < A_OUT {
             // Resident, the common case.
@@ -420,6 +430,12 @@ impl LinuxMemory {
             let distress = 100 >> priority;
             let reclaim_mapped =
                 !self.swap_free.is_empty() && mapped_ratio / 2 + distress + self.swappiness >= 100;
+            if reclaim_mapped && self.identity {
+                self.identity = false;
+                for at in &mut self.anon_at {
+                    *at |= A_REF;
+                }
+            }
             let quota = (n >> priority).max(32);
             let (mut examined, mut visited) = (0, 0);
             while freed < want && examined < quota && visited < n {
@@ -591,7 +607,7 @@ mod tests {
             let mut m = LinuxMemory::new(0, 10_000, 200, 6_000, 20_000, 40, 4_000);
             m.swappiness = swappiness;
             m.warm(0..6_000, |i| 10_000 + i);
-            for b in 0..3_000 {
+            for b in 0..9_000 {
                 m.alloc_for(b);
                 if m.needs_kswapd() {
                     m.kswapd();
