@@ -734,13 +734,7 @@ impl Simulation {
         match pending {
             Block::None => {}
             Block::DbRead { vol, task } => {
-                let req = IoReq {
-                    token: (IO_DB_READ << 56) | task as u64,
-                    pages: 1,
-                    write: false,
-                    queued_at: self.now,
-                };
-                self.submit_io(vol, req);
+                self.submit_page_io(vol, (IO_DB_READ << 56) | task as u64, false);
                 self.guests[g].stats.db_reads += 1;
                 self.tasks[task as usize].blocked_at = self.now;
             }
@@ -755,13 +749,7 @@ impl Simulation {
                 self.tasks[task as usize].blocked_at = self.now;
             }
             Block::SwapIn { dev, task } => {
-                let req = IoReq {
-                    token: (IO_SWAP_READ << 56) | task as u64,
-                    pages: 1,
-                    write: false,
-                    queued_at: self.now,
-                };
-                self.submit_io(dev, req);
+                self.submit_page_io(dev, (IO_SWAP_READ << 56) | task as u64, false);
                 self.tasks[task as usize].blocked_at = self.now;
             }
         }
@@ -794,6 +782,17 @@ impl Simulation {
         } else {
             self.ifl_free += 1;
         }
+    }
+
+    /// A one-page I/O on `dev`; `token` says what its completion does.
+    fn submit_page_io(&mut self, dev: u32, token: u64, write: bool) {
+        let req = IoReq {
+            token,
+            pages: 1,
+            write,
+            queued_at: self.now,
+        };
+        self.submit_io(dev, req);
     }
 
     fn submit_io(&mut self, dev: u32, req: IoReq) {
@@ -841,16 +840,15 @@ impl Simulation {
         }
         let idx = (req.token & ((1 << 56) - 1)) as u32;
         match req.token >> 56 {
-            IO_DB_READ => {
+            kind @ (IO_DB_READ | IO_SWAP_READ) => {
                 let task = &self.tasks[idx as usize];
                 let waited = self.now - task.blocked_at;
-                self.guests[task.guest as usize].stats.wait_db_ns += waited;
-                self.make_ready(idx);
-            }
-            IO_SWAP_READ => {
-                let task = &self.tasks[idx as usize];
-                let waited = self.now - task.blocked_at;
-                self.guests[task.guest as usize].stats.wait_swap_ns += waited;
+                let st = &mut self.guests[task.guest as usize].stats;
+                if kind == IO_DB_READ {
+                    st.wait_db_ns += waited;
+                } else {
+                    st.wait_swap_ns += waited;
+                }
                 self.make_ready(idx);
             }
             IO_PAGE_IN => {
@@ -1107,13 +1105,7 @@ impl Simulation {
     }
 
     fn submit_swap_write(&mut self, dev: u32) {
-        let req = IoReq {
-            token: IO_SWAP_WRITE << 56,
-            pages: 1,
-            write: true,
-            queued_at: self.now,
-        };
-        self.submit_io(dev, req);
+        self.submit_page_io(dev, IO_SWAP_WRITE << 56, true);
     }
 
     /// A reference by task `t` to anonymous page `v` of guest `g`. A page Linux swapped out is
@@ -1207,13 +1199,7 @@ impl Simulation {
                     let pc = self.tasks[ti].pc_page;
                     self.touch(g, t, pc, true, true, w)?;
                     let vol = self.guests[g].db.as_ref().expect("db").volume_of(old);
-                    let req = IoReq {
-                        token: IO_DB_WRITE << 56,
-                        pages: 1,
-                        write: true,
-                        queued_at: self.now,
-                    };
-                    self.submit_io(vol, req);
+                    self.submit_page_io(vol, IO_DB_WRITE << 56, true);
                     self.guests[g].stats.db_writes += 1;
                     self.tasks[ti].pc_page = NONE;
                     self.tasks[ti].phase = 3;
