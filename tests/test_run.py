@@ -217,3 +217,15 @@ def test_print_summary_copes_with_any_shape(capsys) -> None:
     })
     out = capsys.readouterr().out
     assert "throughput" in out and "ended completed" in out and "LNX02" in out
+
+
+def test_page_locations_per_guest_add_up_to_the_system(scenario: Path) -> None:
+    r = zvmsim.run(scenario)
+    cols = ["pages_resident_below_2g", "pages_resident_above_2g", "pages_xstor", "pages_dasd"]
+    per_guest = r.intervals.group_by("interval").agg([pl.col(c).sum() for c in cols]).sort("interval")
+    system = r.system.sort("interval").select(["interval", *cols])
+    assert per_guest.height == system.height > 0
+    for c in cols:
+        assert per_guest[c].cast(pl.Float64).to_list() == system[c].cast(pl.Float64).to_list(), c
+    # The quickstart overcommits: some guest has pages out of storage.
+    assert per_guest["pages_xstor"].sum() + per_guest["pages_dasd"].sum() > 0

@@ -1371,6 +1371,7 @@ impl Simulation {
         let mut tx_total = 0u64;
         for gi in 0..self.guests.len() {
             let resident = self.storage.guest_resident(gi);
+            let (below, xstor, slots) = self.storage.guest_locations(gi);
             let g = &mut self.guests[gi];
             let mut s = std::mem::take(&mut g.stats);
             let vm = VmMark::of(&g.mem);
@@ -1399,6 +1400,10 @@ impl Simulation {
             row.insert("cpu_pct".into(), json!(pct(s.cpu_ns)));
             row.insert("cp_pct".into(), json!(pct(s.cp_ns)));
             row.insert("resident_pages".into(), json!(resident));
+            row.insert("pages_resident_below_2g".into(), json!(below));
+            row.insert("pages_resident_above_2g".into(), json!(resident - below));
+            row.insert("pages_xstor".into(), json!(xstor));
+            row.insert("pages_dasd".into(), json!(slots));
             row.insert("db_reads_per_s".into(), json!(s.db_reads as f64 / secs));
             row.insert("db_writes_per_s".into(), json!(s.db_writes as f64 / secs));
             row.insert(
@@ -1672,6 +1677,8 @@ impl Simulation {
                     "cpu_pct": 100.0 * t.cpu_ns as f64 / measured_ns.max(1) as f64,
                     "cp_pct": 100.0 * t.cp_ns as f64 / measured_ns.max(1) as f64,
                     "resident_pages": self.storage.guest_resident(gi),
+                    "pages_xstor": self.storage.guest_locations(gi).1,
+                    "pages_dasd": self.storage.guest_locations(gi).2,
                     "db_buffer_hit_ratio": hit,
                     "page_faults_dasd": t.page_faults_dasd,
                     "page_faults_xstor": t.page_faults_xstor,

@@ -130,7 +130,11 @@ pub struct Storage {
     slots_total: u64,
     pub paging_full: bool,
     touched: u64,
+    /// Per guest: pages where they are (the Performance Toolkit's per-user page counts).
     guest_resident: Vec<u64>,
+    guest_below: Vec<u64>,
+    guest_xstor: Vec<u64>,
+    guest_slots: Vec<u64>,
 }
 
 impl Storage {
@@ -207,6 +211,9 @@ impl Storage {
             paging_full: false,
             touched: 0,
             guest_resident: vec![0; guest_pages.len()],
+            guest_below: vec![0; guest_pages.len()],
+            guest_xstor: vec![0; guest_pages.len()],
+            guest_slots: vec![0; guest_pages.len()],
         };
         // CP's nucleus and fixed control blocks occupy the lowest frames.
         let cp = cp_frames.min(frames / 2);
@@ -265,6 +272,14 @@ impl Storage {
     pub fn guest_resident(&self, g: usize) -> u64 {
         self.guest_resident[g]
     }
+    /// Guest `g`'s pages: resident below 2 GB, in XSTOR, and DASD slots held.
+    pub fn guest_locations(&self, g: usize) -> (u64, u64, u64) {
+        (
+            self.guest_below[g],
+            self.guest_xstor[g],
+            self.guest_slots[g],
+        )
+    }
     pub fn is_resident(&self, page: u32) -> bool {
         self.pg[page as usize] & FMASK != FRAME_NONE
     }
@@ -317,6 +332,8 @@ impl Storage {
             self.xstor.release(xb);
             self.pg_xstor[i] = NONE;
             self.on_xstor -= 1;
+            let g = self.guest_of(page);
+            self.guest_xstor[g] -= 1;
             self.moved.xs_to_ms += 1;
             cp.ns += self.p.cp_pagein_xstor.ns();
             self.make_resident(page, cp);
@@ -380,11 +397,12 @@ impl Storage {
         self.pg[i] = (self.pg[i] & !FMASK) | f | REF;
         self.fr_page[f as usize] = page;
         self.resident += 1;
-        if f < FRAMES_BELOW_2G {
-            self.resident_below += 1;
-        }
         let g = self.guest_of(page);
         self.guest_resident[g] += 1;
+        if f < FRAMES_BELOW_2G {
+            self.resident_below += 1;
+            self.guest_below[g] += 1;
+        }
         let seg = i / SEG_PAGES as usize;
         if self.seg_resident[seg] == 0 && self.seg_pgmbk[seg][0] == NONE {
             self.alloc_pgmbk(seg, cp);
@@ -619,6 +637,8 @@ impl Storage {
                 if let Some(b) = self.xstor.store(page) {
                     self.pg_xstor[i] = b;
                     self.on_xstor += 1;
+                    let g = self.guest_of(page);
+                    self.guest_xstor[g] += 1;
                     self.moved.ms_to_xs += 1;
                     cp.ns += self.p.cp_pageout_xstor.ns();
                 } else {
@@ -630,11 +650,12 @@ impl Storage {
         }
         self.pg[i] = (self.pg[i] | FRAME_NONE) & !REF;
         self.resident -= 1;
-        if f < FRAMES_BELOW_2G {
-            self.resident_below -= 1;
-        }
         let g = self.guest_of(page);
         self.guest_resident[g] -= 1;
+        if f < FRAMES_BELOW_2G {
+            self.resident_below -= 1;
+            self.guest_below[g] -= 1;
+        }
         let seg = i / SEG_PAGES as usize;
         self.seg_resident[seg] -= 1;
         self.free_frame(f);
@@ -714,6 +735,8 @@ impl Storage {
             self.pg_slot[page as usize] = s;
             self.pg[page as usize] &= !CHANGED;
             self.on_slot += 1;
+            let g = self.guest_of(page);
+            self.guest_slots[g] += 1;
         }
         self.grp_live[group as usize] = pages.len() as u8;
         self.writes.push(PageWrite {
@@ -740,6 +763,8 @@ impl Storage {
         self.slot_page[s as usize] = NONE;
         self.pg_slot[page as usize] = NONE;
         self.on_slot -= 1;
+        let g = self.guest_of(page);
+        self.guest_slots[g] -= 1;
         let g = s / self.block;
         self.grp_live[g as usize] -= 1;
         if self.grp_live[g as usize] == 0 {
@@ -765,6 +790,8 @@ impl Storage {
             };
             self.pg_xstor[page as usize] = NONE;
             self.on_xstor -= 1;
+            let g = self.guest_of(page);
+            self.guest_xstor[g] -= 1;
             batch.push(page);
             moved += 1;
             if batch.len() as u32 == self.block {
@@ -787,6 +814,8 @@ impl Storage {
         let mut res = 0u64;
         let mut xs = 0u64;
         let mut sl = 0u64;
+        let ng = self.guest_resident.len();
+        let mut per = vec![[0u64; 4]; ng];
         for i in 0..self.pg.len() {
             let f = match self.pg[i] & FMASK {
                 FRAME_NONE => NONE,
@@ -824,6 +853,24 @@ impl Storage {
             if places == 0 && self.pg[i] & TOUCHED != 0 {
                 return Err(format!("touched page {i} has no place"));
             }
+            let c = &mut per[self.guest_of(i as u32)];
+            c[0] += (f != NONE) as u64;
+            c[1] += (f != NONE && f < FRAMES_BELOW_2G) as u64;
+            c[2] += (x != NONE) as u64;
+            c[3] += (s != NONE) as u64;
+        }
+        for (g, c) in per.iter().enumerate() {
+            let kept = [
+                self.guest_resident[g],
+                self.guest_below[g],
+                self.guest_xstor[g],
+                self.guest_slots[g],
+            ];
+            if *c != kept {
+                return Err(format!(
+                    "guest {g}: resident, below 2 GB, XSTOR, slots counted {kept:?}, summed over pages {c:?}"
+                ));
+            }
         }
         if res != self.resident || xs != self.on_xstor || sl != self.on_slot {
             return Err(format!(
@@ -845,10 +892,6 @@ impl Storage {
         let live: u64 = self.grp_live.iter().map(|&x| x as u64).sum();
         if live != sl {
             return Err(format!("group live counts {live} != slots in use {sl}"));
-        }
-        let per_guest: u64 = self.guest_resident.iter().sum();
-        if per_guest != res {
-            return Err(format!("per-guest resident {per_guest} != {res}"));
         }
         let lo: u64 = self.lo_free.iter().map(|w| w.count_ones() as u64).sum();
         if lo != self.lo_free_count {
