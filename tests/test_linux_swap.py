@@ -24,7 +24,8 @@ def swapping() -> zvmsim.Result:
 def test_undersized_guests_swap(swapping: zvmsim.Result) -> None:
     s = swapping.summary
     assert s["guest_pgmajfault"] > 1000
-    assert s["guest_pswpin"] == s["guest_pgmajfault"]
+    # Readahead (vm.page-cluster = 3) reads more pages than there are major faults.
+    assert s["guest_pswpin"] > s["guest_pgmajfault"]
     assert s["guest_pswpout"] > 0
     assert s["guest_swap_used_pages"] > 0
     # z/VM has storage to spare: the waiting is Linux's own swap I/O.

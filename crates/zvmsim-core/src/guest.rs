@@ -71,6 +71,14 @@ pub struct LinuxMemory {
     /// Swap slot of each anonymous page (NONE: none). A resident page keeps its slot while
     /// unchanged (the swap cache), so that swapping it out again needs no write.
     anon_slot: Vec<u32>,
+    /// The anonymous page holding each swap slot (NONE: free), for readahead.
+    slot_owner: Vec<u32>,
+    /// Swap areas of equal priority: slot s is offset s / areas of area s % areas.
+    pub swap_areas: u32,
+    /// vm.page-cluster: a major fault reads the aligned 2^page_cluster slots around it.
+    pub page_cluster: u32,
+    /// Pages a major fault read ahead (anonymous page, global page), for the caller to check.
+    pub readahead: Vec<(u32, u32)>,
     free: Vec<u32>,
     swap_free: Vec<u32>,
     /// Every anonymous page is in pool page v and reclaim has never considered mapped pages:
@@ -123,6 +131,10 @@ impl LinuxMemory {
             blk_pc: vec![NONE; blocks as usize],
             anon_at: vec![A_OUT; shm as usize],
             anon_slot: vec![NONE; shm as usize],
+            slot_owner: vec![NONE; swap as usize],
+            swap_areas: 1,
+            page_cluster: 3,
+            readahead: Vec::new(),
             free: Vec::new(),
             // Popped from the end: slots are handed out in ascending order, in clusters.
             swap_free: (0..swap).rev().collect(),
@@ -177,6 +189,7 @@ impl LinuxMemory {
                     .pop()
                     .expect("swap space checked by validation");
                 self.anon_slot[v as usize] = slot;
+                self.slot_owner[slot as usize] = v;
                 self.anon_at[v as usize] = A_OUT | A_SLOT;
             }
         }
@@ -298,6 +311,8 @@ impl LinuxMemory {
             self.anon_resident += 1;
             self.pgmajfault += 1;
             self.pswpin += 1;
+            self.anon_at[v as usize] = at;
+            scanned += self.read_ahead(self.anon_slot[v as usize]);
         }
         self.anon_at[v as usize] = at | A_REF;
         (
@@ -307,6 +322,49 @@ impl LinuxMemory {
             },
             scanned,
         )
+    }
+
+    /// swapin_readahead: the other slots in use of the faulting slot's aligned cluster (in its
+    /// swap area) whose pages are not in memory are read by the same I/O into new pages, which
+    /// go to the swap cache unreferenced (a later reference is a minor fault).
+    fn read_ahead(&mut self, slot: u32) -> u64 {
+        let n = 1u32 << self.page_cluster.min(8);
+        let areas = self.swap_areas.max(1);
+        let (area, off) = (slot % areas, slot / areas);
+        let first = off & !(n - 1);
+        let mut scanned = 0;
+        for o in first..first + n {
+            let s = o * areas + area;
+            if s == slot || s as usize >= self.slot_owner.len() {
+                continue;
+            }
+            let w = self.slot_owner[s as usize];
+            if w == NONE || self.anon_at[w as usize] & A_IDX != A_OUT {
+                continue;
+            }
+            let (i, sc) = self.alloc_page();
+            scanned += sc;
+            self.pool[i as usize] = ANON | w;
+            self.anon_at[w as usize] = i | A_SLOT;
+            self.anon_resident += 1;
+            self.pswpin += 1;
+            let page = self.pool_global(i);
+            self.readahead.push((w, page));
+        }
+        scanned
+    }
+
+    /// A page read ahead is not read after all (CP does not have its frame): it stays on swap.
+    pub fn cancel_readahead(&mut self, w: u32, page: u32) {
+        if self.anon_page(w) != Some(page) {
+            return; // reclaimed again meanwhile
+        }
+        let i = self.anon_at[w as usize] & A_IDX;
+        self.anon_at[w as usize] = A_OUT | A_SLOT;
+        self.pool[i as usize] = FREE;
+        self.free.push(i);
+        self.anon_resident -= 1;
+        self.pswpin -= 1;
     }
 
     /// The swap read of `v` has been started. With swap more than half full the slot is freed
@@ -324,6 +382,7 @@ impl LinuxMemory {
         let s = self.anon_slot[v as usize];
         if s != NONE {
             self.anon_slot[v as usize] = NONE;
+            self.slot_owner[s as usize] = NONE;
             self.anon_at[v as usize] &= !A_SLOT;
             self.swap_free.push(s);
         }
@@ -400,6 +459,7 @@ impl LinuxMemory {
                     return false;
                 };
                 self.anon_slot[v as usize] = slot;
+                self.slot_owner[slot as usize] = v;
                 self.swap_out.push(SwapOut {
                     page: self.pool_global(i),
                     slot,
@@ -529,6 +589,11 @@ impl LinuxMemory {
             }
             if s != NONE && std::mem::replace(&mut slot_seen[s as usize], true) {
                 return Err(format!("swap slot {s} used twice"));
+            }
+            if s != NONE && self.slot_owner[s as usize] != v as u32 {
+                return Err(format!(
+                    "swap slot {s} does not point back to anon page {v}"
+                ));
             }
         }
         if slot_seen.iter().any(|&x| !x) {

@@ -12,14 +12,55 @@ pub enum LinuxCommand {
     /// `swapon -s` or `cat /proc/swaps`.
     Swaps,
     /// `sysctl vm.swappiness`, `cat /proc/sys/vm/swappiness`.
-    ShowSwappiness {
+    ShowVm {
+        tunable: VmTunable,
         sysctl: bool,
     },
     /// `sysctl -w vm.swappiness=N`, `echo N > /proc/sys/vm/swappiness`: the caller sets it.
-    SetSwappiness {
+    SetVm {
+        tunable: VmTunable,
         value: u32,
         sysctl: bool,
     },
+}
+
+/// The VM tunables the model uses, as sysctl and /proc/sys/vm name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VmTunable {
+    Swappiness,
+    PageCluster,
+}
+
+impl VmTunable {
+    const ALL: [VmTunable; 2] = [VmTunable::Swappiness, VmTunable::PageCluster];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            VmTunable::Swappiness => "vm.swappiness",
+            VmTunable::PageCluster => "vm.page-cluster",
+        }
+    }
+
+    fn path(self) -> String {
+        format!("/proc/sys/vm/{}", &self.key()[3..])
+    }
+
+    /// Values the simulation accepts (Linux bounds swappiness to 0-100; page-cluster is
+    /// simulated up to 8, reads of 256 pages).
+    fn valid(self, v: u32) -> bool {
+        match self {
+            VmTunable::Swappiness => v <= 100,
+            VmTunable::PageCluster => v <= 8,
+        }
+    }
+
+    fn by_key(key: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.key() == key)
+    }
+
+    fn by_path(path: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.path() == path)
+    }
 }
 
 /// Linux's name of the guest's `i`-th DASD (0: dasda, 25: dasdz, 26: dasdaa).
@@ -31,8 +72,6 @@ pub fn dasd_name(i: u32) -> String {
         format!("dasd{}{}", letter(i / 26 - 1), letter(i % 26))
     }
 }
-
-const SWAPPINESS: &str = "/proc/sys/vm/swappiness";
 
 /// The guest memory view these commands print (all in 4 KB pages).
 pub struct LinuxView {
@@ -49,6 +88,7 @@ pub struct LinuxView {
     pub pswpin: u64,
     pub pswpout: u64,
     pub swappiness: u32,
+    pub page_cluster: u32,
     /// Swap partitions and their size and use in pages (slots are spread round robin).
     pub swap_devices: Vec<String>,
 }
@@ -80,8 +120,11 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
             Some(&"/proc/meminfo") if words.len() == 2 => Ok(LinuxCommand::Meminfo),
             Some(&"/proc/vmstat") if words.len() == 2 => Ok(LinuxCommand::Vmstat),
             Some(&"/proc/swaps") if words.len() == 2 => Ok(LinuxCommand::Swaps),
-            Some(&SWAPPINESS) if words.len() == 2 => {
-                Ok(LinuxCommand::ShowSwappiness { sysctl: false })
+            Some(p) if words.len() == 2 && VmTunable::by_path(p).is_some() => {
+                Ok(LinuxCommand::ShowVm {
+                    tunable: VmTunable::by_path(p).expect("checked"),
+                    sysctl: false,
+                })
             }
             Some(p) => Err(format!("cat: {p}: No such file or directory")),
             None => Err("cat: reading standard input is not possible here".into()),
@@ -94,30 +137,45 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
         "sysctl" => {
             let args: Vec<&str> = words[1..].iter().copied().filter(|w| *w != "-w").collect();
             match args.as_slice() {
-                ["vm.swappiness"] => Ok(LinuxCommand::ShowSwappiness { sysctl: true }),
-                [kv] if kv.starts_with("vm.swappiness=") => {
-                    let raw = &kv["vm.swappiness=".len()..];
-                    match raw.parse::<u32>() {
-                        Ok(value) if value <= 100 => {
-                            Ok(LinuxCommand::SetSwappiness { value, sysctl: true })
+                [kv] => {
+                    let (key, value) = match kv.split_once('=') {
+                        Some((k, v)) => (k, Some(v)),
+                        None => (*kv, None),
+                    };
+                    let Some(tunable) = VmTunable::by_key(key) else {
+                        return Err(format!("error: \"{key}\" is an unknown key"));
+                    };
+                    match value.map(|v| v.parse::<u32>()) {
+                        None => Ok(LinuxCommand::ShowVm { tunable, sysctl: true }),
+                        Some(Ok(value)) if tunable.valid(value) => {
+                            Ok(LinuxCommand::SetVm { tunable, value, sysctl: true })
                         }
-                        _ => Err("error: \"Invalid argument\" setting key \"vm.swappiness\"".into()),
+                        Some(_) => Err(format!(
+                            "error: \"Invalid argument\" setting key \"{key}\""
+                        )),
                     }
                 }
-                [key, ..] => Err(format!(
-                    "error: \"{}\" is an unknown key",
-                    key.split('=').next().unwrap_or(key)
-                )),
+                [_, _, ..] => Err("sysctl: give one key at a time here".into()),
                 [] => Err("sysctl: no variables specified".into()),
             }
         }
         "echo" => match &words[1..] {
-            [value, ">", path] if *path == SWAPPINESS => match value.parse::<u32>() {
-                Ok(v) if v <= 100 => Ok(LinuxCommand::SetSwappiness { value: v, sysctl: false }),
-                _ => Err("-bash: echo: write error: Invalid argument".into()),
-            },
+            [value, ">", path] if VmTunable::by_path(path).is_some() => {
+                let tunable = VmTunable::by_path(path).expect("checked");
+                match value.parse::<u32>() {
+                    Ok(v) if tunable.valid(v) => Ok(LinuxCommand::SetVm {
+                        tunable,
+                        value: v,
+                        sysctl: false,
+                    }),
+                    _ => Err("-bash: echo: write error: Invalid argument".into()),
+                }
+            }
             [_, ">", path] => Err(format!("-bash: {path}: Permission denied")),
-            _ => Err("echo: only `echo N > /proc/sys/vm/swappiness` is simulated".into()),
+            _ => Err(
+                "echo: only `echo N > /proc/sys/vm/swappiness` (or page-cluster) is simulated"
+                    .into(),
+            ),
         },
         _ => Err(format!("-bash: {cmd}: command not found")),
     }
@@ -186,17 +244,25 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
             }
             out
         }
-        LinuxCommand::ShowSwappiness { sysctl: true } => {
-            vec![format!("vm.swappiness = {}", v.swappiness)]
+        LinuxCommand::ShowVm { tunable, sysctl } => {
+            let value = match tunable {
+                VmTunable::Swappiness => v.swappiness,
+                VmTunable::PageCluster => v.page_cluster,
+            };
+            if *sysctl {
+                vec![format!("{} = {value}", tunable.key())]
+            } else {
+                vec![value.to_string()]
+            }
         }
-        LinuxCommand::ShowSwappiness { sysctl: false } => vec![v.swappiness.to_string()],
-        LinuxCommand::SetSwappiness {
+        LinuxCommand::SetVm {
+            tunable,
             value,
             sysctl: true,
         } => {
-            vec![format!("vm.swappiness = {value}")]
+            vec![format!("{} = {value}", tunable.key())]
         }
-        LinuxCommand::SetSwappiness { sysctl: false, .. } => vec![],
+        LinuxCommand::SetVm { sysctl: false, .. } => vec![],
     }
 }
 
@@ -218,14 +284,16 @@ mod tests {
             .contains("No such file"));
         assert_eq!(
             parse("sysctl -w vm.swappiness=10").unwrap(),
-            LinuxCommand::SetSwappiness {
+            LinuxCommand::SetVm {
+                tunable: VmTunable::Swappiness,
                 value: 10,
                 sysctl: true
             }
         );
         assert_eq!(
             parse("echo 0 > /proc/sys/vm/swappiness").unwrap(),
-            LinuxCommand::SetSwappiness {
+            LinuxCommand::SetVm {
+                tunable: VmTunable::Swappiness,
                 value: 0,
                 sysctl: false
             }
@@ -240,6 +308,24 @@ mod tests {
             .unwrap_err()
             .contains("unknown key"));
         assert_eq!(parse("swapon -s").unwrap(), LinuxCommand::Swaps);
+        assert_eq!(
+            parse("sysctl vm.page-cluster=0").unwrap(),
+            LinuxCommand::SetVm {
+                tunable: VmTunable::PageCluster,
+                value: 0,
+                sysctl: true
+            }
+        );
+        assert_eq!(
+            parse("cat /proc/sys/vm/page-cluster").unwrap(),
+            LinuxCommand::ShowVm {
+                tunable: VmTunable::PageCluster,
+                sysctl: false
+            }
+        );
+        assert!(parse("sysctl vm.page-cluster=9")
+            .unwrap_err()
+            .contains("Invalid argument"));
         assert_eq!(dasd_name(0), "dasda");
         assert_eq!(dasd_name(8), "dasdi");
         assert_eq!(dasd_name(27), "dasdab");

@@ -255,6 +255,13 @@ pub struct LinuxSpec {
     /// dropping page cache.
     #[serde(default = "default_swappiness")]
     pub swappiness: u32,
+    /// vm.page-cluster: a major fault reads 2^page_cluster swap slots at once (readahead).
+    #[serde(default = "default_page_cluster")]
+    pub page_cluster: u32,
+}
+
+fn default_page_cluster() -> u32 {
+    3
 }
 
 fn default_swappiness() -> u32 {
@@ -279,6 +286,7 @@ impl Default for LinuxSpec {
             pfault: true,
             min_free: default_min_free(),
             swappiness: default_swappiness(),
+            page_cluster: default_page_cluster(),
         }
     }
 }

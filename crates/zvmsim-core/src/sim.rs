@@ -83,6 +83,8 @@ struct Task {
     start: u64,
     /// When the task last blocked (for the response-time breakdown).
     blocked_at: u64,
+    /// Pages read ahead with the task's pending swap read.
+    swap_ahead: u32,
 }
 
 struct Vcpu {
@@ -321,6 +323,7 @@ impl Simulation {
                 spec.linux.swap.pages(),
             );
             mem.swappiness = spec.linux.swappiness;
+            mem.page_cluster = spec.linux.page_cluster;
             // The guest's volumes in device order (dasda, dasdb, ...): the database's LVM
             // stripes and the swap partitions are simulated devices.
             let (mut db_vols, mut swap_devs, mut swap_names) = (Vec::new(), Vec::new(), Vec::new());
@@ -340,6 +343,7 @@ impl Simulation {
                     letter += 1;
                 }
             }
+            mem.swap_areas = swap_devs.len().max(1) as u32;
             let db = dbspec.map(|d| {
                 let buffers = d.cache.pages() as u32;
                 // Buffers and the other shared memory are anonymous pages 0.. of the guest.
@@ -395,8 +399,8 @@ impl Simulation {
                 pfault: spec.linux.pfault,
                 rng: Stream::new(seed, STREAM_GUEST + gi as u64),
                 kswapd_task,
-                swap_devs,
                 swap_names,
+                swap_devs,
                 vm_mark: VmMark::default(),
                 stats: GuestStats::default(),
                 total: GuestStats::default(),
@@ -749,7 +753,15 @@ impl Simulation {
                 self.tasks[task as usize].blocked_at = self.now;
             }
             Block::SwapIn { dev, task } => {
-                self.submit_page_io(dev, (IO_SWAP_READ << 56) | task as u64, false);
+                // One I/O reads the faulting page and those read ahead with it.
+                let ahead = std::mem::take(&mut self.tasks[task as usize].swap_ahead);
+                let req = IoReq {
+                    token: (IO_SWAP_READ << 56) | task as u64,
+                    pages: 1 + ahead,
+                    write: false,
+                    queued_at: self.now,
+                };
+                self.submit_io(dev, req);
                 self.tasks[task as usize].blocked_at = self.now;
             }
         }
@@ -948,6 +960,7 @@ impl Task {
             pc_page: NONE,
             start: 0,
             blocked_at: 0,
+            swap_ahead: 0,
         }
     }
 }
@@ -1108,6 +1121,31 @@ impl Simulation {
         self.submit_page_io(dev, IO_SWAP_WRITE << 56, true);
     }
 
+    /// The pages a major fault reads ahead are targets of the same I/O, so CP must have them
+    /// in frames; one CP has paged out is left on swap instead (a simplification: CP would
+    /// page it in before starting the read). Returns the pages read ahead.
+    fn check_readahead(&mut self, g: usize, w: &mut StepWork) -> u32 {
+        let ra = std::mem::take(&mut self.guests[g].mem.readahead);
+        let mut n = 0;
+        for &(anon, page) in &ra {
+            if self.guests[g].mem.anon_page(anon) != Some(page) {
+                continue;
+            }
+            if self.storage.is_resident(page) {
+                let mut cp = CpWork::default();
+                self.storage.touch(page, true, &mut cp);
+                w.cp_ns += cp.ns;
+                n += 1;
+            } else {
+                self.guests[g].mem.cancel_readahead(anon, page);
+            }
+        }
+        let mut ra = ra;
+        ra.clear();
+        self.guests[g].mem.readahead = ra;
+        n
+    }
+
     /// A reference by task `t` to anonymous page `v` of guest `g`. A page Linux swapped out is
     /// a major fault: a page is allocated, CP must have it resident to start the read into it,
     /// and the task sleeps until the read is done (its virtual CPU runs other tasks).
@@ -1121,6 +1159,9 @@ impl Simulation {
         w: &mut StepWork,
     ) -> Result<(), Block> {
         let (a, scanned) = self.guests[g].mem.anon_ref(v, write);
+        if !self.guests[g].mem.readahead.is_empty() {
+            self.tasks[t as usize].swap_ahead = self.check_readahead(g, w);
+        }
         if scanned > 0 || !self.guests[g].mem.swap_out.is_empty() {
             self.after_alloc(g, scanned, w);
         }
@@ -1301,8 +1342,12 @@ impl Simulation {
                 self.guests.iter().position(|g| g.name == user),
             ) {
                 (Ok(c), Some(gi)) => {
-                    if let crate::linux::LinuxCommand::SetSwappiness { value, .. } = c {
-                        self.guests[gi].mem.swappiness = value;
+                    if let crate::linux::LinuxCommand::SetVm { tunable, value, .. } = c {
+                        let m = &mut self.guests[gi].mem;
+                        match tunable {
+                            crate::linux::VmTunable::Swappiness => m.swappiness = value,
+                            crate::linux::VmTunable::PageCluster => m.page_cluster = value,
+                        }
                     }
                     let m = &self.guests[gi].mem;
                     let view = crate::linux::LinuxView {
@@ -1319,6 +1364,7 @@ impl Simulation {
                         pswpin: m.pswpin,
                         pswpout: m.pswpout,
                         swappiness: m.swappiness,
+                        page_cluster: m.page_cluster,
                         swap_devices: self.guests[gi].swap_names.clone(),
                     };
                     crate::linux::respond(&c, &view)

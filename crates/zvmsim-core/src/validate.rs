@@ -129,6 +129,15 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 format!("vm.swappiness {} must lie in 0-100", g.linux.swappiness),
             );
         }
+        if g.linux.page_cluster > 8 {
+            return err(
+                &f("linux.page_cluster"),
+                format!(
+                    "vm.page-cluster {} reads 2^{} pages per fault; give 0 to 8",
+                    g.linux.page_cluster, g.linux.page_cluster
+                ),
+            );
+        }
         if g.linux.swap.pages() > 0 {
             let room: u64 = g
                 .dasd

@@ -385,7 +385,8 @@ linux = "sysctl vm.swappiness"
     let s = sim.summary();
     let majflt = s["guest_pgmajfault"].as_u64().unwrap();
     assert!(majflt > 100, "major faults {majflt}");
-    assert_eq!(s["guest_pswpin"].as_u64().unwrap(), majflt);
+    // Readahead (vm.page-cluster 3) reads more pages than faults.
+    assert!(s["guest_pswpin"].as_u64().unwrap() > majflt);
     assert!(s["guest_pswpout"].as_u64().unwrap() > 100);
     assert!(s["guest_swap_used_pages"].as_u64().unwrap() > 0);
     assert!(s["wait_swap_in_ms_per_tx"].as_f64().unwrap() > 0.0);
@@ -488,4 +489,38 @@ fn shipped_swap_example_shows_the_cost_of_linux_swapping() {
     for better in [&calm, &big] {
         assert!(f(better, "throughput_tx_per_s") > 2.0 * f(&swapping, "throughput_tx_per_s"));
     }
+}
+
+#[test]
+fn swap_readahead_reads_clusters() {
+    let run = |cluster: &str| {
+        let o = [format!("guests[0].linux.page_cluster={cluster}")];
+        let mut sim = Simulation::from_toml(&swapping(), "t.toml", None, &o).expect("valid");
+        for k in 1..=25 {
+            sim.step_until(k * 1_000_000_000);
+            sim.check_invariants().expect("invariants");
+        }
+        let s = sim.summary();
+        let f = |k: &str| s[k].as_u64().unwrap();
+        (f("guest_pgmajfault"), f("guest_pswpin"))
+    };
+    let (fault0, in0) = run("0");
+    assert_eq!(
+        fault0, in0,
+        "without readahead every page read is a major fault"
+    );
+    let (fault3, in3) = run("3");
+    assert!(
+        in3 > 2 * fault3,
+        "clusters of up to 8 pages: {in3} pages for {fault3} faults"
+    );
+    assert!(
+        fault3 < fault0,
+        "readahead saves major faults: {fault3} vs {fault0}"
+    );
+    let e = err(&with(
+        "linux = { kernel = \"8M\", min_free = \"2M\" }",
+        "linux = { kernel = \"8M\", min_free = \"2M\", page_cluster = 9 }",
+    ));
+    assert_eq!(e.field, "guests[0].linux.page_cluster");
 }
