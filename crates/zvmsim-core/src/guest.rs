@@ -356,10 +356,12 @@ impl LinuxMemory {
 
     /// A page read ahead is not read after all (CP does not have its frame): it stays on swap.
     pub fn cancel_readahead(&mut self, w: u32, page: u32) {
-        if self.anon_page(w) != Some(page) {
-            return; // reclaimed again meanwhile
+        // Only a page still as the readahead left it: not reclaimed again, not used or changed.
+        let at = self.anon_at[w as usize];
+        if self.anon_page(w) != Some(page) || at & (A_SLOT | A_REF | A_PENDING) != A_SLOT {
+            return;
         }
-        let i = self.anon_at[w as usize] & A_IDX;
+        let i = at & A_IDX;
         self.anon_at[w as usize] = A_OUT | A_SLOT;
         self.pool[i as usize] = FREE;
         self.free.push(i);
