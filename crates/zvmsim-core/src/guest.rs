@@ -176,8 +176,10 @@ impl LinuxMemory {
         let mut homeless = Vec::new();
         for (k, v) in anon_heat.enumerate() {
             if (k as u64) < cap {
+                // In use: referenced (a cleared bit would make reclaim's first revolution
+                // take the hottest pages first).
                 if v < n {
-                    self.anon_at[v as usize] = v;
+                    self.anon_at[v as usize] = v | A_REF;
                     self.pool[v as usize] = ANON | v;
                 } else {
                     homeless.push(v);
@@ -199,7 +201,7 @@ impl LinuxMemory {
             while self.pool[hole as usize] != FREE {
                 hole += 1;
             }
-            self.anon_at[v as usize] = hole;
+            self.anon_at[v as usize] = hole | A_REF;
             self.pool[hole as usize] = ANON | v;
         }
         let room = n as u64 - self.anon_resident;

@@ -110,6 +110,8 @@ struct GuestStats {
     wait_db_ns: u64,
     wait_fault_ns: u64,
     wait_swap_ns: u64,
+    /// Linux swap-outs of pages CP had paged out and must bring back first.
+    double_paging: u64,
     /// Linux counters over the interval (/proc/vmstat differences).
     pgmajfault: u64,
     pswpin: u64,
@@ -131,6 +133,7 @@ impl GuestStats {
         self.wait_db_ns += s.wait_db_ns;
         self.wait_fault_ns += s.wait_fault_ns;
         self.wait_swap_ns += s.wait_swap_ns;
+        self.double_paging += s.double_paging;
         self.pgmajfault += s.pgmajfault;
         self.pswpin += s.pswpin;
         self.pswpout += s.pswpout;
@@ -1102,11 +1105,13 @@ impl Simulation {
             w.cp_ns += cp.ns;
             if self.storage.moved.xs_to_ms != xs_before {
                 self.guests[g].stats.page_faults_xstor += 1;
+                self.guests[g].stats.double_paging += 1;
             }
             match r {
                 Touch::Resident => self.submit_swap_write(dev),
                 Touch::Dasd { group } => {
                     self.guests[g].stats.page_faults_dasd += 1;
+                    self.guests[g].stats.double_paging += 1;
                     self.start_pagein(group, SWAPW_WAITER | dev);
                 }
             }
@@ -1475,6 +1480,10 @@ impl Simulation {
             row.insert("pgmajfault_per_s".into(), json!(s.pgmajfault as f64 / secs));
             row.insert("pswpin_per_s".into(), json!(s.pswpin as f64 / secs));
             row.insert("pswpout_per_s".into(), json!(s.pswpout as f64 / secs));
+            row.insert(
+                "double_paging_per_s".into(),
+                json!(s.double_paging as f64 / secs),
+            );
             self.rows.push(row);
             g.total.add(&s);
         }
@@ -1704,6 +1713,10 @@ impl Simulation {
         s.insert("guest_pgmajfault".into(), json!(majflt));
         s.insert("guest_pswpin".into(), json!(sum(|t| t.pswpin)));
         s.insert("guest_pswpout".into(), json!(sum(|t| t.pswpout)));
+        s.insert(
+            "guest_double_paging".into(),
+            json!(sum(|t| t.double_paging)),
+        );
         let swap_used: u64 = self.guests.iter().map(|g| g.mem.swap_used()).sum();
         s.insert("guest_swap_used_pages".into(), json!(swap_used));
         s.insert("guest_pgscand".into(), json!(pgscand));

@@ -524,3 +524,26 @@ fn swap_readahead_reads_clusters() {
     ));
     assert_eq!(e.field, "guests[0].linux.page_cluster");
 }
+
+/// Linux swapping in guests that z/VM also overcommits: some pages Linux writes to swap are
+/// ones CP had paged out, and CP must bring them back for the write (double paging).
+#[test]
+fn linux_swap_under_zvm_overcommitment_double_pages() {
+    let o = [
+        "run.measure=300s".to_string(),
+        "run.interval=60s".to_string(),
+    ];
+    let mut sim = Simulation::from_toml(&swapping(), "t.toml", None, &o).expect("valid");
+    sim.run();
+    sim.check_invariants().expect("invariants");
+    let s = sim.summary();
+    assert!(s["planned_overcommit_pct"].as_f64().unwrap() > 40.0);
+    let (double, out) = (
+        s["guest_double_paging"].as_u64().unwrap(),
+        s["guest_pswpout"].as_u64().unwrap(),
+    );
+    assert!(
+        double > 0 && double <= out,
+        "double paging {double} of {out} swap-outs"
+    );
+}
