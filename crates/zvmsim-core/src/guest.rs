@@ -540,6 +540,14 @@ impl LinuxMemory {
         scanned
     }
 
+    /// Anonymous pages in memory that also have an unchanged copy on swap (SwapCached).
+    pub fn swap_cached(&self) -> u64 {
+        self.anon_at
+            .iter()
+            .filter(|&&at| at & A_SLOT != 0 && at & A_IDX != A_OUT)
+            .count() as u64
+    }
+
     /// Pages in use by anonymous memory in guest storage.
     pub fn anon(&self) -> u64 {
         self.anon_resident

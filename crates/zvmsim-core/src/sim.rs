@@ -1363,6 +1363,7 @@ impl Simulation {
                         kernel: m.kernel as u64,
                         swap_total: m.swap_pages,
                         swap_used: m.swap_used(),
+                        swap_cached: m.swap_cached(),
                         pgmajfault: m.pgmajfault,
                         pgscan_direct: m.pgscan_direct,
                         pgscan_kswapd: m.pgscan_kswapd,

@@ -375,6 +375,11 @@ linux = "sysctl -w vm.swappiness=10"
 at = "3s"
 user = "LNX02"
 linux = "sysctl vm.swappiness"
+
+[[console]]
+at = "20s"
+user = "LNX02"
+linux = "cat /proc/meminfo"
 "#;
     let mut sim = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
     for k in 1..=25 {
@@ -397,6 +402,18 @@ linux = "sysctl vm.swappiness"
     assert!(out(2)[1].as_str().unwrap().starts_with("/dev/dasdc1"));
     assert_eq!(out(3)[0], "vm.swappiness = 10");
     assert_eq!(out(4)[0], "vm.swappiness = 10");
+    // Pages read back from swap keep their copy while unchanged: the swap cache.
+    let cached = out(5)
+        .iter()
+        .find_map(|l| {
+            l.as_str()
+                .unwrap()
+                .strip_prefix("SwapCached:")
+                .map(str::to_string)
+        })
+        .expect("SwapCached line");
+    let kb: u64 = cached.trim().trim_end_matches("kB").trim().parse().unwrap();
+    assert!(kb > 0, "SwapCached {kb} kB");
     // A sysctl Linux rejects is a located scenario error with sysctl's message.
     let bad = text.replacen("vm.swappiness=10", "vm.swappiness=250", 1);
     let e = err(&bad);
