@@ -56,7 +56,10 @@ def test_console_shows_swap_as_linux_does(swapping: zvmsim.Result) -> None:
     assert dev == "/dev/dasdc1" and kind == "partition"
     assert int(size) == 512 * 1024 and int(used) > 0
     assert by_cmd["sysctl vm.swappiness"] == ["vm.swappiness = 60"]
-    assert by_cmd["free -m"][2].startswith("Swap:")
+    free = by_cmd["free -m"]
+    assert free[2].startswith("-/+ buffers/cache:") and free[3].startswith("Swap:")
+    total, used, avail = (int(x) for x in free[3].split()[1:])
+    assert total == 512 and used > 0 and abs(avail - (total - used)) <= 1  # free truncates each field
 
 
 def test_swappiness_override_and_rejected_sysctl(runner, tmp_path: Path) -> None:

@@ -200,6 +200,11 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
                     u(v.cached)
                 ),
                 format!(
+                    "-/+ buffers/cache: {:>10} {:>10}",
+                    u(used - v.cached),
+                    u(v.free + v.cached)
+                ),
+                format!(
                     "Swap:   {:>10} {:>10} {:>10}",
                     u(v.swap_total),
                     u(v.swap_used),
