@@ -7,6 +7,18 @@ use serde::{Deserialize, Serialize};
 
 use crate::units::Duration;
 
+/// The frame requests for which z/VM 5.2 walks its available list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum AvailSearch {
+    /// Every frame taken.
+    All,
+    /// Frames for DASD paging I/O: block page-ins.
+    Paging,
+    /// Block page-ins and the frames XSTOR-to-DASD migration passes pages through.
+    PagingMigration,
+}
+
 macro_rules! params {
     ($( $(#[doc = $doc:expr])* $name:ident : $ty:ty = $default:expr ;)*) => {
         #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -53,9 +65,12 @@ params! {
     /// CP CPU to take a frame off the available list (z/VM 5.3: constant time).
     cp_alloc_frame: Duration = ns(500);
     /// CP CPU per available-list entry examined while searching for a frame of the wanted kind
-    /// (z/VM 5.2: below/above 2 GB, contiguous pairs; 5.3's "fast available list searching"
-    /// removed the walk). Calibrated.
-    cp_avail_search: Duration = ns(110);
+    /// (z/VM 5.2: frames for paging I/O, contiguous pairs below 2 GB; 5.3's "fast available
+    /// list searching" removed the walk). Calibrated.
+    cp_avail_search: Duration = ns(75);
+    /// Which single-frame requests walk the available list on z/VM 5.2 (see `AvailSearch`;
+    /// the PGMBK pair search below 2 GB always walks). Inference.
+    avail_search_frames: AvailSearch = AvailSearch::Paging;
 
     /// Available-list low threshold, as a fraction of pageable frames: demand scan starts
     /// below it. CP computes its thresholds dynamically; this is the order of magnitude its

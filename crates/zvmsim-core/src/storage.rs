@@ -10,10 +10,12 @@
 //! Release differences (see ../shared/reference/storage-management.md):
 //! * z/VM 5.2 keeps PGMBKs below 2 GB (two contiguous frames per 1 MB segment with resident
 //!   pages); a shortage of such pairs triggers demand scan among the frames below 2 GB even when
-//!   frames above are free, and searching the list for a contiguous pair costs CP time.
+//!   frames above are free, and searching the list for a contiguous pair costs CP time. Frames
+//!   for DASD paging I/O (block page-ins) are found by a walk of the available list, which costs
+//!   CP time in proportion to its length (`ModelParams::avail_search_frames`).
 //! * z/VM 5.3 places PGMBKs anywhere and finds frames in constant time.
 
-use crate::model::ModelParams;
+use crate::model::{AvailSearch, ModelParams};
 use crate::scenario::ZvmLevel;
 use crate::xstor::Xstor;
 
@@ -336,7 +338,7 @@ impl Storage {
             self.guest_xstor[g] -= 1;
             self.moved.xs_to_ms += 1;
             cp.ns += self.p.cp_pagein_xstor.ns();
-            self.make_resident(page, cp);
+            self.make_resident(page, false, cp);
             // No DASD copy exists: the page must be written if stolen again.
             self.pg[i] |= CHANGED;
         } else if self.pg_slot[i] != NONE {
@@ -348,7 +350,7 @@ impl Storage {
             self.moved.first_touch += 1;
             self.touched += 1;
             self.pg[i] |= TOUCHED | CHANGED;
-            self.make_resident(page, cp);
+            self.make_resident(page, false, cp);
         }
         if write {
             self.mark_changed(page);
@@ -380,7 +382,7 @@ impl Storage {
         for s in base..base + b {
             let page = self.slot_page[s];
             if page != NONE && self.pg[page as usize] & FMASK == FRAME_NONE {
-                self.make_resident(page, cp);
+                self.make_resident(page, true, cp);
                 // Block-read pages are not referenced yet, except the one that faulted, which
                 // the caller touches again.
                 self.pg[page as usize] &= !REF;
@@ -391,8 +393,8 @@ impl Storage {
         n
     }
 
-    fn make_resident(&mut self, page: u32, cp: &mut CpWork) {
-        let f = self.alloc_frame(cp);
+    fn make_resident(&mut self, page: u32, paging_io: bool, cp: &mut CpWork) {
+        let f = self.alloc_frame(paging_io, cp);
         let i = page as usize;
         self.pg[i] = (self.pg[i] & !FMASK) | f | REF;
         self.fr_page[f as usize] = page;
@@ -437,13 +439,19 @@ impl Storage {
 
     /// A frame for a guest page: above 2 GB first (CP keeps frames below 2 GB for what must
     /// live there), demand scan when the available list runs low.
-    fn alloc_frame(&mut self, cp: &mut CpWork) -> u32 {
+    fn alloc_frame(&mut self, paging_io: bool, cp: &mut CpWork) -> u32 {
         // Taking a frame off the available list: constant time on z/VM 5.3 ("fast available
         // list searching"); on 5.2 a walk of the list for a frame of the wanted kind, on
-        // average half its length.
+        // average half its length, for the requests `avail_search_frames` names (by default
+        // the frames of DASD block page-ins; a synchronous XSTOR page-in or a first reference
+        // takes the head of the list).
+        let walks = match self.p.avail_search_frames {
+            AvailSearch::All => true,
+            AvailSearch::Paging | AvailSearch::PagingMigration => paging_io,
+        };
         let search = match self.level {
-            ZvmLevel::V5R2 => self.p.cp_avail_search.ns() * self.avail_free() / 2,
-            ZvmLevel::V5R3 => 0,
+            ZvmLevel::V5R2 if walks => self.avail_search_ns(),
+            _ => 0,
         };
         cp.ns += self.p.cp_alloc_frame.ns() + search;
         if self.avail_free() < self.low_mark as u64 {
@@ -463,6 +471,11 @@ impl Storage {
             .expect("demand scan freed no frame")
     }
 
+    /// z/VM 5.2: CP time of one walk of the available list (half its length on average).
+    fn avail_search_ns(&self) -> u64 {
+        self.p.cp_avail_search.ns() * self.avail_free() / 2
+    }
+
     fn avail_free(&self) -> u64 {
         self.avail_hi.len() as u64 + self.lo_free_count
     }
@@ -473,7 +486,7 @@ impl Storage {
         let pair = match self.level {
             ZvmLevel::V5R2 => self.alloc_lo_pair(cp),
             // Anywhere: 5.3's contiguous-frame management finds a pair at no extra cost.
-            ZvmLevel::V5R3 => [self.alloc_frame(cp), self.alloc_frame(cp)],
+            ZvmLevel::V5R3 => [self.alloc_frame(false, cp), self.alloc_frame(false, cp)],
         };
         for f in pair {
             self.fr_page[f as usize] = CP_OWNED;
@@ -509,7 +522,7 @@ impl Storage {
         }
         // Below 2 GB is exhausted by CP's own blocks: take any two frames so the run goes on
         // (the counters show the condition).
-        [self.alloc_frame(cp), self.alloc_frame(cp)]
+        [self.alloc_frame(false, cp), self.alloc_frame(false, cp)]
     }
 
     /// Walk the free frames below 2 GB for two adjacent ones; CP pays for each free-list entry
@@ -804,6 +817,12 @@ impl Storage {
         }
         self.moved.xs_to_dasd += moved as u64;
         cp.ns += moved as u64 * self.p.cp_migrate.ns();
+        if self.level == ZvmLevel::V5R2
+            && self.p.avail_search_frames == AvailSearch::PagingMigration
+        {
+            // Each page passes through a central-storage frame taken off the list.
+            cp.ns += moved as u64 * self.avail_search_ns();
+        }
     }
 
     // ------------------------------------------------------------------ invariants
