@@ -1456,35 +1456,25 @@ impl Simulation {
             row.insert("pages_resident_above_2g".into(), json!(resident - below));
             row.insert("pages_xstor".into(), json!(xstor));
             row.insert("pages_dasd".into(), json!(slots));
-            row.insert("db_reads_per_s".into(), json!(s.db_reads as f64 / secs));
-            row.insert("db_writes_per_s".into(), json!(s.db_writes as f64 / secs));
-            row.insert(
-                "page_faults_dasd_per_s".into(),
-                json!(s.page_faults_dasd as f64 / secs),
-            );
-            row.insert(
-                "page_faults_xstor_per_s".into(),
-                json!(s.page_faults_xstor as f64 / secs),
-            );
             row.insert("linux_free_pages".into(), json!(g.mem.free_pages()));
             row.insert("linux_cached_pages".into(), json!(g.mem.cached));
             row.insert("linux_anon_pages".into(), json!(g.mem.anon()));
             row.insert("linux_swap_used_pages".into(), json!(g.mem.swap_used()));
-            row.insert(
-                "pgscan_kswapd_per_s".into(),
-                json!(s.pgscan_kswapd as f64 / secs),
-            );
-            row.insert(
-                "pgscan_direct_per_s".into(),
-                json!(s.pgscan_direct as f64 / secs),
-            );
-            row.insert("pgmajfault_per_s".into(), json!(s.pgmajfault as f64 / secs));
-            row.insert("pswpin_per_s".into(), json!(s.pswpin as f64 / secs));
-            row.insert("pswpout_per_s".into(), json!(s.pswpout as f64 / secs));
-            row.insert(
-                "double_paging_per_s".into(),
-                json!(s.double_paging as f64 / secs),
-            );
+            // Counts over the interval, as rates.
+            for (k, n) in [
+                ("db_reads_per_s", s.db_reads),
+                ("db_writes_per_s", s.db_writes),
+                ("page_faults_dasd_per_s", s.page_faults_dasd),
+                ("page_faults_xstor_per_s", s.page_faults_xstor),
+                ("pgscan_kswapd_per_s", s.pgscan_kswapd),
+                ("pgscan_direct_per_s", s.pgscan_direct),
+                ("pgmajfault_per_s", s.pgmajfault),
+                ("pswpin_per_s", s.pswpin),
+                ("pswpout_per_s", s.pswpout),
+                ("double_paging_per_s", s.double_paging),
+            ] {
+                row.insert(k.into(), json!(n as f64 / secs));
+            }
             self.rows.push(row);
             g.total.add(&s);
         }
