@@ -61,12 +61,45 @@ pub struct Scenario {
     pub model: crate::model::ModelParams,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+/// The z/VM release: "5.2" or "5.3" (a bare number, as `--set lpar.zvm_level=5.2` gives, is
+/// accepted too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 pub enum ZvmLevel {
     #[serde(rename = "5.2")]
     V5R2,
     #[serde(rename = "5.3")]
     V5R3,
+}
+
+impl<'de> Deserialize<'de> for ZvmLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Level;
+        impl serde::de::Visitor<'_> for Level {
+            type Value = ZvmLevel;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a z/VM level: \"5.2\" or \"5.3\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ZvmLevel, E> {
+                match v.trim() {
+                    "5.2" => Ok(ZvmLevel::V5R2),
+                    "5.3" => Ok(ZvmLevel::V5R3),
+                    other => Err(E::custom(format!(
+                        "unknown z/VM level `{other}`: zvmsim simulates \"5.2\" and \"5.3\""
+                    ))),
+                }
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<ZvmLevel, E> {
+                self.visit_str(&format!("{v:.1}"))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<ZvmLevel, E> {
+                self.visit_str(&v.to_string())
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<ZvmLevel, E> {
+                self.visit_str(&v.to_string())
+            }
+        }
+        d.deserialize_any(Level)
+    }
 }
 
 impl ZvmLevel {

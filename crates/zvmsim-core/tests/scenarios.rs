@@ -131,7 +131,7 @@ fn bad_input_is_located() {
             with("zvm_level = \"5.3\"", "zvm_level = \"4.4\""),
             "lpar.zvm_level",
             "zvm_level = \"4.4\"",
-            "unknown variant",
+            "unknown z/VM level",
         ),
         (
             with("count = 3", "count = 0"),
@@ -191,6 +191,17 @@ fn missing_field_and_syntax_error() {
     assert_eq!(e.line, line_of(SMALL, "ifls = 2"));
     assert!(e.detail.contains("TOML syntax error"));
     assert!(!e.detail.contains('\n'));
+}
+
+#[test]
+fn zvm_level_may_be_written_as_a_number() {
+    // `--set lpar.zvm_level=5.2` gives a TOML float; the quickstart suggests it.
+    let (s, _) = scenario::parse(SMALL, "t.toml", &["lpar.zvm_level=5.2".to_string()])
+        .expect("a bare 5.2 is a z/VM level");
+    assert_eq!(s.lpar.zvm_level, scenario::ZvmLevel::V5R2);
+    let e = err(&with("zvm_level = \"5.3\"", "zvm_level = 6.1"));
+    assert_eq!(e.field, "lpar.zvm_level");
+    assert!(e.detail.contains("unknown z/VM level `6.1`"), "{e}");
 }
 
 #[test]
