@@ -94,7 +94,7 @@ pub struct LinuxMemory {
     pub swappiness: u32,
     pub kswapd_queued: bool,
     pub cached: u64,
-    pub anon_resident: u64,
+    anon_resident: u64,
     pub swap_pages: u64,
     /// Pages written to swap by reclaim, for the caller to start the writes.
     pub swap_out: Vec<SwapOut>,

@@ -1051,14 +1051,7 @@ impl Simulation {
         kernel: bool,
         w: &mut StepWork,
     ) -> Result<(), Block> {
-        let mut cp = CpWork::default();
-        let xs_before = self.storage.moved.xs_to_ms;
-        let r = self.storage.touch(page, write, &mut cp);
-        w.cp_ns += cp.ns;
-        if self.storage.moved.xs_to_ms != xs_before {
-            self.guests[g].stats.page_faults_xstor += 1;
-        }
-        match r {
+        match self.host_touch(g, page, write, w) {
             Touch::Resident => Ok(()),
             Touch::Dasd { group } => Err(Block::PageIn {
                 group,
@@ -1066,6 +1059,20 @@ impl Simulation {
                 sync: kernel || !self.guests[g].pfault,
             }),
         }
+    }
+
+    /// CP's side of a reference to guest `g`'s `page`: its CP time goes to `w`, and a
+    /// synchronous page-in from XSTOR is counted as the guest's fault.
+    #[inline]
+    fn host_touch(&mut self, g: usize, page: u32, write: bool, w: &mut StepWork) -> Touch {
+        let mut cp = CpWork::default();
+        let xs_before = self.storage.moved.xs_to_ms;
+        let r = self.storage.touch(page, write, &mut cp);
+        w.cp_ns += cp.ns;
+        if self.storage.moved.xs_to_ms != xs_before {
+            self.guests[g].stats.page_faults_xstor += 1;
+        }
+        r
     }
 
     /// Allocate a page-cache page for `block` (reclaiming as Linux does); returns its global page.
@@ -1099,12 +1106,9 @@ impl Simulation {
         for o in &outs {
             let devs = &self.guests[g].swap_devs;
             let dev = devs[o.slot as usize % devs.len()];
-            let mut cp = CpWork::default();
             let xs_before = self.storage.moved.xs_to_ms;
-            let r = self.storage.touch(o.page, false, &mut cp);
-            w.cp_ns += cp.ns;
+            let r = self.host_touch(g, o.page, false, w);
             if self.storage.moved.xs_to_ms != xs_before {
-                self.guests[g].stats.page_faults_xstor += 1;
                 self.guests[g].stats.double_paging += 1;
             }
             match r {
@@ -1137,9 +1141,7 @@ impl Simulation {
                 continue;
             }
             if self.storage.is_resident(page) {
-                let mut cp = CpWork::default();
-                self.storage.touch(page, true, &mut cp);
-                w.cp_ns += cp.ns;
+                self.host_touch(g, page, true, w);
                 n += 1;
             } else {
                 self.guests[g].mem.cancel_readahead(anon, page);
