@@ -10,7 +10,7 @@ fn main() {
     };
     let text = std::fs::read_to_string(path).expect("read scenario");
     let t0 = std::time::Instant::now();
-    let mut sim = match zvmsim_core::sim::Simulation::from_toml(&text, path, None, &args[1..]) {
+    let mut sim = match zvmsim_core::system::Simulation::from_toml(&text, path, None, &args[1..]) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");

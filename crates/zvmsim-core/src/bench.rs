@@ -207,9 +207,9 @@ pub struct PageRefBench {
 /// DASD page-ins complete at once (the benchmark times the storage model, not the devices).
 pub fn bench_page_refs(frames: u32, refs: u64, seed: u64) -> PageRefBench {
     use crate::engine::rng::{Stream, Zipf};
-    use crate::model::ModelParams;
-    use crate::scenario::ZvmLevel;
-    use crate::storage::{CpWork, Storage, Touch};
+    use crate::config::params::ModelParams;
+    use crate::config::scenario::ZvmLevel;
+    use crate::cp::storage::{CpWork, Storage, Touch};
 
     let params = ModelParams::default();
     let guests = 8u32;

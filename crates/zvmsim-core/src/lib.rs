@@ -1,33 +1,27 @@
 //! zvmsim-core: a mechanistic, deterministic simulator of an IBM z/VM LPAR hosting Linux guests.
 //!
-//! Layout, one module per mechanism:
+//! Layout, one module per mechanism, grouped as the system is:
 //! * `engine`   — clock, event queue, random streams
-//! * `scenario` — the scenario schema (TOML), `validate` its semantic checks, `units` sizes/times
-//! * `model`    — global physical parameters with their sources
-//! * `storage`  — CP real storage: frames, available lists, demand scan, PGMBKs, DASD slots
-//! * `xstor`    — expanded storage
-//! * `dasd`     — DASD volumes: one I/O at a time per device, service times
-//! * `guest`    — Linux guest memory: page cache, free pages, kswapd and direct reclaim
+//! * `config`   — the scenario schema (TOML), its units and checks, the model's global parameters
+//! * `cp`       — CP: real storage (frames, available lists, demand scan, PGMBKs, DASD slots),
+//!                expanded storage, console commands
+//! * `io`       — DASD volumes: one I/O at a time per device, service times
+//! * `linux`    — Linux guest memory: page cache, anonymous memory, reclaim, swap; commands
 //! * `workload` — the transactional (OLTP) workload and its database buffer pool
-//! * `sim`      — the `Simulation`: IFL dispatching of virtual CPUs, events, monitors
-//! * `cp`, `linux` — console commands and their responses
 //! * `monitor`  — level and tally statistics per interval
+//! * `system`   — the `Simulation`: assembles the parts and routes events
 //! * `bench`    — the standard benchmarks of `zvmsim bench`
 
 pub mod bench;
+pub mod config;
 pub mod cp;
-pub mod dasd;
 pub mod engine;
-pub mod guest;
+pub mod io;
 pub mod linux;
-pub mod model;
 pub mod monitor;
-pub mod scenario;
-pub mod sim;
-pub mod storage;
-pub mod units;
-pub mod validate;
+pub mod system;
 pub mod workload;
-pub mod xstor;
+
+pub use system::Simulation;
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use serde_json::{json, Value};
-use zvmsim_core::sim::Simulation;
+use zvmsim_core::system::Simulation;
 
 /// (snapshot name, scenario file under scenarios/, overrides shortening the window).
 const CASES: &[(&str, &str, &[&str])] = &[

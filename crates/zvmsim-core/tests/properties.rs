@@ -3,10 +3,10 @@
 //! counters equal to the sums over pages).
 
 use proptest::prelude::*;
-use zvmsim_core::guest::{Anon, LinuxMemory};
-use zvmsim_core::model::ModelParams;
-use zvmsim_core::scenario::ZvmLevel;
-use zvmsim_core::storage::{CpWork, Storage, Touch};
+use zvmsim_core::linux::memory::{Anon, LinuxMemory};
+use zvmsim_core::config::params::ModelParams;
+use zvmsim_core::config::scenario::ZvmLevel;
+use zvmsim_core::cp::storage::{CpWork, Storage, Touch};
 
 const GUEST_PAGES: u32 = 4096;
 const GUESTS: u32 = 3;

@@ -1,7 +1,7 @@
 //! Scenario files, located errors, determinism and storage invariants, through the public API.
 
-use zvmsim_core::scenario::{self, ScenarioError};
-use zvmsim_core::sim::Simulation;
+use zvmsim_core::config::scenario::{self, ScenarioError};
+use zvmsim_core::system::Simulation;
 
 const SMALL: &str = r#"
 [lpar]

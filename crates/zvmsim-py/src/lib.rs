@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use serde_json::Value;
-use zvmsim_core::scenario::ScenarioError as CoreError;
+use zvmsim_core::config::scenario::ScenarioError as CoreError;
 
 pyo3::create_exception!(
     _core,
@@ -77,14 +77,14 @@ fn columns(py: Python<'_>, rows: &[serde_json::Map<String, Value>]) -> PyResult<
 
 #[pyfunction]
 fn schema() -> String {
-    zvmsim_core::scenario::json_schema()
+    zvmsim_core::config::scenario::json_schema()
 }
 
 #[pyfunction]
 #[pyo3(signature = (text, path, overrides = Vec::new()))]
 fn check(py: Python<'_>, text: &str, path: &str, overrides: Vec<String>) -> PyResult<PyObject> {
     let (sc, _) =
-        zvmsim_core::scenario::parse(text, path, &overrides).map_err(|e| scenario_err(py, e))?;
+        zvmsim_core::config::scenario::parse(text, path, &overrides).map_err(|e| scenario_err(py, e))?;
     let guests = sc.guest_instances();
     let pages: u64 = guests
         .iter()
@@ -108,7 +108,7 @@ fn check(py: Python<'_>, text: &str, path: &str, overrides: Vec<String>) -> PyRe
 
 #[pyclass(module = "zvmsim._core")]
 struct Simulation {
-    inner: zvmsim_core::sim::Simulation,
+    inner: zvmsim_core::system::Simulation,
 }
 
 #[pymethods]
@@ -122,13 +122,13 @@ impl Simulation {
         seed: Option<u64>,
         overrides: Vec<String>,
     ) -> PyResult<Self> {
-        let (mut sc, _) = zvmsim_core::scenario::parse(text, path, &overrides)
+        let (mut sc, _) = zvmsim_core::config::scenario::parse(text, path, &overrides)
             .map_err(|e| scenario_err(py, e))?;
         if let Some(s) = seed {
             sc.run.seed = s;
         }
         // Building allocates and warms the full-scale state: release the GIL meanwhile.
-        let inner = py.allow_threads(move || zvmsim_core::sim::Simulation::new(sc));
+        let inner = py.allow_threads(move || zvmsim_core::system::Simulation::new(sc));
         Ok(Simulation { inner })
     }
 

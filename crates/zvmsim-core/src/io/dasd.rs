@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 
 use crate::engine::rng::Stream;
-use crate::model::ModelParams;
+use crate::config::params::ModelParams;
 
 #[derive(Debug, Clone, Copy)]
 pub struct IoReq {

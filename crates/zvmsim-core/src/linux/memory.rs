@@ -17,7 +17,7 @@
 //! mapped pages are taken only when `mapped_ratio / 2 + distress + swappiness >= 100`. Each
 //! pass scans `pool >> priority` pages, from priority 12 down to 0, as `shrink_zone` does.
 
-use crate::storage::NONE;
+use crate::cp::storage::NONE;
 
 /// Pool-page owner tag of an anonymous page (the low bits are its index).
 const ANON: u32 = 1 << 31;

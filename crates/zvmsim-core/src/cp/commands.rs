@@ -2,7 +2,7 @@
 //! responses CP writes, from the simulated system's state. A rejected command answers with the
 //! CP message and changes nothing.
 
-use crate::units::PAGE_SIZE;
+use crate::config::units::PAGE_SIZE;
 
 /// A parsed CP command.
 #[derive(Debug, Clone, PartialEq, Eq)]

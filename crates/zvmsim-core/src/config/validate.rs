@@ -2,8 +2,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::scenario::{DasdUse, Scenario, ScenarioError, Source};
-use crate::units::PAGE_SIZE;
+use crate::config::scenario::{DasdUse, Scenario, ScenarioError, Source};
+use crate::config::units::PAGE_SIZE;
 
 pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     let err = |field: &str, detail: String| Err(src.error(field, detail));
@@ -176,7 +176,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 let shm = db.shared_memory.unwrap_or(db.cache);
                 // Linux keeps free pages and some page cache; the rest of the shared memory
                 // must fit on swap, or Linux runs out of memory.
-                let resident = crate::guest::LinuxMemory::anon_capacity(
+                let resident = crate::linux::memory::LinuxMemory::anon_capacity(
                     g.storage.pages() as u32,
                     g.linux.kernel.pages() as u32,
                     g.linux.min_free.pages() as u32,
@@ -190,7 +190,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             }
         }
         for k in 0..g.count {
-            let name = &crate::scenario::expand_name(&g.name, g.first, k, g.count);
+            let name = &crate::config::scenario::expand_name(&g.name, g.first, k, g.count);
             if name.is_empty()
                 || name.len() > 8
                 || !name
@@ -322,7 +322,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
         let f = |k: &str| format!("console[{i}].{k}");
         match (&c.cp, &c.linux) {
             (Some(cmd), None) => {
-                crate::cp::parse(cmd).map_err(|m| src.error(&f("cp"), m))?;
+                crate::cp::commands::parse(cmd).map_err(|m| src.error(&f("cp"), m))?;
             }
             (None, Some(cmd)) => {
                 let user = c.user.to_ascii_uppercase();
@@ -335,7 +335,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                         ),
                     );
                 }
-                crate::linux::parse(cmd).map_err(|m| src.error(&f("linux"), m))?;
+                crate::linux::commands::parse(cmd).map_err(|m| src.error(&f("linux"), m))?;
             }
             _ => {
                 return err(

@@ -8,15 +8,15 @@ use std::collections::VecDeque;
 
 use serde_json::{json, Map, Value};
 
-use crate::dasd::{Dasd, IoReq};
+use crate::io::dasd::{Dasd, IoReq};
 use crate::engine::queue::EventQueue;
 use crate::engine::rng::{Stream, Zipf, RNG_ALGORITHM};
-use crate::guest::{Anon, LinuxMemory};
-use crate::model::ModelParams;
-use crate::scenario::{self, DasdUse, Scenario, ScenarioError};
-use crate::storage::{CpWork, Storage, Touch, NONE};
-use crate::units::NS_PER_S;
-use crate::workload::{Database, Mix};
+use crate::linux::memory::{Anon, LinuxMemory};
+use crate::config::params::ModelParams;
+use crate::config::scenario::{self, DasdUse, Scenario, ScenarioError};
+use crate::cp::storage::{CpWork, Storage, Touch, NONE};
+use crate::config::units::NS_PER_S;
+use crate::workload::database::{Database, Mix};
 
 // Event kinds (top byte of the payload).
 const EV_SUBMIT: u64 = 1;
@@ -223,13 +223,13 @@ pub struct Simulation {
     sys: SysStats,
     interval_start: u64,
     interval_no: u32,
-    mv_mark: crate::storage::Movement,
+    mv_mark: crate::cp::storage::Movement,
     rows: Vec<Map<String, Value>>,
     sys_rows: Vec<Map<String, Value>>,
     console: Vec<Value>,
     ended: Option<String>,
-    interval_mv: crate::storage::Movement,
-    interval_paging: crate::dasd::DevStats,
+    interval_mv: crate::cp::storage::Movement,
+    interval_paging: crate::io::dasd::DevStats,
 }
 
 impl Simulation {
@@ -339,7 +339,7 @@ impl Simulation {
                         }
                         DasdUse::Swap if spec.linux.swap.pages() > 0 => {
                             swap_devs.push(dasd.add(x.cache_hit));
-                            swap_names.push(format!("/dev/{}1", crate::linux::dasd_name(letter)));
+                            swap_names.push(format!("/dev/{}1", crate::linux::commands::dasd_name(letter)));
                         }
                         _ => {}
                     }
@@ -1307,10 +1307,10 @@ impl Simulation {
     fn run_console(&mut self, i: usize) {
         let entry = self.scenario.console[i].clone();
         if let Some(cmd) = &entry.cp {
-            let response = match crate::cp::parse(cmd) {
+            let response = match crate::cp::commands::parse(cmd) {
                 Ok(c) => {
                     let secs = (self.now - self.interval_start).max(1) as f64;
-                    let view = crate::cp::CpView {
+                    let view = crate::cp::commands::CpView {
                         level: self.scenario.lpar.zvm_level.as_str(),
                         central_bytes: self.scenario.lpar.central.bytes(),
                         xstor_bytes: self.scenario.lpar.expanded.bytes(),
@@ -1337,7 +1337,7 @@ impl Simulation {
                             * NS_PER_S as f64
                             / secs,
                     };
-                    crate::cp::respond(&c, &view)
+                    crate::cp::commands::respond(&c, &view)
                 }
                 Err(m) => vec![m],
             };
@@ -1345,19 +1345,19 @@ impl Simulation {
         } else if let Some(cmd) = &entry.linux {
             let user = entry.user.to_ascii_uppercase();
             let response = match (
-                crate::linux::parse(cmd),
+                crate::linux::commands::parse(cmd),
                 self.guests.iter().position(|g| g.name == user),
             ) {
                 (Ok(c), Some(gi)) => {
-                    if let crate::linux::LinuxCommand::SetVm { tunable, value, .. } = c {
+                    if let crate::linux::commands::LinuxCommand::SetVm { tunable, value, .. } = c {
                         let m = &mut self.guests[gi].mem;
                         match tunable {
-                            crate::linux::VmTunable::Swappiness => m.swappiness = value,
-                            crate::linux::VmTunable::PageCluster => m.page_cluster = value,
+                            crate::linux::commands::VmTunable::Swappiness => m.swappiness = value,
+                            crate::linux::commands::VmTunable::PageCluster => m.page_cluster = value,
                         }
                     }
                     let m = &self.guests[gi].mem;
-                    let view = crate::linux::LinuxView {
+                    let view = crate::linux::commands::LinuxView {
                         total: m.pages as u64,
                         free: m.free_pages() as u64,
                         cached: m.cached,
@@ -1375,7 +1375,7 @@ impl Simulation {
                         page_cluster: m.page_cluster,
                         swap_devices: self.guests[gi].swap_names.clone(),
                     };
-                    crate::linux::respond(&c, &view)
+                    crate::linux::commands::respond(&c, &view)
                 }
                 (Err(m), _) => vec![m],
                 (_, None) => vec![format!("{user}: no such guest")],
@@ -1403,8 +1403,8 @@ impl Simulation {
         self.interval_paging = self.paging_stats();
     }
 
-    fn paging_stats(&self) -> crate::dasd::DevStats {
-        let mut s = crate::dasd::DevStats::default();
+    fn paging_stats(&self) -> crate::io::dasd::DevStats {
+        let mut s = crate::io::dasd::DevStats::default();
         for &d in &self.paging_dev {
             let x = self.dasd.stats(d);
             s.ios += x.ios;

@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use crate::storage::NONE;
+use crate::cp::storage::NONE;
 
 pub struct Xstor {
     owner: Vec<u32>,

@@ -4,8 +4,8 @@
 //! page cache from its striped volumes.
 
 use crate::engine::rng::{Stream, Zipf};
-use crate::scenario::{TxType, WorkloadSpec};
-use crate::storage::NONE;
+use crate::config::scenario::{TxType, WorkloadSpec};
+use crate::cp::storage::NONE;
 
 /// One transaction type, resolved.
 #[derive(Debug, Clone)]

@@ -15,9 +15,9 @@
 //!   CP time in proportion to its length (`ModelParams::avail_search_frames`).
 //! * z/VM 5.3 places PGMBKs anywhere and finds frames in constant time.
 
-use crate::model::{AvailSearch, ModelParams};
-use crate::scenario::ZvmLevel;
-use crate::xstor::Xstor;
+use crate::config::params::{AvailSearch, ModelParams};
+use crate::config::scenario::ZvmLevel;
+use crate::cp::xstor::Xstor;
 
 pub const NONE: u32 = u32::MAX;
 /// A frame CP owns (nucleus, control blocks, PGMBKs).

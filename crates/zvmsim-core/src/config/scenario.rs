@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::units::{Duration, Size};
+use crate::config::units::{Duration, Size};
 
 /// A located scenario error: what a user sees when a file is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,9 +56,9 @@ pub struct Scenario {
     #[serde(default)]
     pub console: Vec<ConsoleEntry>,
     /// Global physical parameters of the model (CPU costs, device times). Defaults are
-    /// documented in `model.rs`; override only for what-if studies.
+    /// documented in `config/params.rs`; override only for what-if studies.
     #[serde(default)]
-    pub model: crate::model::ModelParams,
+    pub model: crate::config::params::ModelParams,
 }
 
 /// The z/VM release: "5.2" or "5.3" (a bare number, as `--set lpar.zvm_level=5.2` gives, is
@@ -753,7 +753,7 @@ pub fn parse(
             overrides,
         )
     })?;
-    crate::validate::check(&scenario, &src).map_err(|e| blame_override(e, overrides))?;
+    crate::config::validate::check(&scenario, &src).map_err(|e| blame_override(e, overrides))?;
     Ok((scenario, src))
 }
 

@@ -1,0 +1,3 @@
+//! Real I/O: DASD volumes behind their subchannels.
+
+pub mod dasd;

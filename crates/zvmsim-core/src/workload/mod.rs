@@ -1,0 +1,3 @@
+//! Workloads the guests run.
+
+pub mod database;
