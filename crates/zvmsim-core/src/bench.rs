@@ -209,7 +209,7 @@ pub fn bench_page_refs(frames: u32, refs: u64, seed: u64) -> PageRefBench {
     use crate::engine::rng::{Stream, Zipf};
     use crate::config::params::ModelParams;
     use crate::config::scenario::ZvmLevel;
-    use crate::cp::storage::{CpWork, Storage, Touch};
+    use crate::cp::storage::{Access, CpWork, Owner, SpaceId, SpaceSpec, Storage, Touch};
 
     let params = ModelParams::default();
     let guests = 8u32;
@@ -223,11 +223,18 @@ pub fn bench_page_refs(frames: u32, refs: u64, seed: u64) -> PageRefBench {
         frames / 64,
         frames / 16,
         &[slots / 4, slots / 4, slots / 4, slots / 4],
-        &vec![per_guest; guests as usize],
+        &(0..guests)
+            .map(|g| SpaceSpec {
+                owner: Owner::Guest(g),
+                pages: per_guest,
+            })
+            .collect::<Vec<_>>(),
     );
+    let at = |p: u32| (SpaceId(p / per_guest), p % per_guest);
     let mut cp = CpWork::default();
     for p in 0..pages {
-        st.touch(p, true, &mut cp);
+        let (sp, pg) = at(p);
+        st.touch(sp, pg, Access::Write, &mut cp);
         st.writes.clear();
     }
     let mut rng = Stream::new(seed, 77);
@@ -238,10 +245,11 @@ pub fn bench_page_refs(frames: u32, refs: u64, seed: u64) -> PageRefBench {
     for _ in 0..refs {
         let page = ((zipf.sample(&mut rng) * mult) % pages as u64) as u32;
         let write = rng.below(10) < 3;
-        if let Touch::Dasd { group } = st.touch(page, write, &mut cp) {
+        let (sp, pg) = at(page);
+        if let Touch::OnDasd { group } = st.touch(sp, pg, Access::write(write), &mut cp) {
             faults += 1;
             st.complete_pagein(group, &mut cp);
-            st.touch(page, write, &mut cp);
+            st.touch(sp, pg, Access::write(write), &mut cp);
         }
         st.writes.clear();
     }

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use zvmsim_core::linux::memory::{Anon, LinuxMemory};
 use zvmsim_core::config::params::ModelParams;
 use zvmsim_core::config::scenario::ZvmLevel;
-use zvmsim_core::cp::storage::{CpWork, Storage, Touch};
+use zvmsim_core::cp::storage::{Access, CpWork, Owner, SpaceId, SpaceSpec, Storage, Touch};
 
 const GUEST_PAGES: u32 = 4096;
 const GUESTS: u32 = 3;
@@ -40,14 +40,20 @@ fn run_host(level: ZvmLevel, ops: &[HostOp]) -> u64 {
         128,
         256,
         &[4096, 4096, 4096],
-        &[GUEST_PAGES; GUESTS as usize],
+        &(0..GUESTS)
+            .map(|g| SpaceSpec {
+                owner: Owner::Guest(g),
+                pages: GUEST_PAGES,
+            })
+            .collect::<Vec<_>>(),
     );
     let mut pending: Vec<u32> = Vec::new();
     let mut cp = CpWork::default();
     for (k, op) in ops.iter().enumerate() {
         match *op {
             HostOp::Touch { page, write } => {
-                if let Touch::Dasd { group } = st.touch(page, write, &mut cp) {
+                let (sp, pg) = (SpaceId(page / GUEST_PAGES), page % GUEST_PAGES);
+                if let Touch::OnDasd { group } = st.touch(sp, pg, Access::write(write), &mut cp) {
                     if !pending.contains(&group) {
                         pending.push(group);
                     }

@@ -61,20 +61,20 @@ const SPARE_CAP: usize = 4096;
 /// ...which holds at most this many buffers.
 const SPARE_MAX: usize = 32;
 
-type Bucket = Vec<(u64, u64)>;
-type Fifo = VecDeque<u64>;
+type Bucket<T> = Vec<(u64, T)>;
+type Fifo<T> = VecDeque<T>;
 
 /// Monotone priority queue of `(time, payload)` events, smallest time first,
 /// FIFO among equal times.
 #[derive(Debug, Clone)]
-pub struct EventQueue {
+pub struct EventQueue<T: Copy + Default = u64> {
     /// Level 0: payload FIFO per time value `(last & !63) | d`.
-    l0: Box<[Fifo; DIGITS]>,
+    l0: Box<[Fifo<T>; DIGITS]>,
     /// Bit `d` set iff `l0[d]` is non-empty.
     l0_mask: u64,
     /// `buckets[L - 1][d]`: events whose highest digit differing from `last`
     /// is digit `L`, and whose digit `L` is `d`.
-    buckets: Box<[[Bucket; DIGITS]; LEVELS]>,
+    buckets: Box<[[Bucket<T>; DIGITS]; LEVELS]>,
     /// Smallest time of each bucket (`u64::MAX` if empty).
     bmin: Box<[[u64; DIGITS]; LEVELS]>,
     /// Occupancy bitmap of the buckets of each level.
@@ -82,14 +82,14 @@ pub struct EventQueue {
     /// Bit `L - 1` set iff level `L` has a non-empty bucket.
     level_mask: u32,
     /// Empty buffers from redistributed buckets, reused by empty buckets.
-    spare: Vec<Bucket>,
+    spare: Vec<Bucket<T>>,
     /// Time of the last popped event (0 before the first pop): radix base
     /// and monotonicity floor.
     last: u64,
     len: usize,
 }
 
-impl EventQueue {
+impl<T: Copy + Default> EventQueue<T> {
     /// Empty queue.
     pub fn new() -> Self {
         Self {
@@ -120,7 +120,7 @@ impl EventQueue {
     /// Schedules `payload` at `time` (integer ns).  `time` must not be earlier
     /// than the time of the last popped event.
     #[inline]
-    pub fn push(&mut self, time: u64, payload: u64) {
+    pub fn push(&mut self, time: u64, payload: T) {
         debug_assert!(
             time >= self.last,
             "EventQueue::push: time {time} is earlier than the last popped time {}",
@@ -132,7 +132,7 @@ impl EventQueue {
 
     /// Removes and returns the earliest event (FIFO among equal times).
     #[inline]
-    pub fn pop(&mut self) -> Option<(u64, u64)> {
+    pub fn pop(&mut self) -> Option<(u64, T)> {
         if self.l0_mask == 0 {
             if self.len == 0 {
                 return None;
@@ -201,7 +201,7 @@ impl EventQueue {
 
     /// Files an event relative to `base` (= `last`; does not touch `len`).
     #[inline(always)]
-    fn file(&mut self, base: u64, t: u64, p: u64) {
+    fn file(&mut self, base: u64, t: u64, p: T) {
         let x = t ^ base;
         if x < DIGITS as u64 {
             let d = (t & (DIGITS as u64 - 1)) as usize;
@@ -254,7 +254,7 @@ impl EventQueue {
     }
 }
 
-impl Default for EventQueue {
+impl<T: Copy + Default> Default for EventQueue<T> {
     fn default() -> Self {
         Self::new()
     }
@@ -266,12 +266,12 @@ mod tests {
 
     #[test]
     fn empty() {
-        let mut q = EventQueue::new();
+        let mut q: EventQueue = EventQueue::new();
         assert!(q.is_empty());
         assert_eq!(q.len(), 0);
         assert_eq!(q.peek_time(), None);
         assert_eq!(q.pop(), None);
-        let q2 = EventQueue::default();
+        let q2: EventQueue = EventQueue::default();
         assert!(q2.is_empty());
     }
 
@@ -302,7 +302,7 @@ mod tests {
 
     #[test]
     fn peek_len_clear() {
-        let mut q = EventQueue::new();
+        let mut q: EventQueue = EventQueue::new();
         q.push(40, 1);
         q.push(10, 2);
         q.push(1 << 40, 3);
@@ -334,7 +334,7 @@ mod tests {
 
     #[test]
     fn far_apart_times_all_levels() {
-        let mut q = EventQueue::new();
+        let mut q: EventQueue = EventQueue::new();
         let mut times: Vec<u64> = (0..64).map(|b| 1u64 << b).collect();
         times.extend((0..64).map(|b| (1u64 << b) - 1));
         times.push(u64::MAX);
@@ -364,7 +364,7 @@ mod tests {
 
     #[test]
     fn zero_delay_chain_does_not_grow() {
-        let mut q = EventQueue::new();
+        let mut q: EventQueue = EventQueue::new();
         for p in 0..10 {
             q.push(7, p);
         }
@@ -418,7 +418,7 @@ mod tests {
     #[cfg(debug_assertions)]
     #[should_panic(expected = "earlier than the last popped time")]
     fn non_monotone_push_panics_in_debug() {
-        let mut q = EventQueue::new();
+        let mut q: EventQueue = EventQueue::new();
         q.push(10, 0);
         q.pop();
         q.push(9, 1);

@@ -14,7 +14,7 @@ use crate::engine::rng::{Stream, Zipf, RNG_ALGORITHM};
 use crate::linux::memory::{Anon, LinuxMemory};
 use crate::config::params::ModelParams;
 use crate::config::scenario::{self, DasdUse, Scenario, ScenarioError};
-use crate::cp::storage::{CpWork, Storage, Touch, NONE};
+use crate::cp::storage::{Access, CpWork, Owner, SpaceId, SpaceSpec, Storage, Touch, NONE};
 use crate::config::units::NS_PER_S;
 use crate::workload::database::{Database, Mix};
 
@@ -291,7 +291,14 @@ impl Simulation {
             cp_frames,
             sc.lpar.expanded.pages() as u32,
             &volume_slots,
-            &guest_pages,
+            &guest_pages
+                .iter()
+                .enumerate()
+                .map(|(g, &pages)| SpaceSpec {
+                    owner: Owner::Guest(g as u32),
+                    pages,
+                })
+                .collect::<Vec<_>>(),
         );
         let mut mixes = Vec::new();
         let mut mix_of = std::collections::BTreeMap::new();
@@ -537,7 +544,9 @@ impl Simulation {
                     } else {
                         at
                     };
-                    self.storage.touch(page, true, &mut cp);
+                    let base = self.guests[gi].mem.base;
+                    self.storage
+                        .touch(SpaceId(gi as u32), page - base, Access::Write, &mut cp);
                 }
                 *pos = stop;
                 if stop >= sg.hi {
@@ -1052,8 +1061,8 @@ impl Simulation {
         w: &mut StepWork,
     ) -> Result<(), Block> {
         match self.host_touch(g, page, write, w) {
-            Touch::Resident => Ok(()),
-            Touch::Dasd { group } => Err(Block::PageIn {
+            Touch::Resident | Touch::FirstUse | Touch::FromXstor => Ok(()),
+            Touch::OnDasd { group } => Err(Block::PageIn {
                 group,
                 task: t,
                 sync: kernel || !self.guests[g].pfault,
@@ -1066,10 +1075,12 @@ impl Simulation {
     #[inline]
     fn host_touch(&mut self, g: usize, page: u32, write: bool, w: &mut StepWork) -> Touch {
         let mut cp = CpWork::default();
-        let xs_before = self.storage.moved.xs_to_ms;
-        let r = self.storage.touch(page, write, &mut cp);
+        let base = self.guests[g].mem.base;
+        let r = self
+            .storage
+            .touch(SpaceId(g as u32), page - base, Access::write(write), &mut cp);
         w.cp_ns += cp.ns;
-        if self.storage.moved.xs_to_ms != xs_before {
+        if r == Touch::FromXstor {
             self.guests[g].stats.page_faults_xstor += 1;
         }
         r
@@ -1106,14 +1117,13 @@ impl Simulation {
         for o in &outs {
             let devs = &self.guests[g].swap_devs;
             let dev = devs[o.slot as usize % devs.len()];
-            let xs_before = self.storage.moved.xs_to_ms;
             let r = self.host_touch(g, o.page, false, w);
-            if self.storage.moved.xs_to_ms != xs_before {
+            if r == Touch::FromXstor {
                 self.guests[g].stats.double_paging += 1;
             }
             match r {
-                Touch::Resident => self.submit_swap_write(dev),
-                Touch::Dasd { group } => {
+                Touch::Resident | Touch::FirstUse | Touch::FromXstor => self.submit_swap_write(dev),
+                Touch::OnDasd { group } => {
                     self.guests[g].stats.page_faults_dasd += 1;
                     self.guests[g].stats.double_paging += 1;
                     self.start_pagein(group, SWAPW_WAITER | dev);
@@ -1140,7 +1150,8 @@ impl Simulation {
             if self.guests[g].mem.anon_page(anon) != Some(page) {
                 continue;
             }
-            if self.storage.is_resident(page) {
+            let base = self.guests[g].mem.base;
+            if self.storage.is_resident(SpaceId(g as u32), page - base) {
                 self.host_touch(g, page, true, w);
                 n += 1;
             } else {
@@ -1424,8 +1435,8 @@ impl Simulation {
         let t1 = self.now as f64 / NS_PER_S as f64;
         let mut tx_total = 0u64;
         for gi in 0..self.guests.len() {
-            let resident = self.storage.guest_resident(gi);
-            let (below, xstor, slots) = self.storage.guest_locations(gi);
+            let loc = self.storage.space_locations(SpaceId(gi as u32));
+            let (resident, below, xstor, slots) = (loc.resident, loc.below_2g, loc.xstor, loc.dasd);
             let g = &mut self.guests[gi];
             let mut s = std::mem::take(&mut g.stats);
             let vm = VmMark::of(&g.mem);
@@ -1728,9 +1739,9 @@ impl Simulation {
                     "response_ms": if t.tx > 0 { t.resp_ns as f64 / t.tx as f64 / 1e6 } else { 0.0 },
                     "cpu_pct": 100.0 * t.cpu_ns as f64 / measured_ns.max(1) as f64,
                     "cp_pct": 100.0 * t.cp_ns as f64 / measured_ns.max(1) as f64,
-                    "resident_pages": self.storage.guest_resident(gi),
-                    "pages_xstor": self.storage.guest_locations(gi).1,
-                    "pages_dasd": self.storage.guest_locations(gi).2,
+                    "resident_pages": self.storage.space_locations(SpaceId(gi as u32)).resident,
+                    "pages_xstor": self.storage.space_locations(SpaceId(gi as u32)).xstor,
+                    "pages_dasd": self.storage.space_locations(SpaceId(gi as u32)).dasd,
                     "db_buffer_hit_ratio": hit,
                     "page_faults_dasd": t.page_faults_dasd,
                     "page_faults_xstor": t.page_faults_xstor,

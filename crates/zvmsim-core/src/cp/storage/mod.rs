@@ -2,8 +2,10 @@
 //! available lists and demand scan, page management blocks (PGMBKs), expanded storage and DASD
 //! page slots with block paging.
 //!
-//! Every guest page (a global index over all guests' storage) is in one place: never touched,
-//! a frame, an XSTOR block, or a DASD slot, plus the allowed frame-and-slot copy: a page read
+//! CP pages address spaces: a guest's storage today; a saved segment shared by several guests
+//! or a CP-owned space (VDISK, minidisk cache) next. Each space is a range of one dense page
+//! index, and every reference goes through `touch(space, page, access)`, whose result says what
+//! CP did. Every page is in one place: never touched, a frame, an XSTOR block, or a DASD slot, plus the allowed frame-and-slot copy: a page read
 //! back from DASD keeps its slot, so stealing it again needs no write while it is unchanged;
 //! once changed, the slot stays assigned (stale) until the page is written again elsewhere.
 //!
@@ -29,23 +31,87 @@ pub const SEG_PAGES: u32 = 256;
 
 // Page state word: the frame number in the low 28 bits (FRAME_NONE when not resident) and
 // flags above it, so that a reference costs one memory access. The reference bit of a frame is
-// kept with its page, as the hardware keeps it in the frame's storage key.
+// kept with its page, as the hardware keeps it in the frame's storage key. Whether a page was
+// ever used needs no bit: a used page always has a place (frame, XSTOR block or slot).
 const FMASK: u32 = 0x0FFF_FFFF;
 const FRAME_NONE: u32 = FMASK;
 const REF: u32 = 1 << 28;
 /// Changed since the copy on its slot was written.
 const CHANGED: u32 = 1 << 29;
-const TOUCHED: u32 = 1 << 30;
+/// Reserved for the guest's page state under CMMA (stable, unused, potentially volatile,
+/// volatile: the two bits the ESSA instruction sets; z/VM's CMMA support). Not used yet.
+#[allow(dead_code)]
+const GUEST_STATE: u32 = 0b11 << 30;
 /// Largest central storage the page-state word can address (1 TB).
 pub const MAX_FRAMES: u32 = FMASK;
 
-/// What a reference found.
+/// An address space CP pages (index into the spaces given to `Storage::new`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SpaceId(pub u32);
+
+/// Who an address space belongs to, for the per-user page counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owner {
+    /// A guest's virtual storage (the guest's index).
+    Guest(u32),
+}
+
+/// An address space to create: its owner and size in pages (a multiple of 256, whole segments).
+#[derive(Debug, Clone, Copy)]
+pub struct SpaceSpec {
+    pub owner: Owner,
+    pub pages: u32,
+}
+
+/// How a page is referenced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    /// The reference changes the page (its DASD copy, if any, goes stale).
+    Write,
+}
+
+impl Access {
+    #[inline]
+    pub fn write(write: bool) -> Self {
+        if write {
+            Access::Write
+        } else {
+            Access::Read
+        }
+    }
+}
+
+/// What a reference found, and what CP did about it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Touch {
-    /// In central storage (possibly after a synchronous page-in from XSTOR or first use).
+    /// Already in central storage.
     Resident,
-    /// On DASD: a block read of paging group `group` must complete first.
-    Dasd { group: u32 },
+    /// First use: CP supplied a cleared frame.
+    FirstUse,
+    /// Brought back from expanded storage synchronously (a page fault CP resolved at once).
+    FromXstor,
+    /// On DASD: a block read of paging group `group` must complete first; the caller starts
+    /// it (or joins one under way) and retries the reference afterwards.
+    OnDasd { group: u32 },
+}
+
+impl Touch {
+    /// The page is in a frame now.
+    #[inline]
+    pub fn is_resident(self) -> bool {
+        !matches!(self, Touch::OnDasd { .. })
+    }
+}
+
+/// Where an address space's pages are (the Performance Toolkit's per-user page counts).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct PageLocations {
+    pub resident: u64,
+    pub below_2g: u64,
+    pub xstor: u64,
+    /// DASD slots held (including frame-and-slot copies).
+    pub dasd: u64,
 }
 
 /// CP work done on behalf of a reference: CPU nanoseconds to charge.
@@ -85,7 +151,8 @@ pub struct Storage {
     pg: Vec<u32>,
     pg_xstor: Vec<u32>,
     pg_slot: Vec<u32>,
-    guest_base: Vec<u32>,
+    /// First page of each address space, and the end of the last (ascending).
+    space_base: Vec<u32>,
     // --- frames ---
     fr_page: Vec<u32>,
     avail_lo: Vec<u32>,
@@ -132,16 +199,16 @@ pub struct Storage {
     slots_total: u64,
     pub paging_full: bool,
     touched: u64,
-    /// Per guest: pages where they are (the Performance Toolkit's per-user page counts).
-    guest_resident: Vec<u64>,
-    guest_below: Vec<u64>,
-    guest_xstor: Vec<u64>,
-    guest_slots: Vec<u64>,
+    /// Per address space: pages where they are (the Performance Toolkit's per-user counts).
+    space_resident: Vec<u64>,
+    space_below: Vec<u64>,
+    space_xstor: Vec<u64>,
+    space_slots: Vec<u64>,
 }
 
 impl Storage {
-    /// `guest_pages`: storage of each guest in pages (multiples of 256). `volume_slots`: slots
-    /// per paging volume.
+    /// `spaces`: the address spaces, each a multiple of 256 pages. `volume_slots`: slots per
+    /// paging volume.
     pub fn new(
         level: ZvmLevel,
         params: &ModelParams,
@@ -149,17 +216,18 @@ impl Storage {
         cp_frames: u32,
         xstor_blocks: u32,
         volume_slots: &[u64],
-        guest_pages: &[u32],
+        spaces: &[SpaceSpec],
     ) -> Self {
-        let total_pages: u64 = guest_pages.iter().map(|&g| g as u64).sum();
+        let total_pages: u64 = spaces.iter().map(|s| s.pages as u64).sum();
         let total_pages = total_pages as usize;
-        let mut guest_base = Vec::with_capacity(guest_pages.len() + 1);
+        let mut space_base = Vec::with_capacity(spaces.len() + 1);
         let mut acc = 0u32;
-        for &g in guest_pages {
-            guest_base.push(acc);
-            acc += g;
+        for s in spaces {
+            space_base.push(acc);
+            acc += s.pages;
         }
-        guest_base.push(acc);
+        space_base.push(acc);
+        let n_spaces = spaces.len();
         let block = params.paging_block.clamp(1, 64);
         let mut vol_group_base = vec![0u32];
         let mut vol_free_groups = Vec::new();
@@ -177,7 +245,7 @@ impl Storage {
             pg: vec![FRAME_NONE; total_pages],
             pg_xstor: vec![NONE; total_pages],
             pg_slot: vec![NONE; total_pages],
-            guest_base,
+            space_base,
             fr_page: vec![NONE; frames as usize],
             avail_lo: Vec::new(),
             lo_free_count: 0,
@@ -212,10 +280,10 @@ impl Storage {
             slots_total: groups_total as u64 * block as u64,
             paging_full: false,
             touched: 0,
-            guest_resident: vec![0; guest_pages.len()],
-            guest_below: vec![0; guest_pages.len()],
-            guest_xstor: vec![0; guest_pages.len()],
-            guest_slots: vec![0; guest_pages.len()],
+            space_resident: vec![0; n_spaces],
+            space_below: vec![0; n_spaces],
+            space_xstor: vec![0; n_spaces],
+            space_slots: vec![0; n_spaces],
         };
         // CP's nucleus and fixed control blocks occupy the lowest frames.
         let cp = cp_frames.min(frames / 2);
@@ -271,28 +339,33 @@ impl Storage {
     pub fn available(&self) -> u64 {
         self.avail_free()
     }
-    pub fn guest_resident(&self, g: usize) -> u64 {
-        self.guest_resident[g]
+    /// Where space `s`'s pages are.
+    pub fn space_locations(&self, s: SpaceId) -> PageLocations {
+        let i = s.0 as usize;
+        PageLocations {
+            resident: self.space_resident[i],
+            below_2g: self.space_below[i],
+            xstor: self.space_xstor[i],
+            dasd: self.space_slots[i],
+        }
     }
-    /// Guest `g`'s pages: resident below 2 GB, in XSTOR, and DASD slots held.
-    pub fn guest_locations(&self, g: usize) -> (u64, u64, u64) {
-        (
-            self.guest_below[g],
-            self.guest_xstor[g],
-            self.guest_slots[g],
-        )
+    #[inline]
+    fn global(&self, s: SpaceId, page: u32) -> u32 {
+        self.space_base[s.0 as usize] + page
     }
-    pub fn is_resident(&self, page: u32) -> bool {
-        self.pg[page as usize] & FMASK != FRAME_NONE
+    pub fn is_resident(&self, s: SpaceId, page: u32) -> bool {
+        self.pg[self.global(s, page) as usize] & FMASK != FRAME_NONE
     }
-    pub fn was_touched(&self, page: u32) -> bool {
-        self.pg[page as usize] & TOUCHED != 0
+    /// Ever referenced: a used page always has a place.
+    pub fn was_touched(&self, s: SpaceId, page: u32) -> bool {
+        let i = self.global(s, page) as usize;
+        self.pg[i] & FMASK != FRAME_NONE || self.pg_xstor[i] != NONE || self.pg_slot[i] != NONE
     }
-    pub fn page_in_xstor(&self, page: u32) -> bool {
-        self.pg_xstor[page as usize] != NONE
+    pub fn page_in_xstor(&self, s: SpaceId, page: u32) -> bool {
+        self.pg_xstor[self.global(s, page) as usize] != NONE
     }
-    pub fn page_slot(&self, page: u32) -> u32 {
-        self.pg_slot[page as usize]
+    pub fn page_slot(&self, s: SpaceId, page: u32) -> u32 {
+        self.pg_slot[self.global(s, page) as usize]
     }
     /// Paging volume holding a slot group.
     pub fn volume_of_group(&self, group: u32) -> u32 {
@@ -303,16 +376,19 @@ impl Storage {
         self.grp_live[group as usize] as u32
     }
 
-    fn guest_of(&self, page: u32) -> usize {
-        self.guest_base.partition_point(|&b| b <= page) - 1
+    /// The address space of a global page (for the per-space counters, on page movements only).
+    fn space_of(&self, page: u32) -> usize {
+        self.space_base.partition_point(|&b| b <= page) - 1
     }
 
     // ------------------------------------------------------------------ references
 
-    /// A guest references `page` (write: it changes it). Resolves what CP resolves
-    /// synchronously (first use, XSTOR) and reports a DASD page-in to start otherwise.
+    /// A reference to `page` of address space `s`. Resolves what CP resolves synchronously
+    /// (first use, XSTOR) and reports a DASD page-in to start otherwise.
     #[inline]
-    pub fn touch(&mut self, page: u32, write: bool, cp: &mut CpWork) -> Touch {
+    pub fn touch(&mut self, s: SpaceId, page: u32, access: Access, cp: &mut CpWork) -> Touch {
+        let page = self.global(s, page);
+        let write = access == Access::Write;
         let i = page as usize;
         let st = self.pg[i];
         if st & FMASK != FRAME_NONE {
@@ -334,28 +410,32 @@ impl Storage {
             self.xstor.release(xb);
             self.pg_xstor[i] = NONE;
             self.on_xstor -= 1;
-            let g = self.guest_of(page);
-            self.guest_xstor[g] -= 1;
+            let g = self.space_of(page);
+            self.space_xstor[g] -= 1;
             self.moved.xs_to_ms += 1;
             cp.ns += self.p.cp_pagein_xstor.ns();
             self.make_resident(page, false, cp);
             // No DASD copy exists: the page must be written if stolen again.
             self.pg[i] |= CHANGED;
+            if write {
+                self.mark_changed(page);
+            }
+            Touch::FromXstor
         } else if self.pg_slot[i] != NONE {
-            return Touch::Dasd {
+            Touch::OnDasd {
                 group: self.pg_slot[i] / self.block,
-            };
+            }
         } else {
             // First reference: CP supplies a cleared frame.
             self.moved.first_touch += 1;
             self.touched += 1;
-            self.pg[i] |= TOUCHED | CHANGED;
+            self.pg[i] |= CHANGED;
             self.make_resident(page, false, cp);
+            if write {
+                self.mark_changed(page);
+            }
+            Touch::FirstUse
         }
-        if write {
-            self.mark_changed(page);
-        }
-        Touch::Resident
     }
 
     /// The page is changed: a copy on DASD is stale from now on. CP keeps the slot assigned
@@ -399,11 +479,11 @@ impl Storage {
         self.pg[i] = (self.pg[i] & !FMASK) | f | REF;
         self.fr_page[f as usize] = page;
         self.resident += 1;
-        let g = self.guest_of(page);
-        self.guest_resident[g] += 1;
+        let g = self.space_of(page);
+        self.space_resident[g] += 1;
         if f < FRAMES_BELOW_2G {
             self.resident_below += 1;
-            self.guest_below[g] += 1;
+            self.space_below[g] += 1;
         }
         let seg = i / SEG_PAGES as usize;
         if self.seg_resident[seg] == 0 && self.seg_pgmbk[seg][0] == NONE {
@@ -650,8 +730,8 @@ impl Storage {
                 if let Some(b) = self.xstor.store(page) {
                     self.pg_xstor[i] = b;
                     self.on_xstor += 1;
-                    let g = self.guest_of(page);
-                    self.guest_xstor[g] += 1;
+                    let g = self.space_of(page);
+                    self.space_xstor[g] += 1;
                     self.moved.ms_to_xs += 1;
                     cp.ns += self.p.cp_pageout_xstor.ns();
                 } else {
@@ -663,11 +743,11 @@ impl Storage {
         }
         self.pg[i] = (self.pg[i] | FRAME_NONE) & !REF;
         self.resident -= 1;
-        let g = self.guest_of(page);
-        self.guest_resident[g] -= 1;
+        let g = self.space_of(page);
+        self.space_resident[g] -= 1;
         if f < FRAMES_BELOW_2G {
             self.resident_below -= 1;
-            self.guest_below[g] -= 1;
+            self.space_below[g] -= 1;
         }
         let seg = i / SEG_PAGES as usize;
         self.seg_resident[seg] -= 1;
@@ -748,8 +828,8 @@ impl Storage {
             self.pg_slot[page as usize] = s;
             self.pg[page as usize] &= !CHANGED;
             self.on_slot += 1;
-            let g = self.guest_of(page);
-            self.guest_slots[g] += 1;
+            let g = self.space_of(page);
+            self.space_slots[g] += 1;
         }
         self.grp_live[group as usize] = pages.len() as u8;
         self.writes.push(PageWrite {
@@ -776,8 +856,8 @@ impl Storage {
         self.slot_page[s as usize] = NONE;
         self.pg_slot[page as usize] = NONE;
         self.on_slot -= 1;
-        let g = self.guest_of(page);
-        self.guest_slots[g] -= 1;
+        let g = self.space_of(page);
+        self.space_slots[g] -= 1;
         let g = s / self.block;
         self.grp_live[g as usize] -= 1;
         if self.grp_live[g as usize] == 0 {
@@ -803,8 +883,8 @@ impl Storage {
             };
             self.pg_xstor[page as usize] = NONE;
             self.on_xstor -= 1;
-            let g = self.guest_of(page);
-            self.guest_xstor[g] -= 1;
+            let g = self.space_of(page);
+            self.space_xstor[g] -= 1;
             batch.push(page);
             moved += 1;
             if batch.len() as u32 == self.block {
@@ -833,7 +913,7 @@ impl Storage {
         let mut res = 0u64;
         let mut xs = 0u64;
         let mut sl = 0u64;
-        let ng = self.guest_resident.len();
+        let ng = self.space_resident.len();
         let mut per = vec![[0u64; 4]; ng];
         for i in 0..self.pg.len() {
             let f = match self.pg[i] & FMASK {
@@ -869,10 +949,7 @@ impl Storage {
                     return Err(format!("slot {s} does not point back to page {i}"));
                 }
             }
-            if places == 0 && self.pg[i] & TOUCHED != 0 {
-                return Err(format!("touched page {i} has no place"));
-            }
-            let c = &mut per[self.guest_of(i as u32)];
+            let c = &mut per[self.space_of(i as u32)];
             c[0] += (f != NONE) as u64;
             c[1] += (f != NONE && f < FRAMES_BELOW_2G) as u64;
             c[2] += (x != NONE) as u64;
@@ -880,14 +957,14 @@ impl Storage {
         }
         for (g, c) in per.iter().enumerate() {
             let kept = [
-                self.guest_resident[g],
-                self.guest_below[g],
-                self.guest_xstor[g],
-                self.guest_slots[g],
+                self.space_resident[g],
+                self.space_below[g],
+                self.space_xstor[g],
+                self.space_slots[g],
             ];
             if *c != kept {
                 return Err(format!(
-                    "guest {g}: resident, below 2 GB, XSTOR, slots counted {kept:?}, summed over pages {c:?}"
+                    "space {g}: resident, below 2 GB, XSTOR, slots counted {kept:?}, summed over pages {c:?}"
                 ));
             }
         }
