@@ -27,7 +27,7 @@ fn main() {
     );
     if std::env::var("ZVMSIM_INTERVALS").is_ok() {
         for r in sim.system_intervals() {
-            println!("{}", serde_json::Value::Object(r));
+            println!("{r}");
         }
     }
     println!(

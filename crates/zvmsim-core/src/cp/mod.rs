@@ -1,6 +1,9 @@
-//! CP, the z/VM control program: real storage management, expanded storage, and the commands
-//! typed on a z/VM console.
+//! CP, the z/VM control program: the dispatcher, real storage management, expanded storage,
+//! host page faults and page-ins, and the commands typed on a z/VM console.
 
 pub mod commands;
+pub mod dispatcher;
+pub(crate) mod faults;
+pub mod pagein;
 pub mod storage;
 pub mod xstor;

@@ -67,7 +67,7 @@ type Fifo<T> = VecDeque<T>;
 /// Monotone priority queue of `(time, payload)` events, smallest time first,
 /// FIFO among equal times.
 #[derive(Debug, Clone)]
-pub struct EventQueue<T: Copy + Default = u64> {
+pub struct EventQueue<T: Copy = u64> {
     /// Level 0: payload FIFO per time value `(last & !63) | d`.
     l0: Box<[Fifo<T>; DIGITS]>,
     /// Bit `d` set iff `l0[d]` is non-empty.
@@ -89,7 +89,7 @@ pub struct EventQueue<T: Copy + Default = u64> {
     len: usize,
 }
 
-impl<T: Copy + Default> EventQueue<T> {
+impl<T: Copy> EventQueue<T> {
     /// Empty queue.
     pub fn new() -> Self {
         Self {
@@ -143,7 +143,7 @@ impl<T: Copy + Default> EventQueue<T> {
         let t = (self.last & !(DIGITS as u64 - 1)) | d as u64;
         self.last = t;
         let fifo = &mut self.l0[d];
-        let payload = fifo.pop_front().unwrap_or_default();
+        let payload = fifo.pop_front()?;
         if fifo.is_empty() {
             if fifo.capacity() > L0_KEEP {
                 *fifo = VecDeque::new();
@@ -254,7 +254,7 @@ impl<T: Copy + Default> EventQueue<T> {
     }
 }
 
-impl<T: Copy + Default> Default for EventQueue<T> {
+impl<T: Copy> Default for EventQueue<T> {
     fn default() -> Self {
         Self::new()
     }

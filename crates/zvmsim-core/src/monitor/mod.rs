@@ -1,5 +1,9 @@
-//! Statistics as the Performance Toolkit keeps them: per interval, counters (tallies of events)
-//! and levels (time-weighted averages of a quantity such as pages in XSTOR).
+//! Statistics as the Performance Toolkit keeps them: typed counters owned by each component,
+//! levels and tallies, and the typed interval rows and summary built from them.
+
+pub mod counters;
+pub mod rows;
+pub mod summary;
 
 /// A time-weighted level: the integral of a value over time within the current interval.
 #[derive(Debug, Clone, Default)]

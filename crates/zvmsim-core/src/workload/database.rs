@@ -1,65 +1,9 @@
-//! The transactional workload: closed-loop users, a transaction mix (order-entry types with
-//! their CPU and buffer-pool gets), and the database each guest runs: a buffer pool in shared
-//! memory with clock replacement over skewed (Zipf) page popularity, reading through the Linux
-//! page cache from its striped volumes.
+//! The database each guest of a transactional workload runs: a buffer pool in shared memory
+//! with clock replacement over skewed (Zipf) page popularity, reading through the Linux page
+//! cache from its striped volumes.
 
 use crate::engine::rng::{Stream, Zipf};
-use crate::config::scenario::{TxType, WorkloadSpec};
 use crate::cp::storage::NONE;
-
-/// One transaction type, resolved.
-#[derive(Debug, Clone)]
-pub struct TxKind {
-    pub name: String,
-    pub cum_weight: f64,
-    pub cpu_ns: u64,
-    pub db_refs: u32,
-    pub write_fraction: f64,
-}
-
-pub struct Mix {
-    pub kinds: Vec<TxKind>,
-}
-
-impl Mix {
-    pub fn new(w: &WorkloadSpec) -> Self {
-        let types: Vec<TxType> = if w.transactions.is_empty() {
-            vec![TxType {
-                name: "tx".into(),
-                weight: 1.0,
-                cpu: w.cpu_per_tx.unwrap_or_default(),
-                db_refs: w.db_refs.unwrap_or(0),
-                write_fraction: 0.0,
-            }]
-        } else {
-            w.transactions.clone()
-        };
-        let total: f64 = types.iter().map(|t| t.weight).sum();
-        let mut acc = 0.0;
-        let kinds = types
-            .iter()
-            .map(|t| {
-                acc += t.weight / total;
-                TxKind {
-                    name: t.name.clone(),
-                    cum_weight: acc,
-                    cpu_ns: t.cpu.ns(),
-                    db_refs: t.db_refs,
-                    write_fraction: t.write_fraction,
-                }
-            })
-            .collect();
-        Mix { kinds }
-    }
-
-    pub fn pick(&self, rng: &mut Stream) -> u8 {
-        let u = rng.uniform();
-        self.kinds
-            .iter()
-            .position(|k| u < k.cum_weight)
-            .unwrap_or(self.kinds.len() - 1) as u8
-    }
-}
 
 /// A database instance in one guest.
 pub struct Database {

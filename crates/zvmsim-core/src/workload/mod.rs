@@ -1,3 +1,71 @@
-//! Workloads the guests run.
+//! Workloads the guests run, one kind per file, tagged by the scenario's `kind`. A workload sees
+//! the guest only through the Linux surface (`linux::kernel`).
 
 pub mod database;
+pub mod oltp;
+
+use crate::cp::dispatcher::Block;
+use crate::system::machine::Machine;
+
+/// The workloads' events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkloadEvent {
+    /// The user of task `task` submits its next request.
+    Submit { task: u32 },
+}
+
+/// How a task's run on its virtual CPU ended.
+pub(crate) enum Outcome {
+    Done,
+    Blocked(Block),
+    SliceEnd,
+}
+
+/// A guest's workload, by kind.
+pub enum Workload {
+    /// No workload: the guest only runs its kernel threads.
+    None,
+    /// `kind = "transactional"`: closed-loop users against a database.
+    Transactional(oltp::Oltp),
+}
+
+impl Workload {
+    pub(crate) fn add_user(&mut self, task: u32, k: &mut Machine) -> u32 {
+        match self {
+            Workload::Transactional(w) => w.add_user(task, k),
+            Workload::None => 0,
+        }
+    }
+
+    pub(crate) fn submit(&mut self, t: u32, user: u32, k: &mut Machine) {
+        match self {
+            Workload::Transactional(w) => w.submit(t, user, k),
+            Workload::None => {}
+        }
+    }
+
+    pub(crate) fn finish(&mut self, t: u32, at: u64, k: &mut Machine) {
+        match self {
+            Workload::Transactional(w) => w.finish(t, at, k),
+            Workload::None => {}
+        }
+    }
+
+    pub(crate) fn run(&mut self, t: u32, user: u32, g: usize, budget: u64, k: &mut Machine) -> (u64, Outcome) {
+        match self {
+            Workload::Transactional(w) => w.run(t, user, g, budget, k),
+            Workload::None => (0, Outcome::Done),
+        }
+    }
+
+    /// The database's buffer-pool hit ratio, where there is one.
+    pub fn db_hit_ratio(&self) -> Option<f64> {
+        match self {
+            Workload::Transactional(w) => w
+                .db
+                .as_ref()
+                .map(|d| d.hits as f64 / (d.hits + d.misses).max(1) as f64),
+            Workload::None => None,
+        }
+    }
+}

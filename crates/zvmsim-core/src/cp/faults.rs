@@ -1,0 +1,118 @@
+//! CP's side of a guest's memory reference and of the I/O it starts: host page faults resolved
+//! at once (first use, XSTOR) or by a block page-in from DASD, the page-outs demand scan starts,
+//! and CP time charged to the guest it was spent for.
+
+use crate::cp::dispatcher::Block;
+use crate::cp::pagein::Waiter;
+use crate::cp::storage::{Access, CpWork, SpaceId, Touch};
+use crate::io::{IoEvent, IoRequest, Origin};
+use crate::system::machine::Machine;
+use crate::system::Event;
+
+/// CPU a step of a task used: in the guest, and in CP on the guest's behalf.
+#[derive(Default)]
+pub(crate) struct Work {
+    pub guest_ns: u64,
+    pub cp_ns: u64,
+}
+
+impl Machine {
+    /// Charge CPU to guest `g` (its virtual CPU time and CP time spent for it).
+    #[inline]
+    pub(crate) fn charge(&mut self, g: usize, guest_ns: u64, cp_ns: u64) {
+        let s = &mut self.guests[g].stats;
+        s.cpu_ns += guest_ns;
+        s.cp_ns += cp_ns;
+        self.sys.guest_ns += guest_ns;
+        self.sys.cp_ns += cp_ns;
+    }
+
+    /// CP's side of a reference to guest `g`'s `page`: its CP time goes to `w`, and a
+    /// synchronous page-in from XSTOR is counted as the guest's fault.
+    #[inline]
+    pub(crate) fn host_touch(&mut self, g: usize, page: u32, write: bool, w: &mut Work) -> Touch {
+        let mut cp = CpWork::default();
+        let r = self
+            .storage
+            .touch(SpaceId(g as u32), page, Access::write(write), &mut cp);
+        w.cp_ns += cp.ns;
+        if r == Touch::FromXstor {
+            self.guests[g].stats.page_faults_xstor += 1;
+        }
+        r
+    }
+
+    /// A reference by task `t` of guest `g` to guest page `page`. Linux asks CP for pfault
+    /// handshaking only in problem state (pfault_init's select mask is the PSW problem-state
+    /// bit): a host page fault in kernel mode (kernel text, page cache, copies to and from user
+    /// buffers) stops the whole virtual CPU until the page is back.
+    #[inline]
+    pub(crate) fn touch(
+        &mut self,
+        g: usize,
+        t: u32,
+        page: u32,
+        write: bool,
+        kernel: bool,
+        w: &mut Work,
+    ) -> Result<(), Block> {
+        match self.host_touch(g, page, write, w) {
+            Touch::Resident | Touch::FirstUse | Touch::FromXstor => Ok(()),
+            Touch::OnDasd { group } => Err(Block::PageIn {
+                group,
+                task: t,
+                sync: kernel || !self.guests[g].pfault,
+            }),
+        }
+    }
+
+    /// Queue an I/O; schedule its completion if its device was idle.
+    pub(crate) fn submit_io(&mut self, device: u32, origin: Origin, pages: u32, write: bool) {
+        let r = IoRequest {
+            origin,
+            device,
+            pages,
+            write,
+            queued_at: self.now,
+        };
+        if let Some((done, id)) = self.io.submit(r, self.now) {
+            self.q.push(done, Event::Io(IoEvent::Complete(id)));
+        }
+    }
+
+    /// `waiter` (of guest `g`) needs slot group `group` read: join the read under way or start
+    /// a block page-in on its paging volume.
+    pub(crate) fn start_pagein(&mut self, group: u32, g: u32, waiter: Waiter) {
+        if let Some(id) = self.pageins.join(group, g, waiter) {
+            let vol = self.paging_dev[self.storage.volume_of_group(group) as usize];
+            let pages = self.storage.group_live(group).max(1);
+            self.submit_io(vol, Origin::PageIn { pagein: id }, pages, false);
+        }
+    }
+
+    /// Block page-outs CP started: each is a write on its paging volume.
+    pub(crate) fn flush_page_writes(&mut self) {
+        if self.storage.writes.is_empty() {
+            return;
+        }
+        let mut writes = std::mem::take(&mut self.storage.writes);
+        for w in &writes {
+            let dev = self.paging_dev[w.volume as usize];
+            self.submit_io(dev, Origin::PageOut, w.pages, true);
+        }
+        writes.clear();
+        self.storage.writes = writes;
+    }
+
+    /// A block page-in completed: CP validates the block's pages (its work runs on the next
+    /// IFL dispatched, charged to the guest whose fault started it) and wakes the waiters.
+    /// Returns the waiters for the caller to resume; give them back to `pageins.recycle`.
+    pub(crate) fn pagein_done(&mut self, id: u32) -> Vec<Waiter> {
+        let (group, guest) = self.pageins.group_of(id);
+        let mut cp = CpWork::default();
+        self.storage.complete_pagein(group, &mut cp);
+        self.disp.defer_cp(guest, cp.ns);
+        self.flush_page_writes();
+        self.pageins.finish(id)
+    }
+}

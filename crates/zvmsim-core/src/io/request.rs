@@ -1,0 +1,73 @@
+//! An I/O request: an id, a typed origin that its completion is routed back to, and what it
+//! transfers. Requests live in a slab while in flight, so several may be in flight per volume.
+
+/// The id of a request in flight (its slab index; reused after completion).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct IoId(pub u32);
+
+/// Who started a request, and so what its completion does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// A Linux task reads a database block into a page-cache page and waits for it.
+    DbRead { task: u32 },
+    /// A database write through the page cache (asynchronous, as page cleaners write).
+    DbWrite,
+    /// CP's block page-in from DASD (`pagein` indexes the page-ins in flight).
+    PageIn { pagein: u32 },
+    /// CP's block page-out to DASD.
+    PageOut,
+    /// A Linux major fault: the task waits for its swap read (and the pages read ahead).
+    SwapRead { task: u32 },
+    /// Linux writes a page reclaim swapped out.
+    SwapWrite,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct IoRequest {
+    pub origin: Origin,
+    /// The real device (subchannel) it runs on.
+    pub device: u32,
+    /// 4 KB pages moved by the channel program.
+    pub pages: u32,
+    pub write: bool,
+    pub queued_at: u64,
+}
+
+/// Requests in flight, indexed by `IoId`.
+#[derive(Default)]
+pub struct Requests {
+    slots: Vec<IoRequest>,
+    free: Vec<u32>,
+    in_flight: usize,
+}
+
+impl Requests {
+    pub fn insert(&mut self, r: IoRequest) -> IoId {
+        self.in_flight += 1;
+        match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = r;
+                IoId(i)
+            }
+            None => {
+                self.slots.push(r);
+                IoId((self.slots.len() - 1) as u32)
+            }
+        }
+    }
+
+    pub fn get(&self, id: IoId) -> &IoRequest {
+        &self.slots[id.0 as usize]
+    }
+
+    /// The request completed: its id may be reused.
+    pub fn remove(&mut self, id: IoId) -> IoRequest {
+        self.in_flight -= 1;
+        self.free.push(id.0);
+        self.slots[id.0 as usize]
+    }
+
+    pub fn in_flight(&self) -> usize {
+        self.in_flight
+    }
+}

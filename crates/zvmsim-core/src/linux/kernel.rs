@@ -1,0 +1,213 @@
+//! The Linux surface workloads use, as system calls: reference program text and anonymous
+//! memory, read and write file blocks through the page cache. Behind it, the guest's memory
+//! management (allocation with direct reclaim, kswapd, swap-out and major faults with readahead)
+//! and CP's side of every reference. A workload never sees page-pool indexes.
+
+use crate::cp::dispatcher::Block;
+use crate::cp::faults::Work;
+use crate::cp::pagein::Waiter;
+use crate::cp::storage::{Touch, NONE};
+use crate::io::Origin;
+use crate::linux::memory::Anon;
+use crate::system::machine::Machine;
+
+impl Machine {
+    /// Pages of kernel and program text of guest `g`.
+    pub(crate) fn text_pages(&self, g: usize) -> u32 {
+        self.guests[g].mem.kernel
+    }
+
+    /// Task `t` executes text page `off` (kernel mode).
+    pub(crate) fn exec_text(&mut self, g: usize, t: u32, off: u32, w: &mut Work) -> Result<(), Block> {
+        let page = self.guests[g].mem.base + off;
+        self.touch(g, t, page, false, true, w)
+    }
+
+    /// Task `t` references anonymous page `v` (shared memory). A page Linux swapped out is a
+    /// major fault: a page is allocated, CP must have it resident to start the read into it,
+    /// and the task sleeps until the read is done (its virtual CPU runs other tasks).
+    pub(crate) fn touch_anon(
+        &mut self,
+        g: usize,
+        t: u32,
+        v: u32,
+        write: bool,
+        kernel: bool,
+        w: &mut Work,
+    ) -> Result<(), Block> {
+        let (a, scanned) = self.guests[g].mem.anon_ref(v, write);
+        if !self.guests[g].mem.readahead.is_empty() {
+            self.tasks[t as usize].swap_ahead = self.check_readahead(g, w);
+        }
+        if scanned > 0 || !self.guests[g].mem.swap_out.is_empty() {
+            self.after_alloc(g, scanned, w);
+        }
+        match a {
+            Anon::Resident(page) => self.touch(g, t, page, write, kernel, w),
+            Anon::SwapIn { page, slot } => {
+                self.touch(g, t, page, true, true, w)?;
+                self.guests[g].mem.swapin_started(v);
+                let devs = &self.guests[g].swap_devs;
+                let dev = devs[slot as usize % devs.len()];
+                Err(Block::SwapIn { dev, task: t })
+            }
+        }
+    }
+
+    /// `write(2)` of file block `block` on device `dev` from anonymous page `from`: the data
+    /// is copied into a page-cache page and written (asynchronously). Restartable: after a
+    /// host page fault the call is made again and goes on where it stopped.
+    pub(crate) fn file_write(
+        &mut self,
+        g: usize,
+        t: u32,
+        dev: u32,
+        block: u32,
+        from: u32,
+        w: &mut Work,
+    ) -> Result<(), Block> {
+        self.touch_anon(g, t, from, false, true, w)?;
+        if self.tasks[t as usize].pc_page == NONE {
+            let page = self.pc_alloc(g, block, w);
+            self.tasks[t as usize].pc_page = page;
+            w.guest_ns += self.p.linux_page_copy.ns();
+        }
+        let pc = self.tasks[t as usize].pc_page;
+        self.touch(g, t, pc, true, true, w)?;
+        self.submit_io(dev, Origin::DbWrite, 1, true);
+        self.guests[g].stats.db_writes += 1;
+        self.tasks[t as usize].pc_page = NONE;
+        Ok(())
+    }
+
+    /// `read(2)` of file block `block` on device `dev` into anonymous page `into`: from the
+    /// page cache when the block is there; otherwise Linux allocates a page-cache page, starts
+    /// the read into it (CP must have the page resident to translate the channel program) and
+    /// the task sleeps; called again after the read, it copies the data. Restartable.
+    pub(crate) fn file_read(
+        &mut self,
+        g: usize,
+        t: u32,
+        dev: u32,
+        block: u32,
+        into: u32,
+        w: &mut Work,
+    ) -> Result<(), Block> {
+        let copy = self.p.linux_page_copy.ns();
+        let ti = t as usize;
+        if !self.tasks[ti].reading {
+            if self.tasks[ti].pc_page == NONE {
+                let m = &mut self.guests[g].mem;
+                if let Some(i) = m.lookup(block) {
+                    // Page-cache hit: copy into the buffer.
+                    let pc = m.pool_global(i);
+                    self.touch(g, t, pc, false, true, w)?;
+                    self.touch_anon(g, t, into, true, true, w)?;
+                    w.guest_ns += copy;
+                    return Ok(());
+                }
+                let page = self.pc_alloc(g, block, w);
+                self.tasks[ti].pc_page = page;
+            }
+            let pc = self.tasks[ti].pc_page;
+            self.touch(g, t, pc, true, true, w)?;
+            self.tasks[ti].reading = true;
+            return Err(Block::DbRead { vol: dev, task: t });
+        }
+        // The read completed into the page-cache page: copy it into the buffer.
+        let pc = self.tasks[ti].pc_page;
+        self.touch(g, t, pc, false, true, w)?;
+        self.touch_anon(g, t, into, true, true, w)?;
+        w.guest_ns += copy;
+        self.tasks[ti].pc_page = NONE;
+        self.tasks[ti].reading = false;
+        Ok(())
+    }
+
+    /// kswapd runs once: reclaim to the high watermark, start the swap writes it decided on.
+    pub(crate) fn kswapd_run(&mut self, g: usize) -> u64 {
+        let scanned = self.guests[g].mem.kswapd();
+        let mut w = Work {
+            guest_ns: scanned * self.p.linux_scan_page.ns(),
+            cp_ns: 0,
+        };
+        self.start_swap_writes(g, &mut w);
+        self.charge(g, w.guest_ns, w.cp_ns);
+        w.guest_ns + w.cp_ns
+    }
+
+    /// Allocate a page-cache page for `block` (reclaiming as Linux does); returns its page.
+    fn pc_alloc(&mut self, g: usize, block: u32, w: &mut Work) -> u32 {
+        let (i, scanned) = self.guests[g].mem.alloc_for(block);
+        self.after_alloc(g, scanned, w);
+        self.guests[g].mem.pool_global(i)
+    }
+
+    /// After a Linux allocation: charge direct reclaim, wake kswapd below the low watermark,
+    /// and start the swap writes reclaim decided on.
+    fn after_alloc(&mut self, g: usize, scanned: u64, w: &mut Work) {
+        w.guest_ns += scanned * self.p.linux_scan_page.ns();
+        let gs = &mut self.guests[g];
+        if gs.mem.needs_kswapd() {
+            gs.mem.kswapd_queued = true;
+            let kt = gs.kswapd_task;
+            gs.ready.push_back(kt);
+        }
+        self.start_swap_writes(g, w);
+    }
+
+    /// Linux writes the pages reclaim swapped out. The channel program reads each page, so CP
+    /// must have it in a frame: from XSTOR at once, from DASD by a page-in that the write then
+    /// waits for (double paging).
+    fn start_swap_writes(&mut self, g: usize, w: &mut Work) {
+        if self.guests[g].mem.swap_out.is_empty() {
+            return;
+        }
+        let mut outs = std::mem::take(&mut self.guests[g].mem.swap_out);
+        for o in &outs {
+            let devs = &self.guests[g].swap_devs;
+            let dev = devs[o.slot as usize % devs.len()];
+            match self.host_touch(g, o.page, false, w) {
+                Touch::OnDasd { group } => {
+                    self.guests[g].stats.page_faults_dasd += 1;
+                    self.guests[g].stats.double_paging += 1;
+                    self.start_pagein(group, g as u32, Waiter::SwapWrite { dev });
+                }
+                r => {
+                    if r == Touch::FromXstor {
+                        self.guests[g].stats.double_paging += 1;
+                    }
+                    self.submit_io(dev, Origin::SwapWrite, 1, true);
+                }
+            }
+        }
+        outs.clear();
+        self.guests[g].mem.swap_out = outs;
+        self.flush_page_writes();
+    }
+
+    /// The pages a major fault reads ahead are targets of the same I/O, so CP must have them
+    /// in frames; one CP has paged out is left on swap instead (a simplification: CP would
+    /// page it in before starting the read). Returns the pages read ahead.
+    fn check_readahead(&mut self, g: usize, w: &mut Work) -> u32 {
+        let mut ra = std::mem::take(&mut self.guests[g].mem.readahead);
+        let mut n = 0;
+        for &(anon, page) in &ra {
+            if self.guests[g].mem.anon_page(anon) != Some(page) {
+                continue;
+            }
+            if self
+                .storage
+                .is_resident(crate::cp::storage::SpaceId(g as u32), page)
+            {
+                self.host_touch(g, page, true, w);
+                n += 1;
+            } else {
+                self.guests[g].mem.cancel_readahead(anon, page);
+            }
+        }
+        ra.clear();
+        self.guests[g].mem.readahead = ra;
+        n
+    }
+}

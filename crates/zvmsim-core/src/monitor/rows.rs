@@ -1,0 +1,170 @@
+//! Typed interval rows, built once per interval. Each row type lists its fields once; the same
+//! declaration gives its serde form (summary.json, tests) and its columns (Arrow record batches
+//! for Python), so adding a figure is one field here and its value where the row is built.
+
+use serde::Serialize;
+
+/// One column of a table of rows, in Arrow's primitive layouts.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Column {
+    U64(Vec<u64>),
+    F64(Vec<f64>),
+    Str(Vec<String>),
+}
+
+/// A table of rows as named columns, in the row type's field order.
+#[derive(Debug, Clone, Default)]
+pub struct Columns {
+    pub names: Vec<&'static str>,
+    pub columns: Vec<Column>,
+}
+
+/// A row field's column type.
+pub trait ColumnValue: Sized {
+    fn column(values: Vec<Self>) -> Column;
+}
+
+impl ColumnValue for u64 {
+    fn column(values: Vec<Self>) -> Column {
+        Column::U64(values)
+    }
+}
+impl ColumnValue for u32 {
+    fn column(values: Vec<Self>) -> Column {
+        Column::U64(values.into_iter().map(u64::from).collect())
+    }
+}
+impl ColumnValue for f64 {
+    fn column(values: Vec<Self>) -> Column {
+        Column::F64(values)
+    }
+}
+impl ColumnValue for String {
+    fn column(values: Vec<Self>) -> Column {
+        Column::Str(values)
+    }
+}
+
+macro_rules! rows {
+    ($( $(#[doc = $doc:expr])* $name:ident { $( $(#[doc = $d:expr])* $f:ident : $t:ty, )* } )*) => {
+        $(
+            $(#[doc = $doc])*
+            #[derive(Debug, Clone, Default, Serialize)]
+            pub struct $name { $( $(#[doc = $d])* pub $f: $t, )* }
+            impl $name {
+                /// The rows as columns.
+                pub fn columns(rows: &[$name]) -> Columns {
+                    Columns {
+                        names: vec![$( stringify!($f) ),*],
+                        columns: vec![$(
+                            ColumnValue::column(rows.iter().map(|r| r.$f.clone()).collect())
+                        ),*],
+                    }
+                }
+            }
+        )*
+    };
+}
+
+rows! {
+    /// One guest over one interval (the Performance Toolkit's user and user-paging screens,
+    /// with the guest's Linux view).
+    GuestRow {
+        interval: u32,
+        t_start_s: f64,
+        t_end_s: f64,
+        guest: String,
+        tx: u64,
+        throughput_tx_per_s: f64,
+        response_ms: f64,
+        cpu_pct: f64,
+        /// CP time spent for the guest, in % of one IFL.
+        cp_pct: f64,
+        resident_pages: u64,
+        pages_resident_below_2g: u64,
+        pages_resident_above_2g: u64,
+        pages_xstor: u64,
+        pages_dasd: u64,
+        linux_free_pages: u64,
+        linux_cached_pages: u64,
+        linux_anon_pages: u64,
+        linux_swap_used_pages: u64,
+        db_reads_per_s: f64,
+        db_writes_per_s: f64,
+        page_faults_dasd_per_s: f64,
+        page_faults_xstor_per_s: f64,
+        pgscan_kswapd_per_s: f64,
+        pgscan_direct_per_s: f64,
+        pgmajfault_per_s: f64,
+        pswpin_per_s: f64,
+        pswpout_per_s: f64,
+        double_paging_per_s: f64,
+    }
+
+    /// The LPAR over one interval (system, storage and paging screens). Page counts are
+    /// samples at the interval's end, as monitor sample records are.
+    SystemRow {
+        interval: u32,
+        t_start_s: f64,
+        t_end_s: f64,
+        throughput_tx_per_s: f64,
+        cpu_lpar_pct: f64,
+        cpu_guests_pct: f64,
+        /// All CP time: spent for guests plus CP's own system work.
+        cpu_cp_pct: f64,
+        ifl_utilization_pct: f64,
+        pages_resident: u64,
+        pages_resident_below_2g: u64,
+        pages_resident_above_2g: u64,
+        pages_xstor: u64,
+        pages_dasd: u64,
+        pages_not_in_memory: u64,
+        real_overcommit_pct: f64,
+        available_frames: u64,
+        available_below_2g: u64,
+        pgmbk_frames: u64,
+        ms_to_xs_per_s: f64,
+        xs_to_ms_per_s: f64,
+        xs_to_dasd_per_s: f64,
+        ms_to_dasd_per_s: f64,
+        dasd_to_ms_per_s: f64,
+        steals_per_s: f64,
+        frames_scanned_per_s: f64,
+        demand_scans: u64,
+        below_2g_scans_per_s: f64,
+        pgmbk_allocs_per_s: f64,
+        pagein_blocks_per_s: f64,
+        paging_io_per_s: f64,
+        paging_service_ms: f64,
+        paging_wait_ms: f64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_follow_the_fields() {
+        let rows = vec![
+            GuestRow {
+                interval: 1,
+                guest: "LNX01".into(),
+                cpu_pct: 12.5,
+                ..Default::default()
+            },
+            GuestRow {
+                interval: 2,
+                guest: "LNX02".into(),
+                ..Default::default()
+            },
+        ];
+        let c = GuestRow::columns(&rows);
+        assert_eq!(c.names.len(), c.columns.len());
+        assert_eq!(c.names[0], "interval");
+        assert_eq!(c.columns[0], Column::U64(vec![1, 2]));
+        assert_eq!(c.columns[3], Column::Str(vec!["LNX01".into(), "LNX02".into()]));
+        let cpu = c.names.iter().position(|n| *n == "cpu_pct").unwrap();
+        assert_eq!(c.columns[cpu], Column::F64(vec![12.5, 0.0]));
+    }
+}

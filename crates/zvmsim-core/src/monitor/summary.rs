@@ -1,0 +1,123 @@
+//! The run's summary: figures over the measured window, typed. Levels are the means of the
+//! interval samples (as the Performance Toolkit averages its interval reports); counts are
+//! sums over the window.
+
+use serde::Serialize;
+
+use super::rows::SystemRow;
+
+macro_rules! means {
+    ($( $(#[doc = $d:expr])* $f:ident, )*) => {
+        /// Means over the measured intervals of the system rows' figures.
+        #[derive(Debug, Clone, Default, Serialize)]
+        pub struct SystemMeans { $( $(#[doc = $d])* pub $f: f64, )* }
+        impl SystemMeans {
+            pub fn of(rows: &[SystemRow]) -> Self {
+                let n = rows.len().max(1) as f64;
+                SystemMeans { $( $f: rows.iter().map(|r| r.$f as f64).sum::<f64>() / n, )* }
+            }
+        }
+    };
+}
+
+means! {
+    cpu_lpar_pct,
+    cpu_guests_pct,
+    cpu_cp_pct,
+    ifl_utilization_pct,
+    pages_resident,
+    pages_resident_below_2g,
+    pages_resident_above_2g,
+    pages_xstor,
+    pages_dasd,
+    pages_not_in_memory,
+    real_overcommit_pct,
+    ms_to_xs_per_s,
+    xs_to_ms_per_s,
+    xs_to_dasd_per_s,
+    ms_to_dasd_per_s,
+    dasd_to_ms_per_s,
+    steals_per_s,
+    frames_scanned_per_s,
+    paging_io_per_s,
+    paging_service_ms,
+    paging_wait_ms,
+    pgmbk_frames,
+    below_2g_scans_per_s,
+    pgmbk_allocs_per_s,
+    pagein_blocks_per_s,
+    available_frames,
+    available_below_2g,
+}
+
+/// One guest over the measured window.
+#[derive(Debug, Clone, Serialize)]
+pub struct GuestSummary {
+    pub name: String,
+    pub transactions: u64,
+    pub throughput_tx_per_s: f64,
+    pub response_ms: f64,
+    pub cpu_pct: f64,
+    pub cp_pct: f64,
+    pub resident_pages: u64,
+    pub pages_xstor: u64,
+    pub pages_dasd: u64,
+    pub db_buffer_hit_ratio: Option<f64>,
+    pub page_faults_dasd: u64,
+    pub page_faults_xstor: u64,
+    pub pgscan_direct: u64,
+    pub pgscan_kswapd: u64,
+    pub pgmajfault: u64,
+    pub pswpin: u64,
+    pub pswpout: u64,
+    pub swap_used_pages: u64,
+    pub wait_swap_in_ms: f64,
+}
+
+/// The summary of a run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub version: &'static str,
+    pub scenario_hash: String,
+    pub seed: u64,
+    pub rng: &'static str,
+    pub zvm_level: &'static str,
+    pub guests_count: usize,
+    pub events: u64,
+    pub sim_seconds: f64,
+    pub measured_seconds: f64,
+    pub intervals: usize,
+    /// "completed", "stopped early", or why the system stopped (e.g. PGT004).
+    pub ended: String,
+    pub transactions: u64,
+    pub throughput_tx_per_s: f64,
+    #[serde(flatten)]
+    pub means: SystemMeans,
+    pub frames_central: u64,
+    pub pages_guest_virtual: u64,
+    pub planned_overcommit_pct: f64,
+    pub xstor_blocks: u64,
+    pub paging_slots: u64,
+    pub response_ms: f64,
+    pub wait_db_read_ms_per_tx: f64,
+    pub wait_page_fault_ms_per_tx: f64,
+    pub wait_swap_in_ms_per_tx: f64,
+    pub cpu_ms_per_tx: f64,
+    pub guest_pgmajfault: u64,
+    pub guest_pswpin: u64,
+    pub guest_pswpout: u64,
+    pub guest_double_paging: u64,
+    pub guest_swap_used_pages: u64,
+    pub guest_pgscand: u64,
+    pub guest_pgscan_kswapd: u64,
+    pub guests: Vec<GuestSummary>,
+}
+
+/// `num / den`, or 0 with nothing to divide by.
+pub fn ratio(num: f64, den: f64) -> f64 {
+    if den > 0.0 {
+        num / den
+    } else {
+        0.0
+    }
+}

@@ -1,0 +1,253 @@
+//! Assembly: the parts of a Simulation built from its scenario.
+
+use std::collections::VecDeque;
+
+use crate::config::scenario::{DasdUse, Scenario};
+use crate::cp::dispatcher::Dispatcher;
+use crate::cp::pagein::PageIns;
+use crate::cp::storage::{Owner, SpaceSpec, Storage, NONE};
+use crate::engine::queue::EventQueue;
+use crate::engine::rng::{Stream, Zipf};
+use crate::io::IoSystem;
+use crate::linux::memory::LinuxMemory;
+use crate::monitor::counters::{GuestCounters, SysCounters, VmMark};
+use crate::workload::database::Database;
+use crate::workload::oltp::Oltp;
+use crate::workload::Workload;
+
+use super::interval::IntervalState;
+use super::machine::{Guest, Machine, Task, TaskKind};
+use super::{Event, MonitorEvent, Simulation};
+
+// Random stream numbers, one per component.
+const STREAM_DASD: u64 = 1;
+const STREAM_GUEST: u64 = 1000;
+
+/// CP's nucleus and fixed control blocks: 128 MB, the order of magnitude of a z/VM 5.x nucleus
+/// with its fixed storage (inference from QUERY FRAMES outputs of that era), at most an eighth
+/// of a small LPAR.
+const CP_FIXED_FRAMES: u32 = 32_768;
+const CP_FIXED_MAX_SHARE: u32 = 8;
+
+impl Simulation {
+    pub fn new(sc: Scenario) -> Self {
+        let p = sc.model.clone();
+        let seed = sc.run.seed;
+        let hash = sc.hash();
+        let instances = sc.guest_instances();
+        let mut io = IoSystem::new(&p, Stream::new(seed, STREAM_DASD));
+        // Paging volumes, and their slots (explicit total spread by capacity).
+        let caps: Vec<u64> = sc
+            .paging
+            .volumes
+            .iter()
+            .flat_map(|v| std::iter::repeat(v.model.pages()).take(v.count as usize))
+            .collect();
+        let cap_total: u64 = caps.iter().sum();
+        let slots_total = sc.paging_slots();
+        let volume_slots: Vec<u64> = if caps.is_empty() {
+            if slots_total > 0 {
+                vec![slots_total]
+            } else {
+                vec![]
+            }
+        } else {
+            caps.iter()
+                .map(|c| (*c as u128 * slots_total as u128 / cap_total.max(1) as u128) as u64)
+                .collect()
+        };
+        let paging_dev: Vec<u32> = volume_slots
+            .iter()
+            .map(|_| io.add_device(sc.paging.cache_hit))
+            .collect();
+        let frames = sc.lpar.central.pages() as u32;
+        let cp_frames = CP_FIXED_FRAMES.min(frames / CP_FIXED_MAX_SHARE);
+        // One address space per guest, in guest order.
+        let spaces: Vec<SpaceSpec> = instances
+            .iter()
+            .enumerate()
+            .map(|(g, inst)| SpaceSpec {
+                owner: Owner::Guest(g as u32),
+                pages: sc.guests[inst.spec_index].storage.pages() as u32,
+            })
+            .collect();
+        let storage = Storage::new(
+            sc.lpar.zvm_level,
+            &p,
+            frames,
+            cp_frames,
+            sc.lpar.expanded.pages() as u32,
+            &volume_slots,
+            &spaces,
+        );
+        let groups = (storage.slots_total() / p.paging_block.clamp(1, 64) as u64) as usize;
+        let mut m = Machine {
+            now: 0,
+            q: EventQueue::with_capacity(4096),
+            disp: Dispatcher::new(sc.lpar.ifls, p.time_slice.ns()),
+            p,
+            storage,
+            io,
+            paging_dev,
+            pageins: PageIns::new(groups),
+            guests: Vec::new(),
+            tasks: Vec::new(),
+            sys: SysCounters::default(),
+        };
+        let mut workloads = Vec::new();
+        for (gi, inst) in instances.iter().enumerate() {
+            let spec = &sc.guests[inst.spec_index];
+            let pages = spec.storage.pages() as u32;
+            let kernel = spec.linux.kernel.pages() as u32;
+            let wl = spec
+                .workload
+                .as_ref()
+                .and_then(|w| sc.workloads.get(w).map(|ws| (w, ws)));
+            let dbspec = wl.and_then(|(_, ws)| ws.database.as_ref());
+            let shm = dbspec
+                .map(|d| d.shared_memory.unwrap_or(d.cache).pages() as u32)
+                .unwrap_or(0);
+            let blocks = dbspec.map(|d| d.size.pages() as u32).unwrap_or(0);
+            // Guest pages are numbered from 0 in the guest's own address space.
+            let mut mem = LinuxMemory::new(
+                0,
+                pages,
+                kernel,
+                shm,
+                blocks,
+                spec.linux.min_free.pages() as u32,
+                spec.linux.swap.pages(),
+            );
+            mem.swappiness = spec.linux.swappiness;
+            mem.page_cluster = spec.linux.page_cluster;
+            // The guest's volumes in device order (dasda, dasdb, ...): the database's LVM
+            // stripes and the swap partitions are simulated devices.
+            let (mut db_vols, mut swap_devs, mut swap_names) = (Vec::new(), Vec::new(), Vec::new());
+            let mut letter = 0u32;
+            for x in &spec.dasd {
+                for _ in 0..x.count {
+                    match x.usage {
+                        DasdUse::Database if dbspec.is_some() => {
+                            db_vols.push(m.io.add_device(x.cache_hit))
+                        }
+                        DasdUse::Swap if spec.linux.swap.pages() > 0 => {
+                            swap_devs.push(m.io.add_device(x.cache_hit));
+                            swap_names.push(format!(
+                                "/dev/{}1",
+                                crate::linux::commands::dasd_name(letter)
+                            ));
+                        }
+                        _ => {}
+                    }
+                    letter += 1;
+                }
+            }
+            mem.swap_areas = swap_devs.len().max(1) as u32;
+            let db = dbspec.map(|d| {
+                let buffers = d.cache.pages() as u32;
+                // Buffers and the other shared memory are anonymous pages 0.. of the guest.
+                Database::new(
+                    blocks,
+                    0,
+                    buffers,
+                    shm - buffers.min(shm),
+                    Zipf::with_offset(blocks as u64, d.skew, d.flat_head.pages() as f64),
+                    (d.stripe.pages() as u32).max(1),
+                    std::mem::take(&mut db_vols),
+                )
+            });
+            // Anonymous memory hottest first: the other shared memory (lock list, catalog and
+            // package caches, used by every transaction), then the buffers (buffer i holds the
+            // i-th hottest block); what does not fit starts on swap.
+            if let Some(db) = &db {
+                // The page cache holds the blocks just below the buffer pool in popularity.
+                let start = db.buffers as u64;
+                let heat = (db.other_start..db.other_start + db.other).chain(0..db.buffers);
+                mem.warm(heat, |i| {
+                    db.block_of_rank((start + i as u64) % db.blocks.max(1) as u64)
+                });
+            } else {
+                mem.warm(0..shm, |_| NONE);
+            }
+            let mut idle: Vec<u32> = (0..spec.vcpus).map(|_| m.disp.add_vcpu(gi as u32)).collect();
+            idle.reverse();
+            let kswapd_task = m.tasks.len() as u32;
+            m.tasks.push(Task::new(gi as u32, TaskKind::Kswapd));
+            workloads.push(match wl {
+                Some((_, ws)) => Workload::Transactional(Oltp::new(
+                    ws,
+                    db,
+                    Stream::new(seed, STREAM_GUEST + gi as u64),
+                )),
+                None => Workload::None,
+            });
+            m.guests.push(Guest {
+                name: inst.name.clone(),
+                mem,
+                ready: VecDeque::new(),
+                idle_vcpus: idle,
+                pfault: spec.linux.pfault,
+                kswapd_task,
+                swap_names,
+                swap_devs,
+                vm_mark: VmMark::default(),
+                stats: GuestCounters::default(),
+                total: GuestCounters::default(),
+            });
+        }
+        let mut sim = Simulation {
+            hash,
+            seed,
+            end: sc.end_ns(),
+            prime_end: sc.run.priming.ns(),
+            interval_ns: sc.run.interval.ns(),
+            events: 0,
+            m,
+            workloads,
+            mon: IntervalState::default(),
+            console: Vec::new(),
+            ended: None,
+            scenario: sc,
+        };
+        sim.warm_start();
+        sim.start_users();
+        for i in 0..sim.scenario.console.len() {
+            let at = sim.scenario.console[i].at.ns();
+            sim.m.q.push(at, Event::Console { index: i as u32 });
+        }
+        sim.m.q.push(sim.prime_end, Event::Monitor(MonitorEvent::PrimingEnd));
+        sim
+    }
+
+    /// Each guest's users, spread as the workload says; each starts after a think time.
+    fn start_users(&mut self) {
+        let instances = self.scenario.guest_instances();
+        let wl_of: Vec<Option<String>> = instances
+            .iter()
+            .map(|i| self.scenario.guests[i.spec_index].workload.clone())
+            .collect();
+        for gi in 0..self.m.guests.len() {
+            let Some(wname) = &wl_of[gi] else { continue };
+            let w = &self.scenario.workloads[wname];
+            let users = match (w.users, w.users_total) {
+                (Some(u), _) => u,
+                (None, Some(total)) => {
+                    // Spread evenly over the guests running this workload.
+                    let peers: Vec<usize> = (0..wl_of.len())
+                        .filter(|&j| wl_of[j].as_ref() == Some(wname))
+                        .collect();
+                    let n = peers.len() as u32;
+                    let rank = peers.iter().position(|&j| j == gi).unwrap_or(0) as u32;
+                    total / n + u32::from(rank < total % n)
+                }
+                (None, None) => 0,
+            };
+            for _ in 0..users {
+                let t = self.m.tasks.len() as u32;
+                self.m.tasks.push(Task::new(gi as u32, TaskKind::User(0)));
+                let u = self.workloads[gi].add_user(t, &mut self.m);
+                self.m.tasks[t as usize].kind = TaskKind::User(u);
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! The console script: CP commands typed on a z/VM console and Linux commands typed in a
+//! guest, answered from the simulated system's state, in the run's console log.
+
+use serde::Serialize;
+
+use crate::config::units::NS_PER_S;
+use crate::cp::commands::{self as cp, CpView};
+use crate::linux::commands::{self as linux, LinuxCommand, LinuxView, VmTunable};
+
+use super::Simulation;
+
+/// One console interaction.
+#[derive(Debug, Clone, Serialize)]
+pub(super) struct ConsoleLine {
+    pub t_s: f64,
+    pub user: String,
+    pub command: String,
+    pub response: Vec<String>,
+}
+
+impl Simulation {
+    pub(super) fn console_line(&mut self, user: &str, command: &str, response: Vec<String>) {
+        self.console.push(ConsoleLine {
+            t_s: self.m.now as f64 / NS_PER_S as f64,
+            user: user.to_string(),
+            command: command.to_string(),
+            response,
+        });
+    }
+
+    pub(super) fn run_console(&mut self, i: usize) {
+        let entry = self.scenario.console[i].clone();
+        let user = entry.user.to_ascii_uppercase();
+        if let Some(cmd) = &entry.cp {
+            let response = match cp::parse(cmd) {
+                Ok(c) => cp::respond(&c, &self.cp_view()),
+                Err(m) => vec![m],
+            };
+            self.console_line(&user, cmd, response);
+        } else if let Some(cmd) = &entry.linux {
+            let response = match (
+                linux::parse(cmd),
+                self.m.guests.iter().position(|g| g.name == user),
+            ) {
+                (Ok(c), Some(gi)) => {
+                    if let LinuxCommand::SetVm { tunable, value, .. } = c {
+                        let m = &mut self.m.guests[gi].mem;
+                        match tunable {
+                            VmTunable::Swappiness => m.swappiness = value,
+                            VmTunable::PageCluster => m.page_cluster = value,
+                        }
+                    }
+                    linux::respond(&c, &self.linux_view(gi))
+                }
+                (Err(m), _) => vec![m],
+                (_, None) => vec![format!("{user}: no such guest")],
+            };
+            self.console_line(&user, cmd, response);
+        }
+    }
+
+    /// What CP's commands see. INDICATE LOAD's rates are over the current interval so far.
+    fn cp_view(&self) -> CpView<'_> {
+        let lpar = &self.scenario.lpar;
+        let st = &self.m.storage;
+        let secs = (self.m.now - self.mon.start).max(1) as f64;
+        let mv = st.moved;
+        let mk = self.mon.window_mv;
+        CpView {
+            level: lpar.zvm_level.as_str(),
+            central_bytes: lpar.central.bytes(),
+            xstor_bytes: lpar.expanded.bytes(),
+            xstor_used_blocks: st.xstor.used(),
+            ifls: lpar.ifls,
+            guests: self.m.guests.iter().map(|g| g.name.clone()).collect(),
+            slots_total: st.slots_total(),
+            slots_used: st.on_dasd(),
+            avg_proc_pct: 100.0 * (self.m.sys.cp_ns + self.m.sys.guest_ns) as f64
+                / (secs * lpar.ifls as f64),
+            paging_per_s: (mv.dasd_to_ms + mv.xs_to_dasd - mk.dasd_to_ms - mk.xs_to_dasd) as f64
+                * NS_PER_S as f64
+                / secs,
+            xstor_per_s: (mv.ms_to_xs + mv.xs_to_ms - mk.ms_to_xs - mk.xs_to_ms) as f64
+                * NS_PER_S as f64
+                / secs,
+            migrate_per_s: (mv.xs_to_dasd - mk.xs_to_dasd) as f64 * NS_PER_S as f64 / secs,
+        }
+    }
+
+    /// What Linux's commands in guest `gi` see.
+    fn linux_view(&self, gi: usize) -> LinuxView {
+        let g = &self.m.guests[gi];
+        let m = &g.mem;
+        LinuxView {
+            total: m.pages as u64,
+            free: m.free_pages() as u64,
+            cached: m.cached,
+            anon: m.anon(),
+            kernel: m.kernel as u64,
+            swap_total: m.swap_pages,
+            swap_used: m.swap_used(),
+            swap_cached: m.swap_cached(),
+            pgmajfault: m.pgmajfault,
+            pgscan_direct: m.pgscan_direct,
+            pgscan_kswapd: m.pgscan_kswapd,
+            pswpin: m.pswpin,
+            pswpout: m.pswpout,
+            swappiness: m.swappiness,
+            page_cluster: m.page_cluster,
+            swap_devices: g.swap_names.clone(),
+        }
+    }
+}

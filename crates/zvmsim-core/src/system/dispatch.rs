@@ -1,0 +1,215 @@
+//! Routing between CP's dispatcher, the workloads and Linux: a virtual CPU given an IFL runs
+//! its guest's ready tasks in a burst until one blocks, the slice ends or it has no work; at the
+//! burst's end what it blocked on is started (a database read, a page-in, a swap read), and I/O
+//! completions wake what waited for them.
+
+use crate::cp::dispatcher::{Block, DispatchEvent};
+use crate::cp::pagein::Waiter;
+use crate::cp::storage::NONE;
+use crate::io::{IoEvent, IoId, Origin};
+use crate::workload::Outcome;
+
+use super::machine::TaskKind;
+use super::{Event, Simulation};
+
+impl Simulation {
+    /// A user submits its next request.
+    pub(super) fn submit(&mut self, t: u32) {
+        let task = &self.m.tasks[t as usize];
+        if let TaskKind::User(u) = task.kind {
+            let g = task.guest as usize;
+            self.workloads[g].submit(t, u, &mut self.m);
+            self.make_ready(t);
+        }
+    }
+
+    /// A task becomes ready in its guest; an idle virtual CPU of the guest is dispatched.
+    fn make_ready(&mut self, t: u32) {
+        let g = self.m.tasks[t as usize].guest as usize;
+        self.m.guests[g].ready.push_back(t);
+        if let Some(v) = self.m.guests[g].idle_vcpus.pop() {
+            self.vcpu_runnable(v);
+        }
+    }
+
+    fn vcpu_runnable(&mut self, v: u32) {
+        if self.m.disp.runnable(v) {
+            self.run_burst(v);
+        }
+    }
+
+    fn release_ifl(&mut self) {
+        match self.m.disp.next() {
+            Some(n) => self.run_burst(n),
+            None => self.m.disp.free_ifl(),
+        }
+    }
+
+    /// The virtual CPU `v` holds an IFL from `now`: run its Linux tasks until one blocks, the
+    /// slice ends or it has no work; schedule the end of the burst.
+    fn run_burst(&mut self, v: u32) {
+        let slice = self.m.disp.slice_ns;
+        let vi = v as usize;
+        let g = self.m.disp.vcpus[vi].guest as usize;
+        // CP work left over from I/O interrupts runs first on this IFL.
+        let mut t = 0;
+        for (_guest, ns) in self.m.disp.take_backlog() {
+            t += ns;
+        }
+        self.m.sys.cp_ns += t;
+        loop {
+            if self.m.disp.vcpus[vi].task == NONE {
+                match self.m.guests[g].ready.pop_front() {
+                    Some(task) => self.m.disp.vcpus[vi].task = task,
+                    None => break,
+                }
+            }
+            let task = self.m.disp.vcpus[vi].task;
+            let budget = slice.saturating_sub(self.m.disp.vcpus[vi].slice_used + t);
+            let (used, outcome) = self.exec(task, budget.max(1));
+            t += used;
+            match outcome {
+                Outcome::Done => {
+                    self.finish_task(task, self.m.now + t);
+                    self.m.disp.vcpus[vi].task = NONE;
+                }
+                Outcome::Blocked(b) => {
+                    let vc = &mut self.m.disp.vcpus[vi];
+                    vc.pending = b;
+                    if matches!(b, Block::PageIn { sync: true, .. }) {
+                        vc.blocked = true;
+                    } else {
+                        vc.task = NONE;
+                    }
+                    break;
+                }
+                Outcome::SliceEnd => break,
+            }
+            if self.m.disp.vcpus[vi].slice_used + t >= slice {
+                break;
+            }
+        }
+        self.m.disp.vcpus[vi].slice_used += t;
+        self.m.q.push(
+            self.m.now + t,
+            Event::Dispatch(DispatchEvent::BurstEnd { vcpu: v }),
+        );
+    }
+
+    /// Run task `t` for up to `budget` ns of IFL time: kswapd in Linux, a user in its workload.
+    fn exec(&mut self, t: u32, budget: u64) -> (u64, Outcome) {
+        let task = &self.m.tasks[t as usize];
+        let g = task.guest as usize;
+        match task.kind {
+            TaskKind::Kswapd => (self.m.kswapd_run(g), Outcome::Done),
+            TaskKind::User(u) => self.workloads[g].run(t, u, g, budget, &mut self.m),
+        }
+    }
+
+    fn finish_task(&mut self, t: u32, at: u64) {
+        let task = &self.m.tasks[t as usize];
+        if task.kind != TaskKind::Kswapd {
+            let g = task.guest as usize;
+            self.workloads[g].finish(t, at, &mut self.m);
+        }
+    }
+
+    pub(super) fn burst_end(&mut self, v: u32) {
+        let vi = v as usize;
+        let pending = std::mem::replace(&mut self.m.disp.vcpus[vi].pending, Block::None);
+        let g = self.m.disp.vcpus[vi].guest as usize;
+        let now = self.m.now;
+        match pending {
+            Block::None => {}
+            Block::DbRead { vol, task } => {
+                self.m.submit_io(vol, Origin::DbRead { task }, 1, false);
+                self.m.guests[g].stats.db_reads += 1;
+                self.m.tasks[task as usize].blocked_at = now;
+            }
+            Block::PageIn { group, task, .. } => {
+                let waiter = if self.m.disp.vcpus[vi].blocked {
+                    Waiter::Vcpu(v)
+                } else {
+                    Waiter::Task(task)
+                };
+                self.m.start_pagein(group, g as u32, waiter);
+                self.m.guests[g].stats.page_faults_dasd += 1;
+                self.m.tasks[task as usize].blocked_at = now;
+            }
+            Block::SwapIn { dev, task } => {
+                // One I/O reads the faulting page and those read ahead with it.
+                let ahead = std::mem::take(&mut self.m.tasks[task as usize].swap_ahead);
+                self.m
+                    .submit_io(dev, Origin::SwapRead { task }, 1 + ahead, false);
+                self.m.tasks[task as usize].blocked_at = now;
+            }
+        }
+        if self.m.disp.vcpus[vi].blocked {
+            self.release_ifl();
+            return;
+        }
+        let has_work =
+            self.m.disp.vcpus[vi].task != NONE || !self.m.guests[g].ready.is_empty();
+        if !has_work {
+            self.m.guests[g].idle_vcpus.push(v);
+            self.release_ifl();
+            return;
+        }
+        if self.m.disp.vcpus[vi].slice_used >= self.m.disp.slice_ns {
+            if let Some(next) = self.m.disp.preempt(v) {
+                self.run_burst(next);
+                return;
+            }
+        }
+        self.run_burst(v);
+    }
+
+    /// Request `id` completed: route it back to its origin.
+    pub(super) fn io_done(&mut self, id: IoId) {
+        let now = self.m.now;
+        let (req, next) = self.m.io.complete(id, now);
+        if let Some((t, n)) = next {
+            self.m.q.push(t, Event::Io(IoEvent::Complete(n)));
+        }
+        match req.origin {
+            Origin::DbRead { task } | Origin::SwapRead { task } => {
+                let tk = &self.m.tasks[task as usize];
+                let waited = now - tk.blocked_at;
+                let st = &mut self.m.guests[tk.guest as usize].stats;
+                if matches!(req.origin, Origin::DbRead { .. }) {
+                    st.wait_db_ns += waited;
+                } else {
+                    st.wait_swap_ns += waited;
+                }
+                self.make_ready(task);
+            }
+            Origin::PageIn { pagein } => {
+                let waiters = self.m.pagein_done(pagein);
+                for &w in &waiters {
+                    let task = match w {
+                        Waiter::SwapWrite { dev } => {
+                            self.m.submit_io(dev, Origin::SwapWrite, 1, true);
+                            continue;
+                        }
+                        Waiter::Vcpu(v) => self.m.disp.vcpus[v as usize].task,
+                        Waiter::Task(t) => t,
+                    };
+                    if task != NONE {
+                        let tk = &self.m.tasks[task as usize];
+                        let waited = now - tk.blocked_at;
+                        self.m.guests[tk.guest as usize].stats.wait_fault_ns += waited;
+                    }
+                    match w {
+                        Waiter::Vcpu(v) => {
+                            self.m.disp.vcpus[v as usize].blocked = false;
+                            self.vcpu_runnable(v);
+                        }
+                        _ => self.make_ready(task),
+                    }
+                }
+                self.m.pageins.recycle(pagein, waiters);
+            }
+            Origin::DbWrite | Origin::PageOut | Origin::SwapWrite => {}
+        }
+    }
+}

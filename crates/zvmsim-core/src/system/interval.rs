@@ -1,0 +1,251 @@
+//! The monitor's side of the run: the measured window starts after priming; each interval
+//! closes into typed rows built from the components' counters; the summary is built from them.
+
+use crate::cp::storage::{Movement, SpaceId};
+use crate::engine::rng::RNG_ALGORITHM;
+use crate::io::DevStats;
+use crate::monitor::counters::{GuestCounters, SysCounters, VmMark};
+use crate::monitor::rows::{GuestRow, SystemRow};
+use crate::monitor::summary::{ratio, GuestSummary, Summary, SystemMeans};
+use crate::config::units::NS_PER_S;
+
+use super::{Event, MonitorEvent, Simulation};
+
+/// Where the current interval started, and the rows so far.
+#[derive(Default)]
+pub(super) struct IntervalState {
+    pub start: u64,
+    pub no: u32,
+    /// Page movements at the start of the measured window.
+    pub window_mv: Movement,
+    /// Page movements and paging-device counts at the start of the current interval.
+    pub mv: Movement,
+    pub paging: DevStats,
+    pub rows: Vec<GuestRow>,
+    pub sys_rows: Vec<SystemRow>,
+}
+
+impl Simulation {
+    pub(super) fn start_measuring(&mut self) {
+        for g in &mut self.m.guests {
+            g.stats = GuestCounters::default();
+            g.total = GuestCounters::default();
+            g.vm_mark = VmMark::of(&g.mem);
+        }
+        self.m.sys = SysCounters::default();
+        let now = self.m.now;
+        self.mon.window_mv = self.m.storage.moved;
+        self.mon.start = now;
+        self.mon.no = 0;
+        self.mon.rows.clear();
+        self.mon.sys_rows.clear();
+        self.m
+            .q
+            .push(now + self.interval_ns, Event::Monitor(MonitorEvent::IntervalEnd));
+        self.mon.mv = self.m.storage.moved;
+        self.mon.paging = self.paging_stats();
+    }
+
+    /// The paging volumes' device counts, summed.
+    pub(super) fn paging_stats(&self) -> DevStats {
+        let mut s = DevStats::default();
+        for &d in &self.m.paging_dev {
+            let x = self.m.io.stats(d);
+            s.ios += x.ios;
+            s.pages += x.pages;
+            s.busy_ns += x.busy_ns;
+            s.wait_ns += x.wait_ns;
+        }
+        s
+    }
+
+    pub(super) fn close_interval(&mut self) {
+        let now = self.m.now;
+        let span = (now - self.mon.start).max(1);
+        let secs = span as f64 / NS_PER_S as f64;
+        let ifls = self.scenario.lpar.ifls as f64;
+        let pct = |ns: u64| 100.0 * ns as f64 / span as f64;
+        let per_s = |n: u64| n as f64 / secs;
+        let t0 = self.mon.start as f64 / NS_PER_S as f64;
+        let t1 = now as f64 / NS_PER_S as f64;
+        let mut tx_total = 0u64;
+        for gi in 0..self.m.guests.len() {
+            let loc = self.m.storage.space_locations(SpaceId(gi as u32));
+            let g = &mut self.m.guests[gi];
+            let mut s = std::mem::take(&mut g.stats);
+            let vm = VmMark::of(&g.mem);
+            vm.since(&g.vm_mark, &mut s);
+            g.vm_mark = vm;
+            tx_total += s.tx;
+            self.mon.rows.push(GuestRow {
+                interval: self.mon.no,
+                t_start_s: t0,
+                t_end_s: t1,
+                guest: g.name.clone(),
+                tx: s.tx,
+                throughput_tx_per_s: s.tx as f64 / secs,
+                response_ms: ratio(s.resp_ns as f64, s.tx as f64) / 1e6,
+                cpu_pct: pct(s.cpu_ns),
+                cp_pct: pct(s.cp_ns),
+                resident_pages: loc.resident,
+                pages_resident_below_2g: loc.below_2g,
+                pages_resident_above_2g: loc.resident - loc.below_2g,
+                pages_xstor: loc.xstor,
+                pages_dasd: loc.dasd,
+                linux_free_pages: g.mem.free_pages() as u64,
+                linux_cached_pages: g.mem.cached,
+                linux_anon_pages: g.mem.anon(),
+                linux_swap_used_pages: g.mem.swap_used(),
+                db_reads_per_s: per_s(s.db_reads),
+                db_writes_per_s: per_s(s.db_writes),
+                page_faults_dasd_per_s: per_s(s.page_faults_dasd),
+                page_faults_xstor_per_s: per_s(s.page_faults_xstor),
+                pgscan_kswapd_per_s: per_s(s.pgscan_kswapd),
+                pgscan_direct_per_s: per_s(s.pgscan_direct),
+                pgmajfault_per_s: per_s(s.pgmajfault),
+                pswpin_per_s: per_s(s.pswpin),
+                pswpout_per_s: per_s(s.pswpout),
+                double_paging_per_s: per_s(s.double_paging),
+            });
+            g.total.add(&s);
+        }
+        let sys = std::mem::take(&mut self.m.sys);
+        let mv = self.m.storage.moved;
+        let mk = self.mon.mv;
+        let rate = |a: u64, b: u64| (a - b) as f64 / secs;
+        let st = &self.m.storage;
+        let frames = st.frames() as f64;
+        let pstats = self.paging_stats();
+        let pm = self.mon.paging;
+        let ios = (pstats.ios - pm.ios).max(1) as f64;
+        self.mon.sys_rows.push(SystemRow {
+            interval: self.mon.no,
+            t_start_s: t0,
+            t_end_s: t1,
+            throughput_tx_per_s: tx_total as f64 / secs,
+            cpu_lpar_pct: pct(sys.guest_ns + sys.cp_ns),
+            cpu_guests_pct: pct(sys.guest_ns),
+            cpu_cp_pct: pct(sys.cp_ns),
+            ifl_utilization_pct: pct(sys.guest_ns + sys.cp_ns) / ifls,
+            pages_resident: st.resident(),
+            pages_resident_below_2g: st.resident_below_2g(),
+            pages_resident_above_2g: st.resident() - st.resident_below_2g(),
+            pages_xstor: st.on_xstor(),
+            pages_dasd: st.on_dasd(),
+            pages_not_in_memory: st.touched() - st.resident(),
+            real_overcommit_pct: 100.0 * (st.resident() + st.on_xstor() + st.on_dasd()) as f64
+                / frames
+                - 100.0,
+            available_frames: st.available(),
+            available_below_2g: st.available_below_2g(),
+            pgmbk_frames: st.pgmbk_frames(),
+            ms_to_xs_per_s: rate(mv.ms_to_xs, mk.ms_to_xs),
+            xs_to_ms_per_s: rate(mv.xs_to_ms, mk.xs_to_ms),
+            xs_to_dasd_per_s: rate(mv.xs_to_dasd, mk.xs_to_dasd),
+            ms_to_dasd_per_s: rate(mv.ms_to_dasd, mk.ms_to_dasd),
+            dasd_to_ms_per_s: rate(mv.dasd_to_ms, mk.dasd_to_ms),
+            steals_per_s: rate(mv.steals, mk.steals),
+            frames_scanned_per_s: rate(mv.scanned, mk.scanned),
+            demand_scans: mv.scans - mk.scans,
+            below_2g_scans_per_s: rate(mv.below2g_scans, mk.below2g_scans),
+            pgmbk_allocs_per_s: rate(mv.pgmbk_allocs, mk.pgmbk_allocs),
+            pagein_blocks_per_s: rate(mv.pagein_dasd_blocks, mk.pagein_dasd_blocks),
+            paging_io_per_s: rate(pstats.ios, pm.ios),
+            paging_service_ms: (pstats.busy_ns - pm.busy_ns) as f64 / ios / 1e6,
+            paging_wait_ms: (pstats.wait_ns - pm.wait_ns) as f64 / ios / 1e6,
+        });
+        self.mon.mv = mv;
+        self.mon.paging = pstats;
+        self.mon.no += 1;
+        self.mon.start = now;
+        if now + self.interval_ns <= self.end {
+            self.m
+                .q
+                .push(now + self.interval_ns, Event::Monitor(MonitorEvent::IntervalEnd));
+        }
+    }
+
+    /// The run's figures over the measured window.
+    pub fn summary_typed(&self) -> Summary {
+        let rows = &self.mon.sys_rows;
+        let measured_ns: u64 = rows.len() as u64 * self.interval_ns;
+        let measured_s = measured_ns as f64 / NS_PER_S as f64;
+        let st = &self.m.storage;
+        let frames = st.frames() as u64;
+        let virt = st.pages() as u64;
+        let guests = &self.m.guests;
+        let sum = |f: fn(&GuestCounters) -> u64| -> u64 { guests.iter().map(|g| f(&g.total)).sum() };
+        let tx = sum(|t| t.tx);
+        let resp: u128 = guests.iter().map(|g| g.total.resp_ns).sum();
+        let per_tx = |f: fn(&GuestCounters) -> u64| ratio(sum(f) as f64, tx as f64) / 1e6;
+        let ended = match &self.ended {
+            Some(why) => why.clone(),
+            None if self.m.now >= self.end => "completed".into(),
+            None => "stopped early".into(),
+        };
+        let per_guest = guests
+            .iter()
+            .zip(&self.workloads)
+            .enumerate()
+            .map(|(gi, (g, wl))| {
+                let t = &g.total;
+                let loc = st.space_locations(SpaceId(gi as u32));
+                GuestSummary {
+                    name: g.name.clone(),
+                    transactions: t.tx,
+                    throughput_tx_per_s: ratio(t.tx as f64, measured_s),
+                    response_ms: ratio(t.resp_ns as f64, t.tx as f64) / 1e6,
+                    cpu_pct: 100.0 * t.cpu_ns as f64 / measured_ns.max(1) as f64,
+                    cp_pct: 100.0 * t.cp_ns as f64 / measured_ns.max(1) as f64,
+                    resident_pages: loc.resident,
+                    pages_xstor: loc.xstor,
+                    pages_dasd: loc.dasd,
+                    db_buffer_hit_ratio: wl.db_hit_ratio(),
+                    page_faults_dasd: t.page_faults_dasd,
+                    page_faults_xstor: t.page_faults_xstor,
+                    pgscan_direct: t.pgscan_direct,
+                    pgscan_kswapd: t.pgscan_kswapd,
+                    pgmajfault: t.pgmajfault,
+                    pswpin: t.pswpin,
+                    pswpout: t.pswpout,
+                    swap_used_pages: g.mem.swap_used(),
+                    wait_swap_in_ms: ratio(t.wait_swap_ns as f64, t.tx as f64) / 1e6,
+                }
+            })
+            .collect();
+        Summary {
+            version: crate::VERSION,
+            scenario_hash: self.hash.clone(),
+            seed: self.seed,
+            rng: RNG_ALGORITHM,
+            zvm_level: self.scenario.lpar.zvm_level.as_str(),
+            guests_count: guests.len(),
+            events: self.events,
+            sim_seconds: self.m.now as f64 / NS_PER_S as f64,
+            measured_seconds: measured_s,
+            intervals: rows.len(),
+            ended,
+            transactions: tx,
+            throughput_tx_per_s: ratio(tx as f64, measured_s),
+            means: SystemMeans::of(rows),
+            frames_central: frames,
+            pages_guest_virtual: virt,
+            planned_overcommit_pct: 100.0 * virt as f64 / frames as f64 - 100.0,
+            xstor_blocks: st.xstor.capacity(),
+            paging_slots: st.slots_total(),
+            response_ms: ratio(resp as f64, tx as f64) / 1e6,
+            wait_db_read_ms_per_tx: per_tx(|t| t.wait_db_ns),
+            wait_page_fault_ms_per_tx: per_tx(|t| t.wait_fault_ns),
+            wait_swap_in_ms_per_tx: per_tx(|t| t.wait_swap_ns),
+            cpu_ms_per_tx: per_tx(|t| t.cpu_ns),
+            guest_pgmajfault: sum(|t| t.pgmajfault),
+            guest_pswpin: sum(|t| t.pswpin),
+            guest_pswpout: sum(|t| t.pswpout),
+            guest_double_paging: sum(|t| t.double_paging),
+            guest_swap_used_pages: guests.iter().map(|g| g.mem.swap_used()).sum(),
+            guest_pgscand: sum(|t| t.pgscan_direct),
+            guest_pgscan_kswapd: sum(|t| t.pgscan_kswapd),
+            guests: per_guest,
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! The machine the workloads run on: CP (storage, page-ins, dispatcher), the real I/O, and each
+//! guest's Linux. Workloads reach it only through the Linux surface (`linux::kernel`).
+
+use std::collections::VecDeque;
+
+use crate::config::params::ModelParams;
+use crate::cp::dispatcher::Dispatcher;
+use crate::cp::pagein::PageIns;
+use crate::cp::storage::Storage;
+use crate::engine::queue::EventQueue;
+use crate::io::IoSystem;
+use crate::linux::memory::LinuxMemory;
+use crate::monitor::counters::{GuestCounters, SysCounters, VmMark};
+
+use super::Event;
+
+/// A guest: its user ID, its Linux kernel's state, and its counters.
+pub(crate) struct Guest {
+    pub name: String,
+    pub mem: LinuxMemory,
+    /// Linux's run queue: tasks ready for a virtual CPU.
+    pub ready: VecDeque<u32>,
+    pub idle_vcpus: Vec<u32>,
+    /// Linux uses pfault handshaking (a host page fault in problem state blocks one task).
+    pub pfault: bool,
+    pub kswapd_task: u32,
+    /// The swap devices (device indices); slot s is on `swap_devs[s % len]` (equal priorities:
+    /// Linux spreads pages round robin).
+    pub swap_devs: Vec<u32>,
+    /// Their Linux device names, for `swapon -s`.
+    pub swap_names: Vec<String>,
+    pub vm_mark: VmMark,
+    pub stats: GuestCounters,
+    pub total: GuestCounters,
+}
+
+/// What a Linux task is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TaskKind {
+    /// The guest's kswapd kernel thread.
+    Kswapd,
+    /// A workload's user (its index in the guest's workload).
+    User(u32),
+}
+
+/// A Linux task, as the kernel keeps it.
+pub(crate) struct Task {
+    pub guest: u32,
+    pub kind: TaskKind,
+    /// When the current request (transaction) started.
+    pub start: u64,
+    /// When the task last blocked (for the response-time breakdown).
+    pub blocked_at: u64,
+    /// Pages read ahead with the task's pending swap read.
+    pub swap_ahead: u32,
+    /// The page-cache page a read or write system call of the task holds (NONE: none).
+    pub pc_page: u32,
+    /// The task's read into `pc_page` was started (it sleeps until the data is there).
+    pub reading: bool,
+}
+
+impl Task {
+    pub fn new(guest: u32, kind: TaskKind) -> Self {
+        Task {
+            guest,
+            kind,
+            start: 0,
+            blocked_at: 0,
+            swap_ahead: 0,
+            pc_page: crate::cp::storage::NONE,
+            reading: false,
+        }
+    }
+}
+
+pub(crate) struct Machine {
+    pub now: u64,
+    pub q: EventQueue<Event>,
+    pub p: ModelParams,
+    pub storage: Storage,
+    pub io: IoSystem,
+    /// The paging volumes' device indices, by paging volume.
+    pub paging_dev: Vec<u32>,
+    pub pageins: PageIns,
+    pub disp: Dispatcher,
+    pub guests: Vec<Guest>,
+    pub tasks: Vec<Task>,
+    pub sys: SysCounters,
+}

@@ -1,0 +1,114 @@
+//! The warm start: guests have run for a while before measurement, so every page has been used
+//! once. Pages are referenced coldest first (page cache, other shared memory, buffer pool from
+//! cold to hot, kernel), interleaved across guests by segment, so that CP pages out what is
+//! coldest. The priming period then lets the mechanisms settle.
+
+use crate::cp::storage::{Access, CpWork, SpaceId, SEG_PAGES};
+use crate::workload::Workload;
+
+use super::Simulation;
+
+/// A run of pages to touch: guest pages [lo, hi), or with `anon` the resident pages of
+/// anonymous pages [lo, hi); `rev` walks it from hi down.
+#[derive(Clone, Copy)]
+struct Seg {
+    lo: u32,
+    hi: u32,
+    anon: bool,
+    rev: bool,
+}
+
+impl Simulation {
+    pub(super) fn warm_start(&mut self) {
+        let mut orders: Vec<Vec<Seg>> = Vec::new();
+        for (g, wl) in self.m.guests.iter().zip(&self.workloads) {
+            let m = &g.mem;
+            let pool = m.base + m.kernel;
+            let plain = |lo, hi| Seg {
+                lo,
+                hi,
+                anon: false,
+                rev: false,
+            };
+            // Page cache and free pages, then the other shared memory, the buffer pool from
+            // cold to hot (buffer i holds the i-th hottest block), and the kernel.
+            let mut segs: Vec<Seg> = m
+                .file_or_free_runs()
+                .into_iter()
+                .map(|(lo, hi)| plain(pool + lo, pool + hi))
+                .collect();
+            let db = match wl {
+                Workload::Transactional(w) => w.db.as_ref(),
+                Workload::None => None,
+            };
+            if let Some(db) = db {
+                segs.push(Seg {
+                    lo: db.other_start,
+                    hi: db.other_start + db.other,
+                    anon: true,
+                    rev: false,
+                });
+                segs.push(Seg {
+                    lo: db.buf_start,
+                    hi: db.buf_start + db.buffers,
+                    anon: true,
+                    rev: true,
+                });
+            } else {
+                segs.push(Seg {
+                    lo: 0,
+                    hi: m.shm,
+                    anon: true,
+                    rev: false,
+                });
+            }
+            segs.push(plain(m.base, m.base + m.kernel));
+            segs.retain(|r| r.lo < r.hi);
+            orders.push(segs);
+        }
+        let chunk = SEG_PAGES;
+        let mut cursors: Vec<(usize, u32)> = orders
+            .iter()
+            .map(|r| (0usize, r.first().map(|x| x.lo).unwrap_or(0)))
+            .collect();
+        let mut cp = CpWork::default();
+        let st = &mut self.m.storage;
+        loop {
+            let mut any = false;
+            for (gi, segs) in orders.iter().enumerate() {
+                let (si, pos) = &mut cursors[gi];
+                if *si >= segs.len() {
+                    continue;
+                }
+                any = true;
+                let sg = segs[*si];
+                let stop = (*pos + chunk).min(sg.hi);
+                for k in *pos..stop {
+                    let at = if sg.rev { sg.lo + (sg.hi - 1 - k) } else { k };
+                    let page = if sg.anon {
+                        match self.m.guests[gi].mem.anon_page(at) {
+                            Some(p) => p,
+                            None => continue,
+                        }
+                    } else {
+                        at
+                    };
+                    st.touch(SpaceId(gi as u32), page, Access::Write, &mut cp);
+                }
+                *pos = stop;
+                if stop >= sg.hi {
+                    *si += 1;
+                    if *si < segs.len() {
+                        *pos = segs[*si].lo;
+                    }
+                }
+            }
+            if !any {
+                break;
+            }
+            st.writes.clear();
+        }
+        st.writes.clear();
+        st.moved = Default::default();
+    }
+}

@@ -1,0 +1,261 @@
+//! The transactional (OLTP) workload: closed-loop users, each thinking, then submitting a
+//! transaction of a mix (order-entry types with their CPU and buffer-pool gets) against the
+//! guest's database. A buffer-pool get is a restartable state machine over the Linux surface:
+//! a host page fault returns early and the same phase runs again once the page is back.
+
+use crate::config::scenario::{TxType, WorkloadSpec};
+use crate::cp::dispatcher::Block;
+use crate::cp::faults::Work;
+use crate::cp::storage::NONE;
+use crate::engine::rng::Stream;
+use crate::system::machine::Machine;
+use crate::system::Event;
+
+use super::database::Database;
+use super::{Outcome, WorkloadEvent};
+
+/// One transaction type, resolved.
+#[derive(Debug, Clone)]
+pub struct TxKind {
+    pub name: String,
+    pub cum_weight: f64,
+    pub cpu_ns: u64,
+    pub db_refs: u32,
+    pub write_fraction: f64,
+}
+
+pub struct Mix {
+    pub kinds: Vec<TxKind>,
+}
+
+impl Mix {
+    pub fn new(w: &WorkloadSpec) -> Self {
+        let types: Vec<TxType> = if w.transactions.is_empty() {
+            vec![TxType {
+                name: "tx".into(),
+                weight: 1.0,
+                cpu: w.cpu_per_tx.unwrap_or_default(),
+                db_refs: w.db_refs.unwrap_or(0),
+                write_fraction: 0.0,
+            }]
+        } else {
+            w.transactions.clone()
+        };
+        let total: f64 = types.iter().map(|t| t.weight).sum();
+        let mut acc = 0.0;
+        let kinds = types
+            .iter()
+            .map(|t| {
+                acc += t.weight / total;
+                TxKind {
+                    name: t.name.clone(),
+                    cum_weight: acc,
+                    cpu_ns: t.cpu.ns(),
+                    db_refs: t.db_refs,
+                    write_fraction: t.write_fraction,
+                }
+            })
+            .collect();
+        Mix { kinds }
+    }
+
+    pub fn pick(&self, rng: &mut Stream) -> u8 {
+        let u = rng.uniform();
+        self.kinds
+            .iter()
+            .position(|k| u < k.cum_weight)
+            .unwrap_or(self.kinds.len() - 1) as u8
+    }
+}
+
+/// Where a user's current buffer-pool get stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Program text, other shared memory; pick the block.
+    Start,
+    /// Look the block up in the buffer pool.
+    Lookup,
+    /// The victim buffer is dirty: write its old block.
+    WriteVictim,
+    /// Read the block into the buffer.
+    Read,
+}
+
+/// One user's transaction in progress.
+struct User {
+    kind: u8,
+    refs_left: u32,
+    cpu_left: u64,
+    phase: Phase,
+    block: u32,
+    buf: u32,
+    old_block: u32,
+}
+
+/// The workload as one guest runs it.
+pub struct Oltp {
+    mix: Mix,
+    pub db: Option<Database>,
+    think_ns: u64,
+    rng: Stream,
+    users: Vec<User>,
+}
+
+impl Oltp {
+    pub fn new(spec: &WorkloadSpec, db: Option<Database>, rng: Stream) -> Self {
+        Oltp {
+            mix: Mix::new(spec),
+            db,
+            think_ns: spec.think_time.ns(),
+            rng,
+            users: Vec::new(),
+        }
+    }
+
+    /// A new user; returns its index. It submits its first transaction after a think time.
+    pub(crate) fn add_user(&mut self, task: u32, k: &mut Machine) -> u32 {
+        self.users.push(User {
+            kind: 0,
+            refs_left: 0,
+            cpu_left: 0,
+            phase: Phase::Start,
+            block: NONE,
+            buf: NONE,
+            old_block: NONE,
+        });
+        let delay = self.rng.exp_ns(self.think_ns);
+        k.q.push(delay, Event::Workload(WorkloadEvent::Submit { task }));
+        (self.users.len() - 1) as u32
+    }
+
+    /// User `u` (task `t`) submits a transaction; the caller makes the task ready.
+    pub(crate) fn submit(&mut self, t: u32, u: u32, k: &mut Machine) {
+        let kind = self.mix.pick(&mut self.rng);
+        let tk = &self.mix.kinds[kind as usize];
+        let user = &mut self.users[u as usize];
+        user.kind = kind;
+        user.refs_left = tk.db_refs;
+        user.cpu_left = tk.cpu_ns;
+        user.phase = Phase::Start;
+        k.tasks[t as usize].start = k.now;
+    }
+
+    /// The transaction of task `t` ended at `at`: count it; the user thinks, then submits again.
+    pub(crate) fn finish(&mut self, t: u32, at: u64, k: &mut Machine) {
+        let g = k.tasks[t as usize].guest as usize;
+        let resp = at - k.tasks[t as usize].start;
+        let s = &mut k.guests[g].stats;
+        s.tx += 1;
+        s.resp_ns += resp as u128;
+        let think = self.rng.exp_ns(self.think_ns);
+        k.q.push(at + think, Event::Workload(WorkloadEvent::Submit { task: t }));
+    }
+
+    /// Run user `u` (task `t` of guest `g`) for up to `budget` ns of IFL time.
+    pub(crate) fn run(&mut self, t: u32, u: u32, g: usize, budget: u64, k: &mut Machine) -> (u64, Outcome) {
+        let ui = u as usize;
+        if self.users[ui].refs_left == 0 {
+            let run = self.users[ui].cpu_left.min(budget);
+            self.users[ui].cpu_left -= run;
+            k.charge(g, run, 0);
+            let out = if self.users[ui].cpu_left == 0 {
+                Outcome::Done
+            } else {
+                Outcome::SliceEnd
+            };
+            return (run, out);
+        }
+        let (step_cpu, wf) = {
+            let tk = &self.mix.kinds[self.users[ui].kind as usize];
+            (tk.cpu_ns / tk.db_refs.max(1) as u64, tk.write_fraction)
+        };
+        let mut used = 0;
+        loop {
+            let mut w = Work::default();
+            let r = self.get(t, u, g, wf, k, &mut w);
+            used += w.guest_ns + w.cp_ns;
+            k.charge(g, w.guest_ns, w.cp_ns);
+            k.flush_page_writes();
+            if let Err(b) = r {
+                return (used, Outcome::Blocked(b));
+            }
+            used += step_cpu;
+            k.charge(g, step_cpu, 0);
+            let user = &mut self.users[ui];
+            user.refs_left -= 1;
+            if user.refs_left == 0 {
+                return (used, Outcome::Done);
+            }
+            if used >= budget {
+                return (used, Outcome::SliceEnd);
+            }
+        }
+    }
+
+    /// One buffer-pool get.
+    fn get(&mut self, t: u32, u: u32, g: usize, wf: f64, k: &mut Machine, w: &mut Work) -> Result<(), Block> {
+        let ui = u as usize;
+        loop {
+            match self.users[ui].phase {
+                Phase::Start => {
+                    // Kernel and program text, and the database's other shared memory.
+                    let text = self.rng.below(k.text_pages(g) as u64) as u32;
+                    let db = self.db.as_ref().expect("transactional workload without database");
+                    let other = if db.other > 0 {
+                        Some(db.other_start + self.rng.below(db.other as u64) as u32)
+                    } else {
+                        None
+                    };
+                    let block = db.sample_block(&mut self.rng);
+                    k.exec_text(g, t, text, w)?;
+                    if let Some(v) = other {
+                        k.touch_anon(g, t, v, true, false, w)?;
+                    }
+                    self.users[ui].block = block;
+                    self.users[ui].phase = Phase::Lookup;
+                }
+                Phase::Lookup => {
+                    let block = self.users[ui].block;
+                    let db = self.db.as_mut().expect("database");
+                    if let Some(buf) = db.lookup(block) {
+                        let v = db.buf_start + buf;
+                        let write = self.rng.chance(wf);
+                        k.touch_anon(g, t, v, write, false, w)?;
+                        let db = self.db.as_mut().expect("database");
+                        db.hits += 1;
+                        if write {
+                            db.set_dirty(block);
+                        }
+                        self.users[ui].phase = Phase::Start;
+                        return Ok(());
+                    }
+                    db.misses += 1;
+                    let (buf, old) = db.replace(block);
+                    let user = &mut self.users[ui];
+                    user.buf = buf;
+                    user.old_block = old.unwrap_or(NONE);
+                    user.phase = if old.is_some() {
+                        Phase::WriteVictim
+                    } else {
+                        Phase::Read
+                    };
+                }
+                Phase::WriteVictim => {
+                    let (buf, old) = (self.users[ui].buf, self.users[ui].old_block);
+                    let db = self.db.as_ref().expect("database");
+                    let (from, dev) = (db.buf_start + buf, db.volume_of(old));
+                    k.file_write(g, t, dev, old, from, w)?;
+                    self.users[ui].phase = Phase::Read;
+                }
+                Phase::Read => {
+                    let (block, buf) = (self.users[ui].block, self.users[ui].buf);
+                    let db = self.db.as_ref().expect("database");
+                    let (into, dev) = (db.buf_start + buf, db.volume_of(block));
+                    k.file_read(g, t, dev, block, into, w)?;
+                    self.users[ui].phase = Phase::Start;
+                    return Ok(());
+                }
+            }
+        }
+    }
+}
