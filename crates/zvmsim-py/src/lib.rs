@@ -191,7 +191,7 @@ impl Simulation {
 #[pyfunction(name = "bench")]
 #[pyo3(signature = (quick = false))]
 fn run_bench(py: Python<'_>, quick: bool) -> PyResult<PyObject> {
-    let v = py.allow_threads(move || zvmsim_core::bench::standard(quick));
+    let v = py.allow_threads(move || zvmsim_bench::standard(quick));
     to_py(py, &v)
 }
 
