@@ -28,6 +28,8 @@ use super::QueueImpl;
 /// the largest capacity it ever had (measured: ~140 MB retained for 100k
 /// pending events in the hold model), and a level-0 FIFO that keeps receiving
 /// events at the current time never releases its popped prefix.
+///
+/// [`EventQueue`]: zvmsim_core::engine::queue::EventQueue
 #[derive(Debug, Clone)]
 pub struct RadixHeapQueue<const BITS: u32> {
     l0: Vec<Vec<u64>>,
