@@ -76,20 +76,12 @@ class Result:
         )
 
 
-def columnar_table(columns: Mapping[str, Sequence[Any]]) -> pa.Table:
-    """Build an Arrow table from the core's columnar dict, in deterministic column order."""
-    lead = [c for c in _LEADING_COLUMNS if c in columns]
-    names = lead + sorted(c for c in columns if c not in lead)
-    arrays = [_array(c, columns[c]) for c in names]
-    return pa.table(arrays, names=names) if names else pa.table({})
-
-
-def _array(name: str, values: Sequence[Any]) -> pa.Array:
-    # An empty column (e.g. a run stopped before its first interval) would get Arrow's null
-    # type, which some readers reject; float64 is the type of almost every figure.
-    if len(values) == 0:
-        return pa.array([], type={"interval": pa.int64(), "guest": pa.string()}.get(name, pa.float64()))
-    return pa.array(values)
+def columnar_table(batch: pa.RecordBatch) -> pa.Table:
+    """An Arrow table from the core's typed rows (a RecordBatch), in deterministic column order."""
+    table = pa.Table.from_batches([batch])
+    names = table.column_names
+    lead = [c for c in _LEADING_COLUMNS if c in names]
+    return table.select(lead + sorted(c for c in names if c not in lead))
 
 
 def guests_frame(guests: Sequence[Mapping[str, Any]]) -> pl.DataFrame:

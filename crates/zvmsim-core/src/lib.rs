@@ -10,9 +10,9 @@
 //! * `workload` — the transactional (OLTP) workload and its database buffer pool
 //! * `monitor`  — level and tally statistics per interval
 //! * `system`   — the `Simulation`: assembles the parts and routes events
-//! * `bench`    — the standard benchmarks of `zvmsim bench`
+//!
+//! The benchmarks of `zvmsim bench` live in the dev-only crate `zvmsim-bench`.
 
-pub mod bench;
 pub mod config;
 pub mod cp;
 pub mod engine;

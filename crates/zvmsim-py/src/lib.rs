@@ -3,7 +3,8 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList};
+use zvmsim_core::monitor::rows::{Column, Columns};
 use serde_json::Value;
 use zvmsim_core::config::scenario::ScenarioError as CoreError;
 
@@ -60,19 +61,34 @@ fn to_py(py: Python<'_>, v: &Value) -> PyResult<PyObject> {
     })
 }
 
-/// Rows (list of maps with the same keys) to a dict of columns.
-fn columns(py: Python<'_>, rows: &[serde_json::Map<String, Value>]) -> PyResult<PyObject> {
-    let d = PyDict::new(py);
-    if let Some(first) = rows.first() {
-        for k in first.keys() {
-            let col: Vec<Value> = rows
-                .iter()
-                .map(|r| r.get(k).cloned().unwrap_or(Value::Null))
-                .collect();
-            d.set_item(k, to_py(py, &Value::Array(col))?)?;
-        }
+/// Typed rows' columns to a `pyarrow.RecordBatch`: each numeric column crosses as one buffer in
+/// Arrow's layout (int64 or float64, little-endian, no nulls), not value by value.
+fn record_batch(py: Python<'_>, c: Columns) -> PyResult<PyObject> {
+    let pa = py.import("pyarrow")?;
+    let mut arrays = Vec::with_capacity(c.columns.len());
+    for col in c.columns {
+        let (ty, n, bytes): (&str, usize, Vec<u8>) = match col {
+            Column::F64(v) => ("float64", v.len(), v.iter().flat_map(|x| x.to_le_bytes()).collect()),
+            // Counts never reach 2^63: int64 keeps the files' schema as before.
+            Column::U64(v) => ("int64", v.len(), v.iter().flat_map(|x| x.to_le_bytes()).collect()),
+            Column::Str(v) => {
+                arrays.push(pa.call_method1("array", (v, pa.call_method0("string")?))?);
+                continue;
+            }
+        };
+        let buf = pa.call_method1("py_buffer", (PyBytes::new(py, &bytes),))?;
+        let none: Option<PyObject> = None;
+        let arr = pa.getattr("Array")?.call_method1(
+            "from_buffers",
+            (pa.call_method0(ty)?, n, PyList::new(py, [none.into_pyobject(py)?, buf])?),
+        )?;
+        arrays.push(arr);
     }
-    Ok(d.into_any().unbind())
+    let names: Vec<&str> = c.names;
+    let batch = pa
+        .getattr("RecordBatch")?
+        .call_method1("from_arrays", (arrays, names))?;
+    Ok(batch.unbind())
 }
 
 #[pyfunction]
@@ -108,7 +124,7 @@ fn check(py: Python<'_>, text: &str, path: &str, overrides: Vec<String>) -> PyRe
 
 #[pyclass(module = "zvmsim._core")]
 struct Simulation {
-    inner: zvmsim_core::system::Simulation,
+    inner: zvmsim_core::Simulation,
 }
 
 #[pymethods]
@@ -171,12 +187,14 @@ impl Simulation {
         to_py(py, &Value::Object(self.inner.summary()))
     }
 
+    /// Per-interval guest rows as a `pyarrow.RecordBatch`.
     fn intervals(&self, py: Python<'_>) -> PyResult<PyObject> {
-        columns(py, &self.inner.intervals())
+        record_batch(py, self.inner.interval_columns())
     }
 
+    /// Per-interval system rows as a `pyarrow.RecordBatch`.
     fn system_intervals(&self, py: Python<'_>) -> PyResult<PyObject> {
-        columns(py, &self.inner.system_intervals())
+        record_batch(py, self.inner.system_columns())
     }
 
     fn console(&self, py: Python<'_>) -> PyResult<PyObject> {
@@ -191,7 +209,7 @@ impl Simulation {
 #[pyfunction(name = "bench")]
 #[pyo3(signature = (quick = false))]
 fn run_bench(py: Python<'_>, quick: bool) -> PyResult<PyObject> {
-    let v = py.allow_threads(move || zvmsim_core::bench::standard(quick));
+    let v = py.allow_threads(move || zvmsim_bench::standard(quick));
     to_py(py, &v)
 }
 

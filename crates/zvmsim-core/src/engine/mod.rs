@@ -1,3 +1,2 @@
 pub mod queue;
-pub mod queue_alt;
 pub mod rng;

@@ -3,8 +3,8 @@
 //! [`EventQueue`] is a *monotone radix heap with 64-ary digits* keyed on the
 //! integer event time (ns).  It was chosen by measurement against a binary
 //! heap, a 4-ary heap, a calendar queue and radix heaps of other digit sizes
-//! (kept in [`super::queue_alt`]); see `docs/engine-queue.md` and
-//! [`crate::bench::compare_event_queues`].
+//! (kept in the dev-only crate `zvmsim-bench`, module `zvmsim_bench::queues`);
+//! see `docs/engine-queue.md` and `zvmsim_bench::compare_event_queues`.
 //!
 //! Contract:
 //! * `pop` returns the event with the smallest time; events with equal time

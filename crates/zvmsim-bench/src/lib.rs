@@ -1,4 +1,12 @@
-//! Synthetic benchmarks of engine components.
+//! zvmsim-bench: the benchmarks of `zvmsim bench` and the event-queue
+//! comparison, kept out of the production library `zvmsim-core`
+//! (development only, not published).
+//!
+//! * [`standard`] — the standard benchmarks of `zvmsim bench` (JSON)
+//! * [`bench_event_queue`], [`compare_event_queues`] — hold-model benchmarks
+//!   of the engine's event queue and of the rejected candidates
+//! * [`bench_page_refs`] — CP's storage model under 2× overcommitment
+//! * [`queues`] — the event-queue candidates that were not retained
 //!
 //! The event-queue benchmark is the classic *hold* model: `pending` events are
 //! scheduled initially; then each step pops the earliest event and schedules
@@ -15,10 +23,11 @@ use std::time::Instant;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
-use crate::engine::queue::EventQueue;
-use crate::engine::queue_alt::{
-    BinaryHeapQueue, CalendarQueue, QuaternaryHeapQueue, QueueImpl, RadixHeapQueue,
-};
+use zvmsim_core::engine::queue::EventQueue;
+
+pub mod queues;
+
+use queues::{BinaryHeapQueue, CalendarQueue, QuaternaryHeapQueue, QueueImpl, RadixHeapQueue};
 
 /// Result of one event-queue benchmark run.
 #[derive(Debug, Clone, PartialEq)]
@@ -124,7 +133,7 @@ mod tests {
     }
 
     /// Release-mode comparison; run with
-    /// `cargo test --release -p zvmsim-core bench::tests::queue_comparison -- --ignored --nocapture`.
+    /// `cargo test --release -p zvmsim-bench tests::queue_comparison -- --ignored --nocapture`.
     /// Env: `ZVMSIM_BENCH_EVENTS` (default 30e6), `ZVMSIM_BENCH_REPS` (default 3),
     /// `ZVMSIM_BENCH_PENDING` (comma list, default `10,1000,100000`),
     /// `ZVMSIM_BENCH_ONLY` (index of a single candidate).
@@ -206,10 +215,10 @@ pub struct PageRefBench {
 /// of about 2 %), 30 % writes.
 /// DASD page-ins complete at once (the benchmark times the storage model, not the devices).
 pub fn bench_page_refs(frames: u32, refs: u64, seed: u64) -> PageRefBench {
-    use crate::engine::rng::{Stream, Zipf};
-    use crate::config::params::ModelParams;
-    use crate::config::scenario::ZvmLevel;
-    use crate::cp::storage::{Access, CpWork, Owner, SpaceId, SpaceSpec, Storage, Touch};
+    use zvmsim_core::config::params::ModelParams;
+    use zvmsim_core::config::scenario::ZvmLevel;
+    use zvmsim_core::cp::storage::{Access, CpWork, Owner, SpaceId, SpaceSpec, Storage, Touch};
+    use zvmsim_core::engine::rng::{Stream, Zipf};
 
     let params = ModelParams::default();
     let guests = 8u32;
@@ -276,7 +285,7 @@ pub fn standard(quick: bool) -> serde_json::Value {
     let q = bench_event_queue(events, 1_000, 1);
     let r = bench_page_refs(frames, refs, 1);
     serde_json::json!({
-        "version": crate::VERSION,
+        "version": zvmsim_core::VERSION,
         "events_per_second": q.events_per_second,
         "queue": q.queue,
         "queue_events": q.events,

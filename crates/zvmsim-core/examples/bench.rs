@@ -1,6 +1,0 @@
-//! Developer tool: `cargo run --release -p zvmsim-core --example bench [quick]`.
-#![allow(clippy::print_stdout)]
-fn main() {
-    let quick = std::env::args().nth(1).as_deref() == Some("quick");
-    println!("{}", zvmsim_core::bench::standard(quick));
-}
