@@ -274,11 +274,11 @@ pub struct LinuxSpec {
 }
 
 fn default_page_cluster() -> u32 {
-    3
+    crate::linux::memory::DEFAULT_PAGE_CLUSTER
 }
 
 fn default_swappiness() -> u32 {
-    60
+    crate::linux::memory::DEFAULT_SWAPPINESS
 }
 
 fn default_kernel() -> Size {
