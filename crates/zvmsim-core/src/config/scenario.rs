@@ -355,6 +355,10 @@ pub struct TxType {
     pub write_fraction: f64,
 }
 
+/// The database: its files on the guest's `database` volumes and its buffer pool in shared
+/// memory. Writes are asynchronous, as a database's page cleaners make them: a dirty buffer
+/// chosen for replacement is copied through the page cache and its write started, and the
+/// transaction goes on without waiting for it.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DatabaseSpec {
@@ -376,9 +380,6 @@ pub struct DatabaseSpec {
     /// LVM stripe size over the database volumes.
     #[serde(default = "default_stripe")]
     pub stripe: Size,
-    /// Asynchronous I/O: page cleaning overlaps with transactions.
-    #[serde(default = "yes")]
-    pub async_io: bool,
 }
 
 fn default_skew() -> f64 {
