@@ -1,7 +1,9 @@
 //! What the user gives: the scenario file, its units, its semantic checks, and the model's
 //! global parameters.
 
+mod overrides;
 pub mod params;
 pub mod scenario;
+mod source;
 pub mod units;
 pub mod validate;

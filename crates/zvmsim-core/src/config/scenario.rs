@@ -1,10 +1,10 @@
 //! The scenario format: one TOML file describing the LPAR, its paging space, the guests (as a
 //! user directory would), their workloads, the run control and a console script of CP and Linux
 //! commands. This module is the one place the schema lives; `zvmsim schema` prints its JSON
-//! Schema. Every table denies unknown keys, and every error names file, line, column and field.
+//! Schema. Every table denies unknown keys, and every error names file, line, column and field
+//! (located by `config::source`; `--set` overrides are applied by `config::overrides`).
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -12,27 +12,7 @@ use sha2::{Digest, Sha256};
 
 use crate::config::units::{Duration, Size};
 
-/// A located scenario error: what a user sees when a file is wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ScenarioError {
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
-    pub field: String,
-    pub detail: String,
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: field `{}`: {}",
-            self.file, self.line, self.column, self.field, self.detail
-        )
-    }
-}
-
-impl std::error::Error for ScenarioError {}
+pub use crate::config::source::{parse, ScenarioError, Source};
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -294,11 +274,11 @@ pub struct LinuxSpec {
 }
 
 fn default_page_cluster() -> u32 {
-    3
+    crate::linux::memory::DEFAULT_PAGE_CLUSTER
 }
 
 fn default_swappiness() -> u32 {
-    60
+    crate::linux::memory::DEFAULT_SWAPPINESS
 }
 
 fn default_kernel() -> Size {
@@ -375,6 +355,10 @@ pub struct TxType {
     pub write_fraction: f64,
 }
 
+/// The database: its files on the guest's `database` volumes and its buffer pool in shared
+/// memory. Writes are asynchronous, as a database's page cleaners make them: a dirty buffer
+/// chosen for replacement is copied through the page cache and its write started, and the
+/// transaction goes on without waiting for it.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DatabaseSpec {
@@ -396,9 +380,6 @@ pub struct DatabaseSpec {
     /// LVM stripe size over the database volumes.
     #[serde(default = "default_stripe")]
     pub stripe: Size,
-    /// Asynchronous I/O: page cleaning overlaps with transactions.
-    #[serde(default = "yes")]
-    pub async_io: bool,
 }
 
 fn default_skew() -> f64 {
@@ -503,283 +484,6 @@ pub(crate) fn expand_name(pattern: &str, first: u32, k: u32, count: u32) -> Stri
     format!("{}{:0width$}", stem, base + k as u64).to_ascii_uppercase()
 }
 
-// ---------------------------------------------------------------------------------------------
-// Parsing with located errors
-// ---------------------------------------------------------------------------------------------
-
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rfind('\n').map(|i| offset - i).unwrap_or(offset + 1);
-    (line, col)
-}
-
-/// Locates a dotted path (`guests[0].storage`) in the document; falls back to the nearest
-/// existing parent.
-fn locate(doc: &toml_edit::ImDocument<String>, path: &str) -> Option<std::ops::Range<usize>> {
-    let mut item = doc.as_item();
-    let mut best = None;
-    for seg in split_path(path) {
-        let next = match seg {
-            PathSeg::Key(k) => item.get(k.as_str()),
-            PathSeg::Index(i) => match item {
-                toml_edit::Item::ArrayOfTables(a) => a.get(i).map(|_| &item[i]),
-                toml_edit::Item::Value(toml_edit::Value::Array(a)) => a.get(i).map(|_| &item[i]),
-                _ => None,
-            },
-        };
-        match next {
-            Some(n) => {
-                item = n;
-                if let Some(s) = item_span(item) {
-                    best = Some(s);
-                }
-            }
-            None => break,
-        }
-    }
-    best
-}
-
-fn item_span(item: &toml_edit::Item) -> Option<std::ops::Range<usize>> {
-    match item {
-        toml_edit::Item::Value(v) => v.span(),
-        toml_edit::Item::Table(t) => t.span(),
-        toml_edit::Item::ArrayOfTables(a) => a.get(0).and_then(|t| t.span()),
-        toml_edit::Item::None => None,
-    }
-}
-
-enum PathSeg {
-    Key(String),
-    Index(usize),
-}
-
-fn split_path(path: &str) -> Vec<PathSeg> {
-    let mut out = Vec::new();
-    for part in path.split('.') {
-        if part.is_empty() || part == "?" {
-            continue;
-        }
-        let mut rest = part;
-        if let Some(b) = rest.find('[') {
-            if b > 0 {
-                out.push(PathSeg::Key(rest[..b].to_string()));
-            }
-            rest = &rest[b..];
-            while let Some(stripped) = rest.strip_prefix('[') {
-                let close = stripped.find(']').unwrap_or(stripped.len());
-                if let Ok(i) = stripped[..close].parse() {
-                    out.push(PathSeg::Index(i));
-                }
-                rest = stripped.get(close + 1..).unwrap_or("");
-            }
-        } else {
-            out.push(PathSeg::Key(rest.to_string()));
-        }
-    }
-    out
-}
-
-/// Parsed scenario plus its source, kept to locate later (semantic) errors.
-pub struct Source {
-    pub file: String,
-    pub text: String,
-    doc: toml_edit::ImDocument<String>,
-}
-
-impl Source {
-    pub fn error(&self, field: &str, detail: impl Into<String>) -> ScenarioError {
-        let (line, column) = locate(&self.doc, field)
-            .map(|s| line_col(&self.text, s.start))
-            .unwrap_or((1, 1));
-        ScenarioError {
-            file: self.file.clone(),
-            line,
-            column,
-            field: field.to_string(),
-            detail: detail.into(),
-        }
-    }
-}
-
-/// Apply `--set key=value` overrides on the document, keeping its layout (and so its line
-/// numbers) intact.
-fn apply_overrides(text: &str, file: &str, overrides: &[String]) -> Result<String, ScenarioError> {
-    if overrides.is_empty() {
-        return Ok(text.to_string());
-    }
-    let bad = |o: &str, d: String| ScenarioError {
-        file: format!("--set {o}"),
-        line: 1,
-        column: 1,
-        field: o.split('=').next().unwrap_or("").trim().to_string(),
-        detail: d,
-    };
-    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
-        let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
-        ScenarioError {
-            file: file.into(),
-            line,
-            column,
-            field: String::new(),
-            detail: e.message().trim().into(),
-        }
-    })?;
-    for o in overrides {
-        let (key, raw) = o.split_once('=').ok_or_else(|| {
-            bad(
-                o,
-                "an override is written key=value, e.g. run.seed=7".into(),
-            )
-        })?;
-        let key = key.trim();
-        if key.is_empty() {
-            return Err(bad(o, "empty key".into()));
-        }
-        let raw = raw.trim();
-        let value: toml_edit::Value = raw
-            .parse()
-            .unwrap_or_else(|_| toml_edit::Value::from(raw.to_string()));
-        let segs = split_path(key);
-        let mut item = doc.as_item_mut();
-        for (i, seg) in segs.iter().enumerate() {
-            let last = i + 1 == segs.len();
-            item = match seg {
-                PathSeg::Key(k) => {
-                    let t = item
-                        .as_table_like_mut()
-                        .ok_or_else(|| bad(o, format!("`{k}` is not inside a table")))?;
-                    if last {
-                        t.insert(k, toml_edit::Item::Value(value.clone()));
-                        break;
-                    }
-                    if t.get(k).is_none() {
-                        t.insert(k, toml_edit::Item::Table(toml_edit::Table::new()));
-                    }
-                    t.get_mut(k).ok_or_else(|| bad(o, format!("no `{k}`")))?
-                }
-                PathSeg::Index(ix) => {
-                    let n = match &*item {
-                        toml_edit::Item::ArrayOfTables(a) => a.len(),
-                        toml_edit::Item::Value(toml_edit::Value::Array(a)) => a.len(),
-                        _ => 0,
-                    };
-                    if *ix >= n {
-                        return Err(bad(
-                            o,
-                            format!("index [{ix}] is out of range ({n} entries)"),
-                        ));
-                    }
-                    if last {
-                        item[*ix] = toml_edit::Item::Value(value.clone());
-                        break;
-                    }
-                    &mut item[*ix]
-                }
-            };
-        }
-    }
-    Ok(doc.to_string())
-}
-
-/// Parse and validate a scenario. `file` names the source in error messages.
-pub fn parse(
-    text: &str,
-    file: &str,
-    overrides: &[String],
-) -> Result<(Scenario, Source), ScenarioError> {
-    let text = apply_overrides(text, file, overrides)?;
-    let doc = toml_edit::ImDocument::parse(text.clone()).map_err(|e| {
-        let (line, column) = e.span().map(|s| line_col(&text, s.start)).unwrap_or((1, 1));
-        ScenarioError {
-            file: file.into(),
-            line,
-            column,
-            field: "(syntax)".into(),
-            detail: format!("TOML syntax error: {}", one_line(e.message())),
-        }
-    })?;
-    let src = Source {
-        file: file.to_string(),
-        text: text.clone(),
-        doc,
-    };
-    let de = toml_edit::de::Deserializer::from(src.doc.clone());
-    let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
-        blame_override(
-            {
-                let path = e.path().to_string();
-                let inner = e.into_inner();
-                let span = inner.span().or_else(|| locate(&src.doc, &path));
-                let (line, column) = span.map(|s| line_col(&text, s.start)).unwrap_or((1, 1));
-                let field = if path == "." { String::new() } else { path };
-                let mut detail = one_line(inner.message());
-                // serde reports a missing field on the enclosing table: name the field itself.
-                let field = if let Some(name) = detail
-                    .strip_prefix("missing field `")
-                    .and_then(|r| r.split('`').next())
-                {
-                    let f = if field.is_empty() {
-                        name.to_string()
-                    } else {
-                        format!("{field}.{name}")
-                    };
-                    detail = format!("required field `{name}` is missing");
-                    f
-                } else if let Some(name) = detail
-                    .strip_prefix("unknown field `")
-                    .and_then(|r| r.split('`').next())
-                {
-                    if field.is_empty() {
-                        name.to_string()
-                    } else if field == name || field.ends_with(&format!(".{name}")) {
-                        field
-                    } else {
-                        format!("{field}.{name}")
-                    }
-                } else {
-                    field
-                };
-                ScenarioError {
-                    file: file.into(),
-                    line,
-                    column,
-                    field,
-                    detail,
-                }
-            },
-            overrides,
-        )
-    })?;
-    crate::config::validate::check(&scenario, &src).map_err(|e| blame_override(e, overrides))?;
-    Ok((scenario, src))
-}
-
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// An error inside a value set with `--set` is reported against the override, not the file.
-fn blame_override(mut e: ScenarioError, overrides: &[String]) -> ScenarioError {
-    for o in overrides {
-        let key = o.split('=').next().unwrap_or("").trim();
-        if !key.is_empty()
-            && (e.field == key
-                || e.field.starts_with(&format!("{key}."))
-                || key.starts_with(&format!("{}.", e.field)) && !e.field.is_empty())
-        {
-            e.file = format!("--set {o}");
-            e.line = 1;
-            e.column = o.find('=').map(|i| i + 2).unwrap_or(1);
-            e.field = key.to_string();
-            return e;
-        }
-    }
-    e
-}
-
 /// The JSON Schema of the scenario format, for editors.
 pub fn json_schema() -> String {
     let schema = schemars::schema_for!(Scenario);
@@ -796,13 +500,5 @@ mod tests {
         assert_eq!(expand_name("lnx%02d", 1, 4, 5), "LNX05");
         assert_eq!(expand_name("LNX00080", 1, 3, 5), "LNX00083");
         assert_eq!(expand_name("DB", 1, 0, 1), "DB");
-    }
-
-    #[test]
-    fn line_and_column() {
-        let t = "a = 1\nbb = 2\n";
-        assert_eq!(line_col(t, 0), (1, 1));
-        assert_eq!(line_col(t, 6), (2, 1));
-        assert_eq!(line_col(t, 11), (2, 6));
     }
 }
