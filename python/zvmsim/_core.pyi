@@ -45,3 +45,9 @@ class Simulation:
         """Raise ValueError if the model's internal bookkeeping is inconsistent (for tests)."""
 
 def bench(quick: bool = False) -> Dict[str, Any]: ...
+
+def commands(level: str) -> List[Dict[str, Any]]:
+    """The console command catalog of a z/VM level ("5.2", "5.3"): one dict per command with keys
+    system ("cp" or "linux"), command, abbreviation (CP's shortest form, or None), simulated,
+    since (first z/VM release, or None), kind ("command", "operand", "file") and note.
+    Raises ValueError naming the simulated levels for an unknown level."""

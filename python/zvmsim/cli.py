@@ -194,6 +194,62 @@ def bench(
     _out().print(table)
 
 
+@app.command()
+def commands(
+    level: str = typer.Option("5.3", "--level", "-l", help="z/VM level, as lpar.zvm_level takes it."),
+    show_all: bool = typer.Option(False, "--all", "-a", help="Also list the real commands and files not simulated."),
+) -> None:
+    """List the console commands zvmsim simulates at a z/VM level (CP and Linux)."""
+    try:
+        rows = _core.commands(level)
+    except ValueError as e:  # an unknown level: the message names the simulated ones
+        _error(str(e))
+        raise typer.Exit(1) from None
+    out = _out()
+    shown = [r for r in rows if show_all or r["simulated"]]
+    inferred = False
+
+    def marked(text: str, note: Optional[str], what: str) -> Text:
+        nonlocal inferred
+        if note and what in note:
+            inferred = True
+            return Text(f"{text} *")
+        return Text(text)
+
+    cp = Table(title=f"CP commands at z/VM {level.strip()}", title_justify="left", box=box.SIMPLE_HEAD)
+    cp.add_column("command", no_wrap=True)
+    cp.add_column("shortest", no_wrap=True)
+    cp.add_column("since", no_wrap=True)
+    if show_all:
+        cp.add_column("simulated", no_wrap=True)
+    for r in (r for r in shown if r["system"] == "cp"):
+        cells = [Text(r["command"]), marked(r["abbreviation"] or "", r["note"], "abbreviation"),
+                 marked(r["since"] or "—", r["note"], "release")]
+        if show_all:
+            cells.append(Text("yes", style="green") if r["simulated"] else Text("no", style="dim"))
+        cp.add_row(*cells)
+    if inferred:
+        cp.caption = "* inferred, not confirmed against IBM's reference"
+        cp.caption_justify = "left"
+    out.print(cp)
+
+    linux = Table(title="Linux commands and files (SLES 10/11 guest)", title_justify="left", box=box.SIMPLE_HEAD)
+    linux.add_column("command", no_wrap=True)
+    if show_all:
+        linux.add_column("simulated", no_wrap=True)
+    linux.add_column("note")
+    for r in (r for r in shown if r["system"] == "linux"):
+        cells = [Text(r["command"])]
+        if show_all:
+            cells.append(Text("yes", style="green") if r["simulated"] else Text("no", style="dim"))
+        cells.append(Text(r["note"] or "", style="dim"))
+        linux.add_row(*cells)
+    out.print(linux)
+    hint = "" if show_all else " (--all lists them)"
+    out.print(Text(f"Other real CP and Linux commands answer \"not simulated by zvmsim: <command>\"{hint}.",
+                   style="dim"), soft_wrap=True)
+
+
 def _flatten(d: Mapping[str, Any], prefix: str = "") -> Dict[str, Any]:
     """{"a": {"b": 1}, "l": [{"c": 2}]} -> {"a.b": 1, "l[0].c": 2}: nested results as table rows."""
     out: Dict[str, Any] = {}

@@ -213,6 +213,15 @@ fn run_bench(py: Python<'_>, quick: bool) -> PyResult<PyObject> {
     to_py(py, &v)
 }
 
+/// The console command catalog of a z/VM level: one dict per CP command (with operand) or
+/// Linux command or file, marked simulated or not.
+#[pyfunction]
+fn commands(py: Python<'_>, level: &str) -> PyResult<PyObject> {
+    let rows = zvmsim_core::cp::catalog::listing(level).map_err(PyValueError::new_err)?;
+    let v = serde_json::to_value(rows).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    to_py(py, &v)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", zvmsim_core::VERSION)?;
@@ -220,6 +229,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;
+    m.add_function(wrap_pyfunction!(commands, m)?)?;
     m.add_class::<Simulation>()?;
     Ok(())
 }

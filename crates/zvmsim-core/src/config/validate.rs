@@ -321,8 +321,12 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     for (i, c) in s.console.iter().enumerate() {
         let f = |k: &str| format!("console[{i}].{k}");
         match (&c.cp, &c.linux) {
+            // A real command that zvmsim does not model parses (as NotSimulated) and the run
+            // answers it "not simulated by zvmsim"; what CP or Linux would reject is an error.
+            // CP answers as the scenario's release does (a later release's command is unknown).
             (Some(cmd), None) => {
-                crate::cp::commands::parse(cmd).map_err(|m| src.error(&f("cp"), m))?;
+                crate::cp::commands::parse_at(cmd, Some(s.lpar.zvm_level.as_str()))
+                    .map_err(|m| src.error(&f("cp"), m))?;
             }
             (None, Some(cmd)) => {
                 let user = c.user.to_ascii_uppercase();

@@ -1,7 +1,9 @@
 //! CP commands as typed on a z/VM console: parsing (with CP's minimum abbreviations) and the
 //! responses CP writes, from the simulated system's state. A rejected command answers with the
-//! CP message and changes nothing.
+//! CP message and changes nothing; a real CP command that zvmsim does not model (see
+//! [`super::catalog`]) answers `not simulated by zvmsim: <command>`.
 
+use super::catalog;
 use crate::config::units::PAGE_SIZE;
 
 /// A parsed CP command.
@@ -14,7 +16,22 @@ pub enum CpCommand {
     QueryAllocPage,
     QueryCplevel,
     IndicateLoad,
+    /// A real CP command (see [`super::catalog`]) that zvmsim does not model, as typed.
+    NotSimulated {
+        command: String,
+    },
 }
+
+/// The commands above as `zvmsim commands` lists them (catalog names).
+pub const SIMULATED: &[&str] = &[
+    "QUERY STORAGE",
+    "QUERY XSTORE",
+    "QUERY PROCESSORS",
+    "QUERY NAMES",
+    "QUERY CPLEVEL",
+    "QUERY ALLOC PAGE",
+    "INDICATE LOAD",
+];
 
 /// What a CP command needs to see of the system to answer.
 pub struct CpView<'a> {
@@ -41,9 +58,17 @@ fn unknown(cmd: &str) -> String {
     format!("HCPCMD001E Unknown CP command: {cmd}")
 }
 
-/// Parse one CP command line (an optional leading `CP ` is accepted, as from a guest).
+/// Parse one CP command line (an optional leading `CP ` is accepted, as from a guest), as any
+/// catalogued z/VM release would.
 pub fn parse(line: &str) -> Result<CpCommand, String> {
-    let upper = line.trim().to_ascii_uppercase();
+    parse_at(line, None)
+}
+
+/// Parse one CP command line as z/VM `level` ("5.2", "5.3", ...) would: a verb or operand that
+/// came with a later release is rejected as that release's CP rejects it. `None`: any release.
+pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
+    let typed = line.trim();
+    let upper = typed.to_ascii_uppercase();
     let mut words: Vec<&str> = upper.split_whitespace().collect();
     if words.first() == Some(&"CP") {
         words.remove(0);
@@ -52,6 +77,11 @@ pub fn parse(line: &str) -> Result<CpCommand, String> {
         return Err("HCPCMD001E Unknown CP command: (empty)".into());
     };
     let ops = &words[1..];
+    let not_simulated = || {
+        Ok(CpCommand::NotSimulated {
+            command: typed.to_string(),
+        })
+    };
     if abbrev(verb, "QUERY", 1) {
         let Some(&what) = ops.first() else {
             return Err("HCPCQU026E Operand missing or invalid".into());
@@ -69,9 +99,14 @@ pub fn parse(line: &str) -> Result<CpCommand, String> {
         } else if abbrev(what, "ALLOC", 5) {
             match ops.get(1) {
                 Some(w) if abbrev(w, "PAGE", 4) => CpCommand::QueryAllocPage,
+                Some(w) if catalog::find(catalog::QUERY_ALLOC, w, level).is_some() => {
+                    return not_simulated()
+                }
                 Some(w) => return Err(format!("HCPQAL003E Invalid option - {w}")),
                 None => return Err("HCPQAL026E Operand missing or invalid".into()),
             }
+        } else if catalog::find(catalog::QUERY, what, level).is_some() || catalog::is_pf_key(what) {
+            return not_simulated();
         } else {
             return Err(format!("HCPCQU003E Invalid option - {what}"));
         };
@@ -89,10 +124,38 @@ pub fn parse(line: &str) -> Result<CpCommand, String> {
         return match ops.first() {
             None => Ok(CpCommand::IndicateLoad),
             Some(w) if abbrev(w, "LOAD", 1) && ops.len() == 1 => Ok(CpCommand::IndicateLoad),
+            Some(w)
+                if !abbrev(w, "LOAD", 1)
+                    && catalog::find(catalog::INDICATE, w, level).is_some() =>
+            {
+                not_simulated()
+            }
             Some(w) => Err(format!("HCPIND003E Invalid option - {w}")),
         };
     }
-    Err(unknown(verb))
+    let Some(found) = catalog::find_verb(verb, level) else {
+        return Err(unknown(verb));
+    };
+    match found.operands {
+        catalog::Operands::Any => not_simulated(),
+        catalog::Operands::Strict { words, module } => match ops.first() {
+            None => Err(format!("HCP{module}026E Operand missing or invalid")),
+            Some(op) if catalog::find(words, op, level).is_some() || catalog::is_pf_key(op) => {
+                not_simulated()
+            }
+            Some(op) => Err(format!("HCP{module}003E Invalid option - {op}")),
+        },
+        catalog::Operands::Open { words, module } => match ops.first() {
+            // An operand of a later release than `level`.
+            Some(op)
+                if catalog::find(words, op, level).is_none()
+                    && catalog::find(words, op, None).is_some() =>
+            {
+                Err(format!("HCP{module}003E Invalid option - {op}"))
+            }
+            _ => not_simulated(),
+        },
+    }
 }
 
 fn size_text(bytes: u64) -> String {
@@ -186,6 +249,7 @@ pub fn respond(cmd: &CpCommand, v: &CpView) -> Vec<String> {
             ),
             format!("PAGING-{:04.0}/SEC", v.paging_per_s),
         ],
+        CpCommand::NotSimulated { command } => vec![format!("not simulated by zvmsim: {command}")],
     }
 }
 
@@ -207,5 +271,149 @@ mod tests {
         assert!(parse("q").unwrap_err().contains("026E"));
         // QU is not an abbreviation CP accepts for ... it is: QUERY's minimum is Q.
         assert_eq!(parse("qu n").unwrap(), CpCommand::QueryNames);
+    }
+
+    fn ns(cmd: &str) -> CpCommand {
+        CpCommand::NotSimulated {
+            command: cmd.trim().to_string(),
+        }
+    }
+
+    #[test]
+    fn real_commands_not_simulated() {
+        // Real CP commands and operands zvmsim does not model: as typed, trimmed.
+        for cmd in [
+            "SET SRM STORBUF 300 250 200",
+            "  cp set memassist on all ",
+            "DEFINE STORAGE 512M",
+            "def vfb-512 2000 2097152",
+            "att 5680 LNX01",
+            "defseg DCSS1G 20000-5FFFF sn",
+            "saveseg DCSS1G",
+            "xautolog VMRMSVM",
+            "SMSG LNX01 CMM SHRINK 1000",
+            "q nss name map dcssname",
+            "QUERY MEMASSIST",
+            "Q PAV",
+            "query vdisk userlim",
+            "q alloc spool",
+            "IND I/O",
+            "INDICATE USER LNX01",
+            "ind queues exp",
+            "CP SET VDISK SYSLIM 1G",
+            "q v dasd",
+            "q pf12",
+            "LOGOFF",
+        ] {
+            assert_eq!(parse(cmd), Ok(ns(cmd)), "{cmd}");
+        }
+        let v = CpView {
+            level: "5.3",
+            central_bytes: 0,
+            xstor_bytes: 0,
+            xstor_used_blocks: 0,
+            ifls: 1,
+            guests: vec![],
+            slots_total: 0,
+            slots_used: 0,
+            avg_proc_pct: 0.0,
+            paging_per_s: 0.0,
+            xstor_per_s: 0.0,
+            migrate_per_s: 0.0,
+        };
+        assert_eq!(
+            respond(&parse(" set srm storbuf 300 250 200 ").unwrap(), &v),
+            vec!["not simulated by zvmsim: set srm storbuf 300 250 200".to_string()]
+        );
+    }
+
+    #[test]
+    fn unknown_verbs_and_bad_operands() {
+        // Verbs CP does not have.
+        for (cmd, verb) in [
+            ("FROB IT", "FROB"),
+            ("modprobe cmm", "MODPROBE"),
+            ("IN", "IN"),
+        ] {
+            assert_eq!(
+                parse(cmd).unwrap_err(),
+                format!("HCPCMD001E Unknown CP command: {verb}")
+            );
+        }
+        // Operands CP rejects, for modelled and not modelled verbs alike.
+        assert_eq!(
+            parse("SET FROB ON").unwrap_err(),
+            "HCPCFC003E Invalid option - FROB"
+        );
+        assert!(parse("SET").unwrap_err().contains("026E"));
+        assert_eq!(
+            parse("IND FROB").unwrap_err(),
+            "HCPIND003E Invalid option - FROB"
+        );
+        assert_eq!(
+            parse("Q ALLOC FROB").unwrap_err(),
+            "HCPQAL003E Invalid option - FROB"
+        );
+        assert_eq!(
+            parse("q stor now").unwrap_err(),
+            "HCPCQU003E Invalid option - NOW"
+        );
+        // Too short an abbreviation is no abbreviation.
+        assert!(parse("q st").unwrap_err().starts_with("HCPCQU003E"));
+        assert_eq!(
+            parse("SE SRM").unwrap_err(),
+            "HCPCMD001E Unknown CP command: SE"
+        );
+        // Modelled commands are unchanged.
+        assert_eq!(parse("CP IND LOAD").unwrap(), CpCommand::IndicateLoad);
+        assert_eq!(parse("q xstorage").unwrap(), CpCommand::QueryXstore);
+    }
+
+    #[test]
+    fn release_levels() {
+        // CMMA (SET/QUERY MEMASSIST) came with z/VM 5.3.
+        assert!(parse_at("SET MEMASSIST ON ALL", Some("5.3")).is_ok());
+        assert_eq!(
+            parse_at("SET MEMASSIST ON ALL", Some("5.2")).unwrap_err(),
+            "HCPCFC003E Invalid option - MEMASSIST"
+        );
+        assert_eq!(
+            parse_at("Q MEMASSIST", Some("5.2")).unwrap_err(),
+            "HCPCQU003E Invalid option - MEMASSIST"
+        );
+        // A verb of a later release is unknown to an earlier CP.
+        assert_eq!(
+            parse_at("VMRELOCATE TEST LNX01 TO B", Some("5.3")).unwrap_err(),
+            "HCPCMD001E Unknown CP command: VMRELOCATE"
+        );
+        assert!(parse_at("VMRELOCATE TEST LNX01 TO B", Some("6.2")).is_ok());
+        assert!(parse_at("Q AGELIST", Some("5.3")).is_err());
+        assert!(parse_at("DEFINE HYPERPAVALIAS 1234 FOR BASE 100", Some("5.2")).is_err());
+        assert!(parse_at("DEFINE HYPERPAVALIAS 1234 FOR BASE 100", Some("5.3")).is_ok());
+        // Operands DEFINE has that the catalog does not list are accepted.
+        assert!(parse_at("DEFINE CONSOLE 009", Some("5.2")).is_ok());
+        assert_eq!(
+            parse_at("q stor", Some("5.2")).unwrap(),
+            CpCommand::QueryStorage
+        );
+    }
+
+    #[test]
+    fn simulated_names_match_the_parser() {
+        // Every simulated catalog entry parses, in full and at its minimum abbreviation, to
+        // a modelled command; one character less does not.
+        for row in catalog::listing("5.3").unwrap() {
+            if row.system != "cp" || !row.simulated {
+                continue;
+            }
+            let full = parse(&row.command).unwrap();
+            let short = parse(row.abbreviation.as_deref().unwrap()).unwrap();
+            assert!(
+                !matches!(full, CpCommand::NotSimulated { .. }),
+                "{}",
+                row.command
+            );
+            assert_eq!(full, short, "{}", row.command);
+        }
     }
 }

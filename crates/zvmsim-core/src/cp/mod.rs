@@ -1,6 +1,7 @@
 //! CP, the z/VM control program: the dispatcher, real storage management, expanded storage,
 //! host page faults and page-ins, and the commands typed on a z/VM console.
 
+pub mod catalog;
 pub mod commands;
 pub mod dispatcher;
 pub(crate) mod faults;

@@ -1,0 +1,135 @@
+"""Console commands: real ones zvmsim does not model answer "not simulated by zvmsim", the run
+goes on; genuinely invalid ones are still scenario errors; `zvmsim commands` lists the catalog."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import List, Tuple
+
+import pytest
+from conftest import DATA, invoke
+
+import zvmsim
+from zvmsim import _core
+
+BASE = (DATA / "small.toml").read_text(encoding="utf-8")
+
+
+def scenario(tmp_path: Path, console: List[Tuple[str, str, str]], level: str = "5.3") -> Path:
+    """The small fixture, cut to a tiny run (1 s priming, 2 s measured), with this console script
+    of (at, user or "", "cp"/"linux" command)."""
+    text = BASE.replace('priming = "10s"', 'priming = "1s"').replace('measure = "60s"', 'measure = "2s"')
+    text = text.replace('interval = "20s"', 'interval = "1s"').replace('zvm_level = "5.3"', f'zvm_level = "{level}"')
+    text = text[: text.index("[[console]]")]
+    for at, user, cmd in console:
+        kind, _, command = cmd.partition(":")
+        text += f'\n[[console]]\nat = "{at}"\n' + (f'user = "{user}"\n' if user else "")
+        text += f"{kind} = {json.dumps(command)}\n"
+    path = tmp_path / "console.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_not_simulated_commands_answer_and_the_run_goes_on(runner, tmp_path: Path) -> None:
+    path = scenario(tmp_path, [
+        ("1s", "", "cp:SET SRM STORBUF 300 250 200"),
+        ("1s", "LNX01", "linux:modprobe cmm"),
+        ("2s", "", "cp:QUERY STORAGE"),
+        ("2s", "LNX01", "linux:free -m"),
+    ])
+    out = tmp_path / "out"
+    res = invoke(runner, ["run", str(path), "--out", str(out)])
+    assert res.exit_code == 0, res.output + res.stderr
+    assert "Traceback" not in res.output + res.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["interrupted"] is False
+    console = json.loads((out / "console.json").read_text())
+    answers = {c["command"]: c["response"] for c in console}
+    assert answers["SET SRM STORBUF 300 250 200"] == ["not simulated by zvmsim: SET SRM STORBUF 300 250 200"]
+    assert answers["modprobe cmm"] == ["not simulated by zvmsim: modprobe cmm"]
+    # The modelled commands around them still answer from the simulation.
+    assert answers["QUERY STORAGE"][0].startswith("STORAGE = 8G")
+    assert answers["free -m"][0].split() == ["total", "used", "free", "shared", "buffers", "cached"]
+    assert console[-1]["t_s"] == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "cp:DEFINE STORAGE 512M",
+        "cp:q nss name map dcssname",
+        "cp:CP SET MEMASSIST ON ALL",
+        "cp:ind user LNX01",
+        "linux:echo DCSS1G > /sys/devices/dcssblk/add",
+        "linux:cat /proc/dasd/devices",
+        "linux:swapon /dev/dasdb1",
+    ],
+)
+def test_check_accepts_not_simulated(tmp_path: Path, cmd: str) -> None:
+    desc = zvmsim.check(scenario(tmp_path, [("1s", "LNX01" if cmd.startswith("linux") else "", cmd)]))
+    assert desc["console_commands"] == 1
+
+
+@pytest.mark.parametrize(
+    "cmd, level, message",
+    [
+        ("cp:FROBNICATE ALL", "5.3", "HCPCMD001E Unknown CP command: FROBNICATE"),
+        ("cp:SET FROB ON", "5.3", "HCPCFC003E Invalid option - FROB"),
+        ("cp:QUERY STORAGE NOW", "5.3", "HCPCQU003E Invalid option - NOW"),
+        # CMMA came with z/VM 5.3; the global aging list after 5.3.
+        ("cp:SET MEMASSIST ON ALL", "5.2", "HCPCFC003E Invalid option - MEMASSIST"),
+        ("cp:QUERY AGELIST", "5.3", "HCPCQU003E Invalid option - AGELIST"),
+        ("linux:frob", "5.3", "-bash: frob: command not found"),
+        ("linux:free -z", "5.3", "free: invalid option -- 'z'"),
+        ("linux:cat /proc/nothing", "5.3", "cat: /proc/nothing: No such file or directory"),
+    ],
+)
+def test_check_rejects_invalid(tmp_path: Path, cmd: str, level: str, message: str) -> None:
+    path = scenario(tmp_path, [("1s", "LNX01" if cmd.startswith("linux") else "", cmd)], level=level)
+    with pytest.raises(zvmsim.ScenarioError) as info:
+        zvmsim.check(path)
+    assert message in str(info.value)
+    assert info.value.field.startswith("console[0].")
+
+
+def test_commands_cli_lists_simulated(runner) -> None:
+    res = invoke(runner, ["commands", "--level", "5.3"])
+    assert res.exit_code == 0, res.output + res.stderr
+    for text in ("INDICATE LOAD", "QUERY STORAGE", "free", "cat /proc/meminfo"):
+        assert text in res.stdout, text
+    assert "SET SRM" not in res.stdout  # known but not simulated: only with --all
+    assert "modprobe" not in res.stdout
+
+
+def test_commands_cli_all(runner) -> None:
+    res = invoke(runner, ["commands", "--level", "5.2", "--all"])
+    assert res.exit_code == 0, res.output + res.stderr
+    for text in ("INDICATE LOAD", "SET SRM", "DEFINE", "modprobe", "/sys/devices/dcssblk/add"):
+        assert text in res.stdout, text
+    assert "MEMASSIST" not in res.stdout  # z/VM 5.3 and later
+
+
+@pytest.mark.parametrize("level", ["6.4", "five"])
+def test_commands_cli_unknown_level(runner, level: str) -> None:
+    res = invoke(runner, ["commands", "--level", level])
+    assert res.exit_code == 1
+    assert "Traceback" not in res.output + res.stderr
+    assert level in res.stderr and "5.2" in res.stderr and "5.3" in res.stderr, res.stderr
+
+
+def test_commands_api() -> None:
+    rows = _core.commands("5.3")
+    keys = {"system", "command", "abbreviation", "simulated", "since", "kind", "note"}
+    assert all(set(r) == keys for r in rows)
+    by_name = {(r["system"], r["command"]): r for r in rows}
+    assert by_name[("cp", "INDICATE LOAD")]["simulated"] is True
+    assert by_name[("cp", "INDICATE LOAD")]["abbreviation"] == "IND L"
+    assert by_name[("cp", "QUERY MEMASSIST")]["since"] == "5.3"
+    assert by_name[("cp", "SET SRM")]["simulated"] is False
+    assert by_name[("linux", "modprobe")]["simulated"] is False
+    assert any(r["system"] == "linux" and r["simulated"] and re.match(r"free\b", r["command"]) for r in rows)
+    assert ("cp", "QUERY MEMASSIST") not in {(r["system"], r["command"]) for r in _core.commands("5.2")}
+    with pytest.raises(ValueError, match="5.2, 5.3"):
+        _core.commands("7.1")
