@@ -32,7 +32,7 @@ impl Simulation {
         let entry = self.scenario.console[i].clone();
         let user = entry.user.to_ascii_uppercase();
         if let Some(cmd) = &entry.cp {
-            let response = match cp::parse(cmd) {
+            let response = match cp::parse_at(cmd, Some(self.scenario.lpar.zvm_level.as_str())) {
                 Ok(c) => cp::respond(&c, &self.cp_view()),
                 Err(m) => vec![m],
             };
@@ -59,13 +59,37 @@ impl Simulation {
         }
     }
 
-    /// What CP's commands see. INDICATE LOAD's rates are over the current interval so far.
+    /// What CP's commands see. INDICATE LOAD's rates are those of the current monitor
+    /// interval so far, the same counts the interval's row will show; early in an interval
+    /// (less than a tenth of it elapsed) they are the last completed interval's.
     fn cp_view(&self) -> CpView<'_> {
         let lpar = &self.scenario.lpar;
         let st = &self.m.storage;
-        let secs = (self.m.now - self.mon.start).max(1) as f64;
-        let mv = st.moved;
-        let mk = self.mon.window_mv;
+        let elapsed = self.m.now - self.mon.start;
+        let (avg_proc_pct, paging_per_s, xstor_per_s, migrate_per_s) = match self.mon.sys_rows.last() {
+            Some(r) if elapsed < self.interval_ns / 10 => (
+                r.ifl_utilization_pct,
+                r.dasd_to_ms_per_s + r.ms_to_dasd_per_s + r.xs_to_dasd_per_s,
+                r.ms_to_xs_per_s + r.xs_to_ms_per_s,
+                r.xs_to_dasd_per_s,
+            ),
+            _ => {
+                let secs = elapsed.max(1) as f64 / NS_PER_S as f64;
+                let (mv, mk) = (st.moved, self.mon.mv);
+                let rate = |n: u64| n as f64 / secs;
+                (
+                    100.0 * (self.m.sys.cp_ns + self.m.sys.guest_ns) as f64
+                        / elapsed.max(1) as f64
+                        / lpar.ifls as f64,
+                    rate(mv.dasd_to_ms + mv.ms_to_dasd + mv.xs_to_dasd
+                        - mk.dasd_to_ms
+                        - mk.ms_to_dasd
+                        - mk.xs_to_dasd),
+                    rate(mv.ms_to_xs + mv.xs_to_ms - mk.ms_to_xs - mk.xs_to_ms),
+                    rate(mv.xs_to_dasd - mk.xs_to_dasd),
+                )
+            }
+        };
         CpView {
             level: lpar.zvm_level.as_str(),
             central_bytes: lpar.central.bytes(),
@@ -75,15 +99,10 @@ impl Simulation {
             guests: self.m.guests.iter().map(|g| g.name.clone()).collect(),
             slots_total: st.slots_total(),
             slots_used: st.on_dasd(),
-            avg_proc_pct: 100.0 * (self.m.sys.cp_ns + self.m.sys.guest_ns) as f64
-                / (secs * lpar.ifls as f64),
-            paging_per_s: (mv.dasd_to_ms + mv.xs_to_dasd - mk.dasd_to_ms - mk.xs_to_dasd) as f64
-                * NS_PER_S as f64
-                / secs,
-            xstor_per_s: (mv.ms_to_xs + mv.xs_to_ms - mk.ms_to_xs - mk.xs_to_ms) as f64
-                * NS_PER_S as f64
-                / secs,
-            migrate_per_s: (mv.xs_to_dasd - mk.xs_to_dasd) as f64 * NS_PER_S as f64 / secs,
+            avg_proc_pct,
+            paging_per_s,
+            xstor_per_s,
+            migrate_per_s,
         }
     }
 

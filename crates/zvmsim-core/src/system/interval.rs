@@ -16,8 +16,6 @@ use super::{Event, MonitorEvent, Simulation};
 pub(super) struct IntervalState {
     pub start: u64,
     pub no: u32,
-    /// Page movements at the start of the measured window.
-    pub window_mv: Movement,
     /// Page movements and paging-device counts at the start of the current interval.
     pub mv: Movement,
     pub paging: DevStats,
@@ -34,7 +32,6 @@ impl Simulation {
         }
         self.m.sys = SysCounters::default();
         let now = self.m.now;
-        self.mon.window_mv = self.m.storage.moved;
         self.mon.start = now;
         self.mon.no = 0;
         self.mon.rows.clear();
