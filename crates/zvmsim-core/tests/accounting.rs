@@ -63,3 +63,34 @@ fn indicate_load_agrees_with_the_interval_rows() {
     // The two added, and the quickstart's own at 85 s.
     assert_eq!(seen, 3);
 }
+
+#[test]
+fn cp_time_is_charged_to_the_guests_it_was_spent_for() {
+    let sim = quickstart("");
+    let s = sim.summary_typed();
+    let guests: f64 = s.guests.iter().map(|g| g.cp_pct).sum();
+    let total = s.means.cpu_cp_pct;
+    let system = s.means.cpu_cp_system_pct;
+    assert!(total > 1.0, "the overcommitted quickstart has CP work: {total}");
+    assert!(
+        close(guests + system, total, 0.05),
+        "guests {guests} + system {system} != CP total {total}"
+    );
+    // Most of it is spent for the guests whose page faults caused it.
+    assert!(guests > 0.5 * total, "guests {guests} of {total}");
+    // The four guests run the same workload: none is charged many times another.
+    let (lo, hi) = s.guests.iter().fold((f64::MAX, 0.0f64), |(lo, hi), g| {
+        (lo.min(g.cp_pct), hi.max(g.cp_pct))
+    });
+    assert!(hi < 2.0 * lo, "per-guest CP time from {lo} to {hi}");
+    // Per interval too: the guest rows' CP time adds up to the system row's.
+    for r in sim.system_rows() {
+        let g: f64 = sim
+            .guest_rows()
+            .iter()
+            .filter(|x| x.interval == r.interval)
+            .map(|x| x.cp_pct)
+            .sum();
+        assert!(close(g + r.cpu_cp_system_pct, r.cpu_cp_pct, 0.05), "interval {}: {g} vs {}", r.interval, r.cpu_cp_pct);
+    }
+}

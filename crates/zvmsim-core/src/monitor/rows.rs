@@ -112,6 +112,8 @@ rows! {
         cpu_guests_pct: f64,
         /// All CP time: spent for guests plus CP's own system work.
         cpu_cp_pct: f64,
+        /// CP time not spent for any guest (CP's own system work).
+        cpu_cp_system_pct: f64,
         ifl_utilization_pct: f64,
         pages_resident: u64,
         pages_resident_below_2g: u64,

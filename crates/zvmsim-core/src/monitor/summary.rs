@@ -24,6 +24,7 @@ means! {
     cpu_lpar_pct,
     cpu_guests_pct,
     cpu_cp_pct,
+    cpu_cp_system_pct,
     ifl_utilization_pct,
     pages_resident,
     pages_resident_below_2g,

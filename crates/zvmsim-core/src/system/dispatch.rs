@@ -51,10 +51,12 @@ impl Simulation {
         let slice = self.m.disp.slice_ns;
         let vi = v as usize;
         let g = self.m.disp.vcpus[vi].guest as usize;
-        // CP work left over from I/O interrupts runs first on this IFL.
+        // CP work left over from I/O interrupts runs first on this IFL, charged to the guest
+        // it was done for.
         let mut t = 0;
-        for (_guest, ns) in self.m.disp.take_backlog() {
+        for (guest, ns) in self.m.disp.take_backlog() {
             t += ns;
+            self.m.guests[guest as usize].stats.cp_ns += ns;
         }
         self.m.sys.cp_ns += t;
         loop {

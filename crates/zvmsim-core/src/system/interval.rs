@@ -123,6 +123,7 @@ impl Simulation {
             cpu_lpar_pct: pct(sys.guest_ns + sys.cp_ns),
             cpu_guests_pct: pct(sys.guest_ns),
             cpu_cp_pct: pct(sys.cp_ns),
+            cpu_cp_system_pct: pct(sys.cp_system_ns),
             ifl_utilization_pct: pct(sys.guest_ns + sys.cp_ns) / ifls,
             pages_resident: st.resident(),
             pages_resident_below_2g: st.resident_below_2g(),
