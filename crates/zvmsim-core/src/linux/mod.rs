@@ -6,4 +6,5 @@ pub mod commands;
 pub(crate) mod kernel;
 pub mod memory;
 mod reclaim;
+mod shell;
 mod swap;

@@ -1,0 +1,209 @@
+//! Unit tests of the Linux commands: parsing, shell errors, and what is not simulated.
+
+use super::*;
+
+#[test]
+fn commands() {
+    assert_eq!(
+        parse("free -m").unwrap(),
+        LinuxCommand::Free { unit_kib: 1024 }
+    );
+    assert_eq!(parse("cat /proc/meminfo").unwrap(), LinuxCommand::Meminfo);
+    assert_eq!(parse("frob").unwrap_err(), "-bash: frob: command not found");
+    assert!(parse("free -z").unwrap_err().contains("invalid option"));
+    assert!(parse("cat /proc/nothing")
+        .unwrap_err()
+        .contains("No such file"));
+    assert_eq!(
+        parse("sysctl -w vm.swappiness=10").unwrap(),
+        LinuxCommand::SetVm {
+            tunable: VmTunable::Swappiness,
+            value: 10,
+            sysctl: true
+        }
+    );
+    assert_eq!(
+        parse("echo 0 > /proc/sys/vm/swappiness").unwrap(),
+        LinuxCommand::SetVm {
+            tunable: VmTunable::Swappiness,
+            value: 0,
+            sysctl: false
+        }
+    );
+    assert!(parse("sysctl vm.swappiness=101")
+        .unwrap_err()
+        .contains("Invalid argument"));
+    assert!(parse("echo x > /proc/sys/vm/swappiness")
+        .unwrap_err()
+        .contains("write error"));
+    assert!(parse("sysctl vm.nosuch=1")
+        .unwrap_err()
+        .contains("unknown key"));
+    assert_eq!(parse("swapon -s").unwrap(), LinuxCommand::Swaps);
+    assert_eq!(
+        parse("sysctl vm.page-cluster=0").unwrap(),
+        LinuxCommand::SetVm {
+            tunable: VmTunable::PageCluster,
+            value: 0,
+            sysctl: true
+        }
+    );
+    assert_eq!(
+        parse("cat /proc/sys/vm/page-cluster").unwrap(),
+        LinuxCommand::ShowVm {
+            tunable: VmTunable::PageCluster,
+            sysctl: false
+        }
+    );
+    assert!(parse("sysctl vm.page-cluster=9")
+        .unwrap_err()
+        .contains("Invalid argument"));
+    assert_eq!(dasd_name(0), "dasda");
+    assert_eq!(dasd_name(8), "dasdi");
+    assert_eq!(dasd_name(27), "dasdab");
+}
+
+fn ns(cmd: &str) -> LinuxCommand {
+    LinuxCommand::NotSimulated {
+        command: cmd.trim().to_string(),
+    }
+}
+
+#[test]
+fn real_commands_not_simulated() {
+    for cmd in [
+        "modprobe cmm",
+        "/sbin/modprobe cmm sender=VMRMSVM",
+        "mount -t ext2 -o xip /dev/dcssblk0 /mnt",
+        "mkswap /dev/dasdb1",
+        "swapon /dev/dasdb1",
+        "swapon -a",
+        "swapoff -a",
+        "lsdasd -u",
+        "iostat -x 5",
+        "top -b -n 1",
+        "ps aux",
+        "vmstat 1 5",
+        "free -t",
+        "free -m -s 5",
+        "echo \"DCSS1G\" > /sys/devices/dcssblk/add",
+        "echo DCSS4G1:DCSS4G2 > /sys/devices/dcssblk/add",
+        "echo 1 > /sys/devices/dcssblk/DCSSOPT1/save",
+        "echo 3 > /proc/sys/vm/drop_caches",
+        "echo hello",
+        "cat /proc/dasd/devices",
+        "cat /proc/meminfo /proc/vmstat",
+        "cat -n /proc/meminfo",
+        "cat /proc/meminfo > /tmp/mem",
+        "cat /proc/dasd/devices | grep dasdb",
+        "sysctl vm.dirty_ratio",
+        "sysctl -w vm.dirty_ratio=20",
+        "sysctl -a",
+        "sysctl -n vm.swappiness",
+        "sysctl vm.swappiness vm.page-cluster",
+        "free -m; vmstat",
+        "LANG=C free -m",
+    ] {
+        assert_eq!(parse(cmd), Ok(ns(cmd)), "{cmd}");
+    }
+    let v = LinuxView {
+        total: 0,
+        free: 0,
+        cached: 0,
+        anon: 0,
+        kernel: 0,
+        swap_total: 0,
+        swap_used: 0,
+        swap_cached: 0,
+        pgmajfault: 0,
+        pgscan_direct: 0,
+        pgscan_kswapd: 0,
+        pswpin: 0,
+        pswpout: 0,
+        swappiness: 60,
+        page_cluster: 3,
+        swap_devices: vec![],
+    };
+    assert_eq!(
+        respond(&parse(" modprobe cmm ").unwrap(), &v),
+        vec!["not simulated by zvmsim: modprobe cmm".to_string()]
+    );
+}
+
+#[test]
+fn unknown_commands_and_bad_operands() {
+    assert_eq!(parse("FREE").unwrap_err(), "-bash: FREE: command not found");
+    assert_eq!(
+        parse("chzdev dasd 1000 -e").unwrap_err(),
+        "-bash: chzdev: command not found"
+    );
+    assert_eq!(
+        parse("./frob").unwrap_err(),
+        "-bash: ./frob: No such file or directory"
+    );
+    // A `|` inside quotes does not split the pipeline (`56BF"` is no command).
+    let piped = "cat /proc/subchannels | egrep \"5680|56BF\"";
+    assert_eq!(parse(piped), Ok(ns(piped)));
+    assert_eq!(
+        parse("ps aux | frob").unwrap_err(),
+        "-bash: frob: command not found"
+    );
+    assert_eq!(
+        parse("swapon -z").unwrap_err(),
+        "swapon: invalid option -- 'z'"
+    );
+    assert_eq!(
+        parse("free -mz").unwrap_err(),
+        "free: invalid option -- 'z'"
+    );
+    assert_eq!(
+        parse("cat -z /proc/meminfo").unwrap_err(),
+        "cat: invalid option -- 'z'"
+    );
+    assert_eq!(
+        parse("cat /sys/devices/dcssblk/add").unwrap_err(),
+        "cat: /sys/devices/dcssblk/add: Permission denied"
+    );
+    assert_eq!(
+        parse("echo 1 > /proc/meminfo").unwrap_err(),
+        "-bash: /proc/meminfo: Permission denied"
+    );
+    assert_eq!(
+        parse("echo 1 > /proc/nothing").unwrap_err(),
+        "-bash: /proc/nothing: Permission denied"
+    );
+    assert_eq!(
+        parse("sysctl vm.dirty_ratio vm.nosuch").unwrap_err(),
+        "error: \"vm.nosuch\" is an unknown key"
+    );
+    assert_eq!(
+        parse("sysctl -w kernel.osrelease=9").unwrap_err(),
+        "error: permission denied on key 'kernel.osrelease'"
+    );
+    assert_eq!(
+        parse("sysctl -z vm.swappiness").unwrap_err(),
+        "error: Unknown parameter \"-z\""
+    );
+    assert_eq!(
+        parse("echo \"DCSS1G > /sys/devices/dcssblk/add").unwrap_err(),
+        "-bash: unexpected EOF while looking for matching `\"'"
+    );
+    assert_eq!(
+        parse("free -m >").unwrap_err(),
+        "-bash: syntax error near unexpected token `newline'"
+    );
+    // Modelled commands are unchanged, quotes removed as the shell does.
+    assert_eq!(
+        parse("echo \"5\" > /proc/sys/vm/swappiness").unwrap(),
+        LinuxCommand::SetVm {
+            tunable: VmTunable::Swappiness,
+            value: 5,
+            sysctl: false
+        }
+    );
+    assert_eq!(parse("vmstat").unwrap(), LinuxCommand::Vmstat);
+    assert_eq!(
+        parse("free -g").unwrap(),
+        LinuxCommand::Free { unit_kib: 1 << 20 }
+    );
+}
