@@ -162,3 +162,104 @@ impl Storage {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::{self, frame_of, write_pages};
+    use super::super::{Access, SpaceId, Touch};
+    use super::*;
+    use crate::config::scenario::ZvmLevel;
+
+    /// 448 pageable frames (thresholds 64 and 128), XSTOR enough for every steal.
+    fn storage() -> Storage {
+        test_util::storage(ZvmLevel::V5R3, 512, 4096, &[4096], &[1024])
+    }
+
+    #[test]
+    fn unreferenced_frames_go_first_and_the_list_reaches_the_high_threshold() {
+        let mut st = storage();
+        // 360 pages and two PGMBKs leave 84 frames: above the low threshold, below the high.
+        const TOUCHED: u32 = 360;
+        write_pages(&mut st, 0..TOUCHED);
+        assert_eq!(st.moved.scans, 0);
+        assert!(st.available() < st.high_mark as u64);
+        for page in (0..TOUCHED).step_by(2) {
+            st.pg[page as usize] &= !REF;
+        }
+        let mut cp = CpWork::default();
+        st.demand_scan(&mut cp);
+        assert_eq!(st.available(), st.high_mark as u64);
+        let stolen = TOUCHED as u64 - st.resident();
+        assert!(stolen > 0);
+        for page in (1..TOUCHED).step_by(2) {
+            assert!(
+                st.is_resident(SpaceId(0), page),
+                "referenced page {page} stolen"
+            );
+        }
+        // The hand passed the first referenced page (now unreferenced) but not the last.
+        assert_eq!(st.pg[1] & REF, 0);
+        assert_ne!(st.pg[TOUCHED as usize - 1] & REF, 0);
+        // Every stolen page was changed: each went to XSTOR.
+        assert_eq!(st.on_xstor(), stolen);
+        assert_eq!(st.moved.steals, stolen);
+        let p = &st.p;
+        let steal = p.cp_steal.ns() + p.cp_pageout_xstor.ns();
+        assert_eq!(
+            cp.ns,
+            st.moved.scanned * p.cp_scan_frame.ns() + stolen * steal
+        );
+        st.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn all_frames_referenced_still_frees_frames() {
+        let mut st = storage();
+        write_pages(&mut st, 0..360);
+        let mut cp = CpWork::default();
+        st.demand_scan(&mut cp);
+        // First lap resets every reference bit, the next steals.
+        assert_eq!(st.available(), st.high_mark as u64);
+        assert!(st.moved.scanned > 360);
+    }
+
+    /// A page read back from DASD, unchanged: in a frame and on its slot.
+    fn page_with_slot(st: &mut Storage) -> u32 {
+        // 600 pages through 448 frames and 16 XSTOR blocks: migration puts some on DASD.
+        write_pages(st, 0..600);
+        let page = (0..600)
+            .find(|&p| st.page_slot(SpaceId(0), p) != NONE && !st.is_resident(SpaceId(0), p))
+            .expect("no page migrated to DASD");
+        let mut cp = CpWork::default();
+        let Touch::OnDasd { group } = st.touch(SpaceId(0), page, Access::Read, &mut cp) else {
+            panic!("page {page} on DASD not reported so");
+        };
+        st.complete_pagein(group, &mut cp);
+        assert!(st.is_resident(SpaceId(0), page));
+        page
+    }
+
+    #[test]
+    fn unchanged_page_with_slot_is_dropped_changed_page_goes_to_xstor() {
+        let mut st = test_util::storage(ZvmLevel::V5R3, 512, 16, &[4096], &[1024]);
+        let page = page_with_slot(&mut st);
+        let slot = st.page_slot(SpaceId(0), page);
+        let (before, writes) = (st.moved, st.writes.len());
+        let mut cp = CpWork::default();
+        st.steal(frame_of(&st, page), &mut cp);
+        assert!(!st.is_resident(SpaceId(0), page));
+        assert_eq!(st.page_slot(SpaceId(0), page), slot, "slot kept");
+        assert!(!st.page_in_xstor(SpaceId(0), page));
+        assert_eq!(st.moved.ms_to_xs, before.ms_to_xs);
+        assert_eq!(st.moved.ms_to_dasd, before.ms_to_dasd);
+        assert_eq!(st.writes.len(), writes, "no write");
+        // Read it back and change it: the slot goes stale and the steal writes the page.
+        let page = page_with_slot(&mut st);
+        st.touch(SpaceId(0), page, Access::Write, &mut cp);
+        let before = st.moved;
+        st.steal(frame_of(&st, page), &mut cp);
+        assert!(st.page_in_xstor(SpaceId(0), page));
+        assert_eq!(st.page_slot(SpaceId(0), page), NONE, "stale slot released");
+        assert_eq!(st.moved.ms_to_xs, before.ms_to_xs + 1);
+        st.check_invariants().unwrap();
+    }
+}

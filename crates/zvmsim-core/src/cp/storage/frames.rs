@@ -93,3 +93,96 @@ impl Storage {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::{self, CP_FRAMES};
+    use super::super::{Access, SpaceId, CP_OWNED};
+    use super::*;
+
+    fn lo_bit(st: &Storage, f: u32) -> bool {
+        st.lo_free[(f / 64) as usize] & (1 << (f % 64)) != 0
+    }
+
+    #[test]
+    fn freed_frame_below_2g_goes_to_low_list_and_bitmap() {
+        let mut st = test_util::storage(ZvmLevel::V5R3, 1024, 0, &[], &[256]);
+        let pageable = 1024 - CP_FRAMES;
+        assert_eq!(st.available_below_2g(), pageable as u64);
+        assert!(st.avail_hi.is_empty());
+        let mut cp = CpWork::default();
+        let f = st.alloc_frame(false, &mut cp);
+        st.fr_page[f as usize] = CP_OWNED;
+        assert!(!lo_bit(&st, f));
+        assert_eq!(st.available_below_2g(), pageable as u64 - 1);
+        st.free_frame(f);
+        assert!(lo_bit(&st, f));
+        assert_eq!(st.avail_lo.last(), Some(&f));
+        assert_eq!(st.available_below_2g(), pageable as u64);
+        assert_eq!(st.fr_page[f as usize], NONE);
+    }
+
+    #[test]
+    fn alloc_prefers_frames_above_2g_and_conserves_frames() {
+        const ABOVE: u32 = 512;
+        let frames = FRAMES_BELOW_2G + ABOVE;
+        let mut st = test_util::storage(ZvmLevel::V5R3, frames, 0, &[], &[1024]);
+        let mut cp = CpWork::default();
+        for k in 0..ABOVE {
+            let f = st.alloc_frame(false, &mut cp);
+            assert!(
+                f >= FRAMES_BELOW_2G,
+                "allocation {k} took frame {f} below 2 GB"
+            );
+            st.fr_page[f as usize] = CP_OWNED;
+        }
+        assert!(st.avail_hi.is_empty());
+        let f = st.alloc_frame(false, &mut cp);
+        assert!(f < FRAMES_BELOW_2G);
+        st.fr_page[f as usize] = CP_OWNED;
+        // Through touch(): every frame is CP's, a page's, a PGMBK's or free.
+        let mut st = test_util::storage(ZvmLevel::V5R3, frames, 0, &[], &[1024]);
+        // Fewer pages (and their PGMBKs) than frames above 2 GB: none goes below.
+        for page in 0..ABOVE / 2 {
+            st.touch(SpaceId(0), page, Access::Write, &mut cp);
+            let sum = CP_FRAMES as u64 + st.resident() + st.pgmbk_frames() + st.available();
+            assert_eq!(sum, frames as u64, "after page {page}");
+        }
+        assert_eq!(st.resident_below_2g(), 0);
+        st.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn v52_walks_the_available_list_for_paging_frames_only() {
+        let p = ModelParams::default();
+        for level in [ZvmLevel::V5R2, ZvmLevel::V5R3] {
+            let mut st = test_util::storage(level, 4096, 0, &[], &[256]);
+            let listed = st.available();
+            let mut cp = CpWork::default();
+            st.alloc_frame(true, &mut cp);
+            let walk = p.cp_avail_search.ns() * listed / AVAIL_WALK_DIVISOR;
+            let expected = match level {
+                ZvmLevel::V5R2 => p.cp_alloc_frame.ns() + walk,
+                _ => p.cp_alloc_frame.ns(),
+            };
+            assert!(walk > 0);
+            assert_eq!(cp.ns, expected, "{level:?} paging frame");
+            let mut cp = CpWork::default();
+            st.alloc_frame(false, &mut cp);
+            assert_eq!(cp.ns, p.cp_alloc_frame.ns(), "{level:?} first-use frame");
+        }
+    }
+
+    #[test]
+    fn thresholds_have_floors_and_follow_fractions() {
+        let p = ModelParams::default();
+        assert_eq!(
+            thresholds(1000, &p),
+            (AVAIL_LOW_MIN, AVAIL_LOW_MIN + AVAIL_HIGH_MIN_GAP)
+        );
+        let big = 10_000_000;
+        let (low, high) = thresholds(big, &p);
+        assert_eq!(low, (big as f64 * p.avail_low_fraction) as u32);
+        assert_eq!(high, (big as f64 * p.avail_high_fraction) as u32);
+        assert!(high > low);
+    }
+}

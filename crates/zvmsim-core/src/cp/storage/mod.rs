@@ -35,6 +35,8 @@ mod invariants;
 mod migrate;
 mod pgmbk;
 mod slots;
+#[cfg(test)]
+mod test_util;
 
 pub const NONE: u32 = u32::MAX;
 /// A frame CP owns (nucleus, control blocks, PGMBKs).

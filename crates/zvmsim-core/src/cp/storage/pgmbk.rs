@@ -126,3 +126,84 @@ impl Storage {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::super::test_util;
+    use super::super::{Access, SpaceId, SEG_PAGES};
+    use super::*;
+    use crate::config::params::ModelParams;
+
+    const ABOVE: u32 = 4096;
+
+    #[test]
+    fn v52_pgmbk_is_an_aligned_pair_below_2g() {
+        let mut st = test_util::storage(ZvmLevel::V5R2, FRAMES_BELOW_2G + ABOVE, 0, &[], &[512]);
+        let mut cp = CpWork::default();
+        st.touch(SpaceId(0), 0, Access::Write, &mut cp);
+        let [a, b] = st.seg_pgmbk[0];
+        assert_eq!(b, a + 1);
+        assert_eq!(a % 2, 0);
+        assert!(b < FRAMES_BELOW_2G);
+        assert_eq!(st.fr_page[a as usize], CP_OWNED);
+        assert_eq!(st.fr_page[b as usize], CP_OWNED);
+        // The guest page itself went above 2 GB.
+        assert!(test_util::frame_of(&st, 0) >= FRAMES_BELOW_2G);
+        assert_eq!(st.pgmbk_frames(), PGMBK_FRAMES as u64);
+        // A second segment gets a second pair; the first segment's pages share the first.
+        st.touch(SpaceId(0), 1, Access::Write, &mut cp);
+        assert_eq!(st.pgmbk_frames(), PGMBK_FRAMES as u64);
+        st.touch(SpaceId(0), SEG_PAGES, Access::Write, &mut cp);
+        assert_eq!(st.pgmbk_frames(), 2 * PGMBK_FRAMES as u64);
+        assert!(st.seg_pgmbk[1][1] < FRAMES_BELOW_2G);
+        st.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn v53_pgmbk_takes_any_frames_without_a_search() {
+        let p = ModelParams::default();
+        let mut st = test_util::storage(ZvmLevel::V5R3, FRAMES_BELOW_2G + ABOVE, 0, &[], &[512]);
+        let mut cp = CpWork::default();
+        st.touch(SpaceId(0), 0, Access::Write, &mut cp);
+        let pair = st.seg_pgmbk[0];
+        assert!(pair.iter().all(|&f| f >= FRAMES_BELOW_2G), "{pair:?}");
+        // One frame for the page, two for the PGMBK, each at the constant 5.3 cost.
+        assert_eq!(cp.ns, 3 * p.cp_alloc_frame.ns());
+    }
+
+    #[test]
+    fn pair_search_charges_each_free_entry_it_passes() {
+        let p = ModelParams::default();
+        let mut st = test_util::storage(ZvmLevel::V5R2, 2048, 0, &[], &[256]);
+        st.lo_free.iter_mut().for_each(|w| *w = 0);
+        st.lo_cursor = 0;
+        // Free: 1, 3 and 4 (adjacent but not 8 KB aligned), then the pair 8-9.
+        for f in [1u32, 3, 4, 8, 9] {
+            st.lo_free[0] |= 1 << f;
+        }
+        let mut cp = CpWork::default();
+        assert_eq!(st.find_lo_pair(&mut cp), Some(8));
+        // Entries 1, 3, 4 passed, then the pair's first frame.
+        assert_eq!(cp.ns, 4 * p.cp_avail_search.ns());
+        // No pair at all: every free entry is visited and none found.
+        st.lo_free[0] = 0b1010_1010;
+        let mut cp = CpWork::default();
+        assert_eq!(st.find_lo_pair(&mut cp), None);
+        assert_eq!(cp.ns, 4 * p.cp_avail_search.ns());
+    }
+
+    #[test]
+    fn empty_segments_give_back_their_pgmbks() {
+        let mut st = test_util::storage(ZvmLevel::V5R3, 1024, 64, &[], &[1024]);
+        let mut cp = CpWork::default();
+        st.touch(SpaceId(0), 0, Access::Read, &mut cp);
+        // The segment's only resident page leaves (to XSTOR); its PGMBK stays for now.
+        st.steal(test_util::frame_of(&st, 0), &mut cp);
+        assert_eq!(st.seg_resident[0], 0);
+        assert_eq!(st.pgmbk_frames(), PGMBK_FRAMES as u64);
+        let before = st.available();
+        let freed = st.release_empty_pgmbks(u64::MAX, false, &mut cp);
+        assert_eq!(freed, PGMBK_FRAMES as u64);
+        assert_eq!(st.pgmbk_frames(), 0);
+        assert_eq!(st.available(), before + PGMBK_FRAMES as u64);
+    }
+}

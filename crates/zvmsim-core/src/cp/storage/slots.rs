@@ -108,3 +108,101 @@ impl Storage {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::{self, write_pages};
+    use super::*;
+    use crate::config::scenario::ZvmLevel;
+
+    /// Three paging volumes of 256 slots (32 groups of 8 each), no XSTOR.
+    fn storage() -> Storage {
+        test_util::storage(ZvmLevel::V5R3, 512, 0, &[256, 256, 256], &[1024])
+    }
+
+    #[test]
+    fn a_block_write_takes_a_whole_group_volumes_in_turn() {
+        let mut st = storage();
+        assert_eq!(st.block, 8);
+        for k in 0..4u32 {
+            let pages: Vec<u32> = (k * 8..k * 8 + 8).collect();
+            st.write_block(&pages);
+        }
+        let vols: Vec<u32> = st.writes.iter().map(|w| w.volume).collect();
+        assert_eq!(vols, [0, 1, 2, 0]);
+        assert!(st.writes.iter().all(|w| w.pages == 8));
+        // Each volume's lowest free group first: groups 0, 32, 64, then 1.
+        for (k, group) in [0u32, 32, 64, 1].into_iter().enumerate() {
+            assert_eq!(st.volume_of_group(group), vols[k]);
+            assert_eq!(st.group_live(group), 8);
+            for j in 0..8 {
+                let page = k as u32 * 8 + j;
+                assert_eq!(st.pg_slot[page as usize], group * 8 + j);
+            }
+        }
+        assert_eq!(st.free_groups, 96 - 4);
+    }
+
+    #[test]
+    fn steals_without_xstor_write_whole_blocks_round_robin() {
+        let mut st = storage();
+        write_pages(&mut st, 0..600);
+        assert!(st.writes.len() > 3);
+        for (k, w) in st.writes.iter().enumerate() {
+            assert_eq!(w.volume, k as u32 % 3, "write {k}");
+        }
+        // Demand scan flushes its last, partial block; the others are full.
+        let full = st.writes.iter().filter(|w| w.pages == st.block).count();
+        assert!(full >= st.writes.len() / 2);
+        let written: u64 = st.writes.iter().map(|w| w.pages as u64).sum();
+        assert_eq!(written, st.on_dasd());
+        st.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn a_group_is_free_again_when_its_last_slot_is_released() {
+        let mut st = storage();
+        st.write_block(&[0, 1, 2]);
+        st.write_block(&[3]);
+        let group = st.pg_slot[0] / st.block;
+        let vol = st.volume_of_group(group) as usize;
+        let (free_vol, free) = (st.vol_free_groups[vol].len(), st.free_groups);
+        st.release_slot(0, st.pg_slot[0]);
+        st.release_slot(1, st.pg_slot[1]);
+        assert_eq!(st.group_live(group), 1);
+        assert_eq!(st.vol_free_groups[vol].len(), free_vol);
+        assert_eq!(st.free_groups, free);
+        st.release_slot(2, st.pg_slot[2]);
+        assert_eq!(st.group_live(group), 0);
+        assert_eq!(st.vol_free_groups[vol].last(), Some(&group));
+        assert_eq!(st.free_groups, free + 1);
+        assert_eq!(st.on_dasd(), 1);
+        // The next write on that volume reuses the group.
+        st.next_vol = vol;
+        st.write_block(&[4]);
+        assert_eq!(st.pg_slot[4] / st.block, group);
+    }
+
+    #[test]
+    fn paging_space_full_is_pgt004_after_the_reserve_not_before() {
+        // One volume of 2,048 slots: 256 groups, a quarter of them reserve.
+        let mut st = test_util::storage(ZvmLevel::V5R3, 512, 0, &[2048], &[4096]);
+        assert_eq!(st.reserve_groups, 64);
+        let mut page = 0;
+        while !st.paging_full {
+            assert!(st.free_groups > st.reserve_groups);
+            write_pages(&mut st, page..page + 1);
+            page += 1;
+            assert!(page < 4096, "paging space never filled");
+        }
+        assert!(st.free_groups <= st.reserve_groups);
+        // Detected within the reserve: no page was lost.
+        assert_eq!(st.touched(), st.resident() + st.on_dasd());
+        st.check_invariants().unwrap();
+        // With no group left at all, a block write has nowhere to go.
+        let mut st = test_util::storage(ZvmLevel::V5R3, 512, 0, &[], &[256]);
+        assert!(!st.paging_full);
+        st.write_block(&[0]);
+        assert!(st.paging_full);
+        assert!(st.writes.is_empty());
+    }
+}
