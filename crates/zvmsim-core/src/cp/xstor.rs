@@ -6,6 +6,12 @@ use std::collections::VecDeque;
 
 use crate::cp::storage::NONE;
 
+/// The FIFO of arrivals is pruned of stale entries when it holds more than this many entries
+/// per block, plus `FIFO_COMPACT_SLACK`. A memory bound only: `evict_oldest` skips stale
+/// entries anyway, so the bound does not change which page migrates. Inference.
+const FIFO_COMPACT_FACTOR: usize = 4;
+const FIFO_COMPACT_SLACK: usize = 1024;
+
 pub struct Xstor {
     owner: Vec<u32>,
     seq: Vec<u32>,
@@ -67,7 +73,7 @@ impl Xstor {
 
     /// Drop stale FIFO entries when they outnumber the blocks (bounded memory).
     pub fn compact_if_needed(&mut self) {
-        if self.fifo.len() > 4 * self.owner.len() + 1024 {
+        if self.fifo.len() > FIFO_COMPACT_FACTOR * self.owner.len() + FIFO_COMPACT_SLACK {
             let (owner, seq) = (&self.owner, &self.seq);
             self.fifo
                 .retain(|&(b, s)| owner[b as usize] != NONE && seq[b as usize] == s);

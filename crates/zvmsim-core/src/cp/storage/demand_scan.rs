@@ -1,0 +1,265 @@
+//! Demand scan: when the available list falls below its low threshold, CP steals frames until
+//! it reaches the high threshold. A clock hand over all frames stands for CP's passes over the
+//! users' frame-owned lists: a referenced frame has its reference bit reset and is spared, an
+//! unreferenced one is stolen. z/VM 5.2 also scans for frames below 2 GB when it lacks a free
+//! pair there for a PGMBK.
+
+use super::{
+    CpWork, Storage, CHANGED, CP_OWNED, FRAMES_BELOW_2G, FRAME_NONE, NONE, REF, SEG_PAGES,
+};
+
+/// Demand scan examines at most this many times the frames of storage before giving up: CP's
+/// two regular passes and its emergency pass (demand-scan record description of the CA MICS
+/// documentation; IBM's z/VM 6.3 performance report on the scan it replaced).
+const SCAN_PASSES: u64 = 3;
+/// Referenced frames are spared (their reference bit reset) during this many passes' worth of
+/// examinations; the emergency pass after them steals referenced frames too. Same sources as
+/// `SCAN_PASSES`.
+const SELECTIVE_PASSES: u64 = 2;
+/// z/VM 5.2's scan for frames below 2 GB wants at least this many. Inference (the high
+/// threshold scaled to the share of storage below 2 GB can round to a few frames).
+const BELOW_2G_WANT_MIN: u64 = 64;
+/// One scan below 2 GB examines at most this many frames per frame it wants, as a demand-scan
+/// pass covers a bounded share of the lists. Inference.
+const BELOW_2G_EXAMINE_FACTOR: u64 = 16;
+/// The list of segments whose last resident page left is pruned (stale entries and duplicates
+/// dropped, then sorted, which sets the order PGMBKs are paged out in) when it grows past this
+/// many times the number of segments. Inference: a memory bound, with an effect on results.
+const EMPTY_SEGS_BOUND: usize = 2;
+
+impl Storage {
+    /// Steal frames until the available list reaches its high threshold. The clock hand
+    /// approximates CP's passes over the frame-owned lists: a referenced frame has its
+    /// reference bit reset (it ages), an unreferenced one is stolen.
+    pub(super) fn demand_scan(&mut self, cp: &mut CpWork) {
+        self.moved.scans += 1;
+        let want = (self.high_mark as u64).saturating_sub(self.avail_free());
+        self.release_empty_pgmbks(want, false, cp);
+        let n = self.fr_page.len() as u32;
+        let mut examined: u64 = 0;
+        let limit = SCAN_PASSES * n as u64;
+        while self.avail_free() < self.high_mark as u64 && examined < limit {
+            let f = self.hand;
+            self.hand = if self.hand + 1 == n { 0 } else { self.hand + 1 };
+            let page = self.fr_page[f as usize];
+            if page >= CP_OWNED {
+                continue;
+            }
+            examined += 1;
+            if self.pg[page as usize] & REF != 0 && examined < SELECTIVE_PASSES * n as u64 {
+                self.pg[page as usize] &= !REF;
+                continue;
+            }
+            self.steal(f, cp);
+        }
+        self.moved.scanned += examined;
+        cp.ns += examined * self.p.cp_scan_frame.ns();
+        self.flush_open_block();
+        self.xstor.compact_if_needed();
+    }
+
+    /// z/VM 5.2: demand scan for frames below 2 GB. It walks the users' frame lists, so it
+    /// examines frames above 2 GB too (resetting their reference bits) to find the few below.
+    pub(super) fn scan_below_2g(&mut self, cp: &mut CpWork, emergency: bool) {
+        self.moved.below2g_scans += 1;
+        let ratio = (self.fr_page.len() as u64 / FRAMES_BELOW_2G as u64).max(1);
+        let want = (self.high_mark as u64 * FRAMES_BELOW_2G as u64 / self.fr_page.len() as u64)
+            .max(BELOW_2G_WANT_MIN);
+        let mut got = self.release_empty_pgmbks(want, true, cp);
+        let mut examined = 0u64;
+        let n = self.fr_page.len() as u32;
+        // One pass examines a bounded share of the frames below 2 GB, as a demand-scan pass does.
+        while got < want && examined < BELOW_2G_EXAMINE_FACTOR * want {
+            let f = self.hand_lo;
+            self.hand_lo = if self.hand_lo + 1 >= FRAMES_BELOW_2G.min(n) {
+                0
+            } else {
+                self.hand_lo + 1
+            };
+            let page = self.fr_page[f as usize];
+            if page >= CP_OWNED {
+                continue;
+            }
+            examined += 1;
+            if self.pg[page as usize] & REF != 0 && !emergency {
+                self.pg[page as usize] &= !REF;
+                continue;
+            }
+            self.steal(f, cp);
+            got += 1;
+        }
+        // Frames above 2 GB visited on the way: examined and aged.
+        let passed = examined * (ratio - 1);
+        for _ in 0..passed.min(n as u64) {
+            let f = self.hand;
+            self.hand = if self.hand + 1 == n { 0 } else { self.hand + 1 };
+            let page = self.fr_page[f as usize];
+            if page < CP_OWNED {
+                self.pg[page as usize] &= !REF;
+            }
+        }
+        let total = examined + passed;
+        self.moved.scanned += total;
+        cp.ns += total * self.p.cp_scan_frame.ns();
+        self.flush_open_block();
+        self.xstor.compact_if_needed();
+    }
+
+    /// Take frame `f` from its page: an unchanged page with a DASD copy is simply dropped;
+    /// otherwise it is paged out to XSTOR (or, with no XSTOR, into a DASD block).
+    pub(super) fn steal(&mut self, f: u32, cp: &mut CpWork) {
+        let page = self.fr_page[f as usize];
+        let i = page as usize;
+        self.moved.steals += 1;
+        cp.ns += self.p.cp_steal.ns();
+        let keep_slot = self.pg_slot[i] != NONE && self.pg[i] & CHANGED == 0;
+        if !keep_slot {
+            if self.pg_slot[i] != NONE {
+                let s = self.pg_slot[i];
+                self.release_slot(page, s);
+            }
+            if self.xstor.capacity() > 0 {
+                if self.xstor.free() == 0 {
+                    self.migrate(cp);
+                }
+                if let Some(b) = self.xstor.store(page) {
+                    self.pg_xstor[i] = b;
+                    self.on_xstor += 1;
+                    let g = self.space_of(page);
+                    self.space_xstor[g] += 1;
+                    self.moved.ms_to_xs += 1;
+                    cp.ns += self.p.cp_pageout_xstor.ns();
+                } else {
+                    self.page_out_to_dasd(page);
+                }
+            } else {
+                self.page_out_to_dasd(page);
+            }
+        }
+        self.pg[i] = (self.pg[i] | FRAME_NONE) & !REF;
+        self.resident -= 1;
+        let g = self.space_of(page);
+        self.space_resident[g] -= 1;
+        if f < FRAMES_BELOW_2G {
+            self.resident_below -= 1;
+            self.space_below[g] -= 1;
+        }
+        let seg = i / SEG_PAGES as usize;
+        self.seg_resident[seg] -= 1;
+        self.free_frame(f);
+        if self.seg_resident[seg] == 0 {
+            // The PGMBK stays until demand scan pages it out: a segment refilled soon keeps it.
+            self.empty_segs.push(seg as u32);
+            if self.empty_segs.len() > EMPTY_SEGS_BOUND * self.seg_pgmbk.len() {
+                // Bounded memory: drop stale entries and duplicates.
+                let (res, pg) = (&self.seg_resident, &self.seg_pgmbk);
+                self.empty_segs
+                    .retain(|&x| res[x as usize] == 0 && pg[x as usize][0] != NONE);
+                self.empty_segs.sort_unstable();
+                self.empty_segs.dedup();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::{self, frame_of, write_pages};
+    use super::super::{Access, SpaceId, Touch};
+    use super::*;
+    use crate::config::scenario::ZvmLevel;
+
+    /// 448 pageable frames (thresholds 64 and 128), XSTOR enough for every steal.
+    fn storage() -> Storage {
+        test_util::storage(ZvmLevel::V5R3, 512, 4096, &[4096], &[1024])
+    }
+
+    #[test]
+    fn unreferenced_frames_go_first_and_the_list_reaches_the_high_threshold() {
+        let mut st = storage();
+        // 360 pages and two PGMBKs leave 84 frames: above the low threshold, below the high.
+        const TOUCHED: u32 = 360;
+        write_pages(&mut st, 0..TOUCHED);
+        assert_eq!(st.moved.scans, 0);
+        assert!(st.available() < st.high_mark as u64);
+        for page in (0..TOUCHED).step_by(2) {
+            st.pg[page as usize] &= !REF;
+        }
+        let mut cp = CpWork::default();
+        st.demand_scan(&mut cp);
+        assert_eq!(st.available(), st.high_mark as u64);
+        let stolen = TOUCHED as u64 - st.resident();
+        assert!(stolen > 0);
+        for page in (1..TOUCHED).step_by(2) {
+            assert!(
+                st.is_resident(SpaceId(0), page),
+                "referenced page {page} stolen"
+            );
+        }
+        // The hand passed the first referenced page (now unreferenced) but not the last.
+        assert_eq!(st.pg[1] & REF, 0);
+        assert_ne!(st.pg[TOUCHED as usize - 1] & REF, 0);
+        // Every stolen page was changed: each went to XSTOR.
+        assert_eq!(st.on_xstor(), stolen);
+        assert_eq!(st.moved.steals, stolen);
+        let p = &st.p;
+        let steal = p.cp_steal.ns() + p.cp_pageout_xstor.ns();
+        assert_eq!(
+            cp.ns,
+            st.moved.scanned * p.cp_scan_frame.ns() + stolen * steal
+        );
+        st.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn all_frames_referenced_still_frees_frames() {
+        let mut st = storage();
+        write_pages(&mut st, 0..360);
+        let mut cp = CpWork::default();
+        st.demand_scan(&mut cp);
+        // First lap resets every reference bit, the next steals.
+        assert_eq!(st.available(), st.high_mark as u64);
+        assert!(st.moved.scanned > 360);
+    }
+
+    /// A page read back from DASD, unchanged: in a frame and on its slot.
+    fn page_with_slot(st: &mut Storage) -> u32 {
+        // 600 pages through 448 frames and 16 XSTOR blocks: migration puts some on DASD.
+        write_pages(st, 0..600);
+        let page = (0..600)
+            .find(|&p| st.page_slot(SpaceId(0), p) != NONE && !st.is_resident(SpaceId(0), p))
+            .expect("no page migrated to DASD");
+        let mut cp = CpWork::default();
+        let Touch::OnDasd { group } = st.touch(SpaceId(0), page, Access::Read, &mut cp) else {
+            panic!("page {page} on DASD not reported so");
+        };
+        st.complete_pagein(group, &mut cp);
+        assert!(st.is_resident(SpaceId(0), page));
+        page
+    }
+
+    #[test]
+    fn unchanged_page_with_slot_is_dropped_changed_page_goes_to_xstor() {
+        let mut st = test_util::storage(ZvmLevel::V5R3, 512, 16, &[4096], &[1024]);
+        let page = page_with_slot(&mut st);
+        let slot = st.page_slot(SpaceId(0), page);
+        let (before, writes) = (st.moved, st.writes.len());
+        let mut cp = CpWork::default();
+        st.steal(frame_of(&st, page), &mut cp);
+        assert!(!st.is_resident(SpaceId(0), page));
+        assert_eq!(st.page_slot(SpaceId(0), page), slot, "slot kept");
+        assert!(!st.page_in_xstor(SpaceId(0), page));
+        assert_eq!(st.moved.ms_to_xs, before.ms_to_xs);
+        assert_eq!(st.moved.ms_to_dasd, before.ms_to_dasd);
+        assert_eq!(st.writes.len(), writes, "no write");
+        // Read it back and change it: the slot goes stale and the steal writes the page.
+        let page = page_with_slot(&mut st);
+        st.touch(SpaceId(0), page, Access::Write, &mut cp);
+        let before = st.moved;
+        st.steal(frame_of(&st, page), &mut cp);
+        assert!(st.page_in_xstor(SpaceId(0), page));
+        assert_eq!(st.page_slot(SpaceId(0), page), NONE, "stale slot released");
+        assert_eq!(st.moved.ms_to_xs, before.ms_to_xs + 1);
+        st.check_invariants().unwrap();
+    }
+}

@@ -1,0 +1,105 @@
+//! Consistency checks of CP's storage bookkeeping, for the tests: every page in one place (plus
+//! the allowed frame-and-slot copy), every counter equal to the sum over pages, frames and
+//! slots conserved.
+
+use super::{Storage, CHANGED, CP_OWNED, FMASK, FRAMES_BELOW_2G, FRAME_NONE, NONE};
+
+impl Storage {
+    /// Checks that every page is in exactly one place (plus the allowed frame-and-slot copy)
+    /// and that the counters equal the sums over pages. For tests; O(pages + frames).
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut res = 0u64;
+        let mut xs = 0u64;
+        let mut sl = 0u64;
+        let ng = self.space_resident.len();
+        let mut per = vec![[0u64; 4]; ng];
+        for i in 0..self.pg.len() {
+            let f = match self.pg[i] & FMASK {
+                FRAME_NONE => NONE,
+                f => f,
+            };
+            let (x, s) = (self.pg_xstor[i], self.pg_slot[i]);
+            let places = (f != NONE) as u32 + (x != NONE) as u32 + (s != NONE) as u32;
+            if places > 1 && !(places == 2 && f != NONE && s != NONE) {
+                return Err(format!(
+                    "page {i} in {places} places (frame {f}, xstor {x}, slot {s})"
+                ));
+            }
+            let stale_ok = self.p.keep_stale_slots && f != NONE;
+            if s != NONE && self.pg[i] & CHANGED != 0 && !stale_ok {
+                return Err(format!("page {i} is changed and keeps slot {s} while out of storage or with stale slots off"));
+            }
+            if f != NONE {
+                res += 1;
+                if self.fr_page[f as usize] != i as u32 {
+                    return Err(format!("frame {f} does not point back to page {i}"));
+                }
+            }
+            if x != NONE {
+                xs += 1;
+                if self.xstor.owner(x) != i as u32 {
+                    return Err(format!("xstor block {x} does not point back to page {i}"));
+                }
+            }
+            if s != NONE {
+                sl += 1;
+                if self.slot_page[s as usize] != i as u32 {
+                    return Err(format!("slot {s} does not point back to page {i}"));
+                }
+            }
+            let c = &mut per[self.space_of(i as u32)];
+            c[0] += (f != NONE) as u64;
+            c[1] += (f != NONE && f < FRAMES_BELOW_2G) as u64;
+            c[2] += (x != NONE) as u64;
+            c[3] += (s != NONE) as u64;
+        }
+        for (g, c) in per.iter().enumerate() {
+            let kept = [
+                self.space_resident[g],
+                self.space_below[g],
+                self.space_xstor[g],
+                self.space_slots[g],
+            ];
+            if *c != kept {
+                return Err(format!(
+                    "space {g}: resident, below 2 GB, XSTOR, slots counted {kept:?}, summed over pages {c:?}"
+                ));
+            }
+        }
+        if res != self.resident || xs != self.on_xstor || sl != self.on_slot {
+            return Err(format!(
+                "counters: resident {}/{res}, xstor {}/{xs}, slots {}/{sl}",
+                self.resident, self.on_xstor, self.on_slot
+            ));
+        }
+        let owned = self.fr_page.iter().filter(|&&p| p < CP_OWNED).count() as u64;
+        if owned != res {
+            return Err(format!(
+                "frames owned by pages {owned} != resident pages {res}"
+            ));
+        }
+        let free = self.fr_page.iter().filter(|&&p| p == NONE).count() as u64;
+        let cp = self.fr_page.iter().filter(|&&p| p == CP_OWNED).count() as u64;
+        if free + cp + owned != self.fr_page.len() as u64 {
+            return Err("frames not conserved".into());
+        }
+        let live: u64 = self.grp_live.iter().map(|&x| x as u64).sum();
+        if live != sl {
+            return Err(format!("group live counts {live} != slots in use {sl}"));
+        }
+        let lo: u64 = self.lo_free.iter().map(|w| w.count_ones() as u64).sum();
+        if lo != self.lo_free_count {
+            return Err(format!(
+                "free frames below 2 GB: counter {} != bitmap {lo}",
+                self.lo_free_count
+            ));
+        }
+        if self.xstor.used() != xs {
+            return Err(format!(
+                "xstor used {} != pages in xstor {xs}",
+                self.xstor.used()
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,208 @@
+//! DASD paging space: slots on the paging volumes, handed out a whole group (one paging block)
+//! at a time so that a block page-out is one contiguous write; volumes are taken in turn. A
+//! group returns to its volume's free list when its last live slot is released. A few groups
+//! are kept in reserve so that CP can finish the page-outs under way when it finds paging
+//! space full (z/VM then ends with abend PGT004).
+
+use super::{PageWrite, Storage, CHANGED, NONE};
+
+/// Largest paging block, in pages (`ModelParams::paging_block` is clamped to 1..=this).
+/// Inference: no source gives z/VM's block size; the live count of a group is kept in a byte.
+const PAGING_BLOCK_MAX: u32 = 64;
+/// The reserve holds the page-outs of this many demand scans, each stealing up to the high
+/// threshold of the available list. Inference.
+const RESERVE_HIGH_MARKS: u64 = 4;
+/// Slot groups added to the reserve beyond those scans (migration batches and the open
+/// block). Inference.
+const RESERVE_EXTRA_GROUPS: u64 = 256;
+/// The reserve never exceeds this share (1/n) of all slot groups, so a small paging space is
+/// still mostly usable. Inference.
+const RESERVE_MAX_DIVISOR: u64 = 4;
+
+/// Pages per paging block for the configured size.
+pub(super) fn block_pages(configured: u32) -> u32 {
+    // At least one page per block.
+    configured.clamp(1, PAGING_BLOCK_MAX)
+}
+
+/// Slot groups kept back for the page-outs under way when paging space is found full.
+pub(super) fn reserve_groups(high_mark: u32, block: u32, free_groups: u64) -> u64 {
+    (RESERVE_HIGH_MARKS * high_mark as u64 / block as u64 + RESERVE_EXTRA_GROUPS)
+        .min(free_groups / RESERVE_MAX_DIVISOR)
+}
+
+impl Storage {
+    pub(super) fn page_out_to_dasd(&mut self, page: u32) {
+        self.open_block.push(page);
+        self.moved.ms_to_dasd += 1;
+        if self.open_block.len() as u32 >= self.block {
+            self.flush_open_block();
+        }
+    }
+
+    /// Write the pages collected for one block to a free slot group.
+    pub(super) fn flush_open_block(&mut self) {
+        if self.open_block.is_empty() {
+            return;
+        }
+        let pages = std::mem::take(&mut self.open_block);
+        self.write_block(&pages);
+        self.open_block = pages;
+        self.open_block.clear();
+    }
+
+    pub(super) fn write_block(&mut self, pages: &[u32]) {
+        let Some((vol, group)) = self.alloc_group() else {
+            // Past the reserve: cannot happen within the one event that follows detection.
+            self.paging_full = true;
+            return;
+        };
+        if self.free_groups <= self.reserve_groups {
+            self.paging_full = true;
+        }
+        let base = group as usize * self.block as usize;
+        for (k, &page) in pages.iter().enumerate() {
+            let s = (base + k) as u32;
+            self.slot_page[s as usize] = page;
+            self.pg_slot[page as usize] = s;
+            self.pg[page as usize] &= !CHANGED;
+            self.on_slot += 1;
+            let g = self.space_of(page);
+            self.space_slots[g] += 1;
+        }
+        self.grp_live[group as usize] = pages.len() as u8;
+        self.writes.push(PageWrite {
+            volume: vol,
+            pages: pages.len() as u32,
+        });
+    }
+
+    /// A free slot group, taking volumes in turn so block writes spread over all of them.
+    fn alloc_group(&mut self) -> Option<(u32, u32)> {
+        let nv = self.vol_free_groups.len();
+        for k in 0..nv {
+            let v = (self.next_vol + k) % nv;
+            if let Some(g) = self.vol_free_groups[v].pop() {
+                self.next_vol = (v + 1) % nv;
+                self.free_groups -= 1;
+                return Some((v as u32, g));
+            }
+        }
+        None
+    }
+
+    pub(super) fn release_slot(&mut self, page: u32, s: u32) {
+        self.slot_page[s as usize] = NONE;
+        self.pg_slot[page as usize] = NONE;
+        self.on_slot -= 1;
+        let g = self.space_of(page);
+        self.space_slots[g] -= 1;
+        let g = s / self.block;
+        self.grp_live[g as usize] -= 1;
+        if self.grp_live[g as usize] == 0 {
+            // The whole group is free again: a block write can reuse it.
+            let v = self.volume_of_group(g) as usize;
+            self.vol_free_groups[v].push(g);
+            self.free_groups += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::{self, write_pages};
+    use super::*;
+    use crate::config::scenario::ZvmLevel;
+
+    /// Three paging volumes of 256 slots (32 groups of 8 each), no XSTOR.
+    fn storage() -> Storage {
+        test_util::storage(ZvmLevel::V5R3, 512, 0, &[256, 256, 256], &[1024])
+    }
+
+    #[test]
+    fn a_block_write_takes_a_whole_group_volumes_in_turn() {
+        let mut st = storage();
+        assert_eq!(st.block, 8);
+        for k in 0..4u32 {
+            let pages: Vec<u32> = (k * 8..k * 8 + 8).collect();
+            st.write_block(&pages);
+        }
+        let vols: Vec<u32> = st.writes.iter().map(|w| w.volume).collect();
+        assert_eq!(vols, [0, 1, 2, 0]);
+        assert!(st.writes.iter().all(|w| w.pages == 8));
+        // Each volume's lowest free group first: groups 0, 32, 64, then 1.
+        for (k, group) in [0u32, 32, 64, 1].into_iter().enumerate() {
+            assert_eq!(st.volume_of_group(group), vols[k]);
+            assert_eq!(st.group_live(group), 8);
+            for j in 0..8 {
+                let page = k as u32 * 8 + j;
+                assert_eq!(st.pg_slot[page as usize], group * 8 + j);
+            }
+        }
+        assert_eq!(st.free_groups, 96 - 4);
+    }
+
+    #[test]
+    fn steals_without_xstor_write_whole_blocks_round_robin() {
+        let mut st = storage();
+        write_pages(&mut st, 0..600);
+        assert!(st.writes.len() > 3);
+        for (k, w) in st.writes.iter().enumerate() {
+            assert_eq!(w.volume, k as u32 % 3, "write {k}");
+        }
+        // Demand scan flushes its last, partial block; the others are full.
+        let full = st.writes.iter().filter(|w| w.pages == st.block).count();
+        assert!(full >= st.writes.len() / 2);
+        let written: u64 = st.writes.iter().map(|w| w.pages as u64).sum();
+        assert_eq!(written, st.on_dasd());
+        st.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn a_group_is_free_again_when_its_last_slot_is_released() {
+        let mut st = storage();
+        st.write_block(&[0, 1, 2]);
+        st.write_block(&[3]);
+        let group = st.pg_slot[0] / st.block;
+        let vol = st.volume_of_group(group) as usize;
+        let (free_vol, free) = (st.vol_free_groups[vol].len(), st.free_groups);
+        st.release_slot(0, st.pg_slot[0]);
+        st.release_slot(1, st.pg_slot[1]);
+        assert_eq!(st.group_live(group), 1);
+        assert_eq!(st.vol_free_groups[vol].len(), free_vol);
+        assert_eq!(st.free_groups, free);
+        st.release_slot(2, st.pg_slot[2]);
+        assert_eq!(st.group_live(group), 0);
+        assert_eq!(st.vol_free_groups[vol].last(), Some(&group));
+        assert_eq!(st.free_groups, free + 1);
+        assert_eq!(st.on_dasd(), 1);
+        // The next write on that volume reuses the group.
+        st.next_vol = vol;
+        st.write_block(&[4]);
+        assert_eq!(st.pg_slot[4] / st.block, group);
+    }
+
+    #[test]
+    fn paging_space_full_is_pgt004_after_the_reserve_not_before() {
+        // One volume of 2,048 slots: 256 groups, a quarter of them reserve.
+        let mut st = test_util::storage(ZvmLevel::V5R3, 512, 0, &[2048], &[4096]);
+        assert_eq!(st.reserve_groups, 64);
+        let mut page = 0;
+        while !st.paging_full {
+            assert!(st.free_groups > st.reserve_groups);
+            write_pages(&mut st, page..page + 1);
+            page += 1;
+            assert!(page < 4096, "paging space never filled");
+        }
+        assert!(st.free_groups <= st.reserve_groups);
+        // Detected within the reserve: no page was lost.
+        assert_eq!(st.touched(), st.resident() + st.on_dasd());
+        st.check_invariants().unwrap();
+        // With no group left at all, a block write has nowhere to go.
+        let mut st = test_util::storage(ZvmLevel::V5R3, 512, 0, &[], &[256]);
+        assert!(!st.paging_full);
+        st.write_block(&[0]);
+        assert!(st.paging_full);
+        assert!(st.writes.is_empty());
+    }
+}
