@@ -1,15 +1,15 @@
 //! zvmsim-core: a mechanistic, deterministic simulator of an IBM z/VM LPAR hosting Linux guests.
 //!
-//! Layout, one module per mechanism, grouped as the system is:
-//! * `engine`   — clock, event queue, random streams
-//! * `config`   — the scenario schema (TOML), its units and checks, the model's global parameters
-//! * `cp`       — CP: real storage (frames, available lists, demand scan, PGMBKs, DASD slots),
-//!                expanded storage, console commands
-//! * `io`       — DASD volumes: one I/O at a time per device, service times
-//! * `linux`    — Linux guest memory: page cache, anonymous memory, reclaim, swap; commands
-//! * `workload` — the transactional (OLTP) workload and its database buffer pool
-//! * `monitor`  — level and tally statistics per interval
-//! * `system`   — the `Simulation`: assembles the parts and routes events
+//! Layout, one module per mechanism, grouped as the system is (see docs/architecture.md):
+//! * `engine`: event queue, random streams
+//! * `config`: the scenario schema (TOML), located errors, overrides, units, checks, parameters
+//! * `cp`: the dispatcher, real storage management, XSTOR, host faults and page-ins, commands
+//! * `io`: I/O requests with ids and typed origins, subchannels, the storage server
+//! * `linux`: guest memory (page cache, anonymous memory, reclaim, swap), the system-call
+//!   surface workloads use, commands
+//! * `workload`: one file per workload kind
+//! * `monitor`: typed counters, interval rows, the summary
+//! * `system`: the `Simulation`, which assembles the parts and routes events
 //!
 //! The benchmarks of `zvmsim bench` live in the dev-only crate `zvmsim-bench`.
 

@@ -42,8 +42,9 @@ pub struct Dispatcher {
     ifl_free: u32,
     list: VecDeque<u32>,
     pub slice_ns: u64,
-    /// CP work done at I/O interrupts, not yet run: (guest it was done for, ns).
-    backlog: Vec<(u32, u64)>,
+    /// CP work done at I/O interrupts, not yet run: (guest it was done for, or None for CP's
+    /// own system work; ns).
+    backlog: Vec<(Option<u32>, u64)>,
 }
 
 impl Dispatcher {
@@ -82,7 +83,7 @@ impl Dispatcher {
     }
 
     /// The next virtual CPU of the dispatch list, with a fresh slice, for an IFL given up.
-    pub fn next(&mut self) -> Option<u32> {
+    pub fn take_next(&mut self) -> Option<u32> {
         let v = self.list.pop_front()?;
         self.vcpus[v as usize].slice_used = 0;
         Some(v)
@@ -91,7 +92,7 @@ impl Dispatcher {
     /// `v` used its slice and others wait: it goes to the end of the list and the first one
     /// waiting takes the IFL (returned). None: nobody waits, `v` starts a new slice.
     pub fn preempt(&mut self, v: u32) -> Option<u32> {
-        match self.next() {
+        match self.take_next() {
             Some(n) => {
                 self.list.push_back(v);
                 Some(n)
@@ -112,13 +113,14 @@ impl Dispatcher {
         self.ifl_free
     }
 
-    /// CP work done for `guest` at an interrupt; it runs on the next IFL dispatched.
-    pub fn defer_cp(&mut self, guest: u32, ns: u64) {
+    /// CP work done for `guest` (None: for no guest) at an interrupt; it runs on the next IFL
+    /// dispatched.
+    pub fn defer_cp(&mut self, guest: Option<u32>, ns: u64) {
         self.backlog.push((guest, ns));
     }
 
     /// The deferred CP work, to run now.
-    pub fn take_backlog(&mut self) -> std::vec::Drain<'_, (u32, u64)> {
+    pub fn take_backlog(&mut self) -> std::vec::Drain<'_, (Option<u32>, u64)> {
         self.backlog.drain(..)
     }
 }
@@ -140,10 +142,10 @@ mod tests {
         // v0 used its slice: v2 takes the IFL, v0 goes behind v3.
         d.vcpus[0].slice_used = 5_000_000;
         assert_eq!(d.preempt(v[0]), Some(v[2]));
-        assert_eq!(d.next(), Some(v[3]));
-        assert_eq!(d.next(), Some(v[0]));
+        assert_eq!(d.take_next(), Some(v[3]));
+        assert_eq!(d.take_next(), Some(v[0]));
         assert_eq!(d.vcpus[0].slice_used, 0);
-        assert_eq!(d.next(), None);
+        assert_eq!(d.take_next(), None);
         d.free_ifl();
         assert_eq!(d.idle_ifls(), 1);
     }
@@ -151,10 +153,11 @@ mod tests {
     #[test]
     fn deferred_cp_work_keeps_its_guest() {
         let mut d = Dispatcher::new(1, 1);
-        d.defer_cp(3, 40_000);
-        d.defer_cp(1, 8_000);
-        let got: Vec<(u32, u64)> = d.take_backlog().collect();
-        assert_eq!(got, vec![(3, 40_000), (1, 8_000)]);
+        d.defer_cp(Some(3), 40_000);
+        d.defer_cp(None, 12_000);
+        d.defer_cp(Some(1), 8_000);
+        let got: Vec<(Option<u32>, u64)> = d.take_backlog().collect();
+        assert_eq!(got, vec![(Some(3), 40_000), (None, 12_000), (Some(1), 8_000)]);
         assert_eq!(d.take_backlog().count(), 0);
     }
 }

@@ -9,11 +9,13 @@ use crate::io::{IoEvent, IoRequest, Origin};
 use crate::system::machine::Machine;
 use crate::system::Event;
 
-/// CPU a step of a task used: in the guest, and in CP on the guest's behalf.
+/// CPU a step of a task used: in the guest, in CP on the guest's behalf, and in CP's own
+/// system work the step set off.
 #[derive(Default)]
 pub(crate) struct Work {
     pub guest_ns: u64,
     pub cp_ns: u64,
+    pub cp_system_ns: u64,
 }
 
 impl Machine {
@@ -27,6 +29,15 @@ impl Machine {
         self.sys.cp_ns += cp_ns;
     }
 
+    /// Charge a step's work to guest `g` and to CP's system time; returns the IFL time used.
+    #[inline]
+    pub(crate) fn charge_work(&mut self, g: usize, w: &Work) -> u64 {
+        self.charge(g, w.guest_ns, w.cp_ns);
+        self.sys.cp_ns += w.cp_system_ns;
+        self.sys.cp_system_ns += w.cp_system_ns;
+        w.guest_ns + w.cp_ns + w.cp_system_ns
+    }
+
     /// CP's side of a reference to guest `g`'s `page`: its CP time goes to `w`, and a
     /// synchronous page-in from XSTOR is counted as the guest's fault.
     #[inline]
@@ -36,6 +47,7 @@ impl Machine {
             .storage
             .touch(SpaceId(g as u32), page, Access::write(write), &mut cp);
         w.cp_ns += cp.ns;
+        w.cp_system_ns += cp.system_ns;
         if r == Touch::FromXstor {
             self.guests[g].stats.page_faults_xstor += 1;
         }
@@ -111,7 +123,10 @@ impl Machine {
         let (group, guest) = self.pageins.group_of(id);
         let mut cp = CpWork::default();
         self.storage.complete_pagein(group, &mut cp);
-        self.disp.defer_cp(guest, cp.ns);
+        self.disp.defer_cp(Some(guest), cp.ns);
+        if cp.system_ns > 0 {
+            self.disp.defer_cp(None, cp.system_ns);
+        }
         self.flush_page_writes();
         self.pageins.finish(id)
     }

@@ -129,11 +129,10 @@ impl Machine {
         let scanned = self.guests[g].mem.kswapd();
         let mut w = Work {
             guest_ns: scanned * self.p.linux_scan_page.ns(),
-            cp_ns: 0,
+            ..Work::default()
         };
         self.start_swap_writes(g, &mut w);
-        self.charge(g, w.guest_ns, w.cp_ns);
-        w.guest_ns + w.cp_ns
+        self.charge_work(g, &w)
     }
 
     /// Allocate a page-cache page for `block` (reclaiming as Linux does); returns its page.

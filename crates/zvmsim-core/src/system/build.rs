@@ -174,11 +174,11 @@ impl Simulation {
             let kswapd_task = m.tasks.len() as u32;
             m.tasks.push(Task::new(gi as u32, TaskKind::Kswapd));
             workloads.push(match wl {
-                Some((_, ws)) => Workload::Transactional(Oltp::new(
+                Some((_, ws)) => Workload::Transactional(Box::new(Oltp::new(
                     ws,
                     db,
                     Stream::new(seed, STREAM_GUEST + gi as u64),
-                )),
+                ))),
                 None => Workload::None,
             });
             m.guests.push(Guest {

@@ -39,7 +39,7 @@ impl Simulation {
     }
 
     fn release_ifl(&mut self) {
-        match self.m.disp.next() {
+        match self.m.disp.take_next() {
             Some(n) => self.run_burst(n),
             None => self.m.disp.free_ifl(),
         }
@@ -56,7 +56,10 @@ impl Simulation {
         let mut t = 0;
         for (guest, ns) in self.m.disp.take_backlog() {
             t += ns;
-            self.m.guests[guest as usize].stats.cp_ns += ns;
+            match guest {
+                Some(g) => self.m.guests[g as usize].stats.cp_ns += ns,
+                None => self.m.sys.cp_system_ns += ns,
+            }
         }
         self.m.sys.cp_ns += t;
         loop {

@@ -26,7 +26,7 @@ pub enum Workload {
     /// No workload: the guest only runs its kernel threads.
     None,
     /// `kind = "transactional"`: closed-loop users against a database.
-    Transactional(oltp::Oltp),
+    Transactional(Box<oltp::Oltp>),
 }
 
 impl Workload {

@@ -173,8 +173,7 @@ impl Oltp {
         loop {
             let mut w = Work::default();
             let r = self.get(t, u, g, wf, k, &mut w);
-            used += w.guest_ns + w.cp_ns;
-            k.charge(g, w.guest_ns, w.cp_ns);
+            used += k.charge_work(g, &w);
             k.flush_page_writes();
             if let Err(b) = r {
                 return (used, Outcome::Blocked(b));

@@ -138,7 +138,10 @@ pub struct PageLocations {
 /// CP work done on behalf of a reference: CPU nanoseconds to charge.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct CpWork {
+    /// Done for the guest whose reference or I/O it serves.
     pub ns: u64,
+    /// CP's own system work, for no guest in particular (XSTOR-to-DASD migration).
+    pub system_ns: u64,
 }
 
 /// A paging write CP started (block page-out); the device model times it.
