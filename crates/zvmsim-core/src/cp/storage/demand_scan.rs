@@ -38,7 +38,11 @@ impl Storage {
         let n = self.fr_page.len() as u32;
         let mut examined: u64 = 0;
         let limit = SCAN_PASSES * n as u64;
-        while self.avail_free() < self.high_mark as u64 && examined < limit {
+        // The hand visits at most SCAN_PASSES revolutions, counting free and CP-owned frames
+        // too: with fewer pageable frames than the high threshold it would never stop.
+        let mut visited: u64 = 0;
+        while self.avail_free() < self.high_mark as u64 && examined < limit && visited < limit {
+            visited += 1;
             let f = self.hand;
             self.hand = if self.hand + 1 == n { 0 } else { self.hand + 1 };
             let page = self.fr_page[f as usize];
@@ -46,7 +50,8 @@ impl Storage {
                 continue;
             }
             examined += 1;
-            if self.pg[page as usize] & REF != 0 && examined < SELECTIVE_PASSES * n as u64 {
+            let selective = SELECTIVE_PASSES * n as u64;
+            if self.pg[page as usize] & REF != 0 && examined < selective && visited < selective {
                 self.pg[page as usize] &= !REF;
                 continue;
             }
@@ -168,6 +173,16 @@ mod tests {
     use super::super::{Access, SpaceId, Touch};
     use super::*;
     use crate::config::scenario::ZvmLevel;
+
+    #[test]
+    fn fewer_pageable_frames_than_the_high_threshold_still_ends() {
+        // 86 pageable frames (64 CP-owned), thresholds of 64 and 128: the available list can
+        // never reach the high threshold, so the scan must stop after its passes.
+        let mut st = test_util::storage(ZvmLevel::V5R3, 150, 0, &[4096], &[1024]);
+        write_pages(&mut st, 0..300);
+        assert!(st.resident() <= 86, "resident {}", st.resident());
+        assert!(st.on_dasd() > 0);
+    }
 
     /// 448 pageable frames (thresholds 64 and 128), XSTOR enough for every steal.
     fn storage() -> Storage {
