@@ -23,7 +23,12 @@ fn indicate(lines: &[Value]) -> [f64; 4] {
         let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
         digits.parse().expect("a number")
     };
-    [num("AVGPROC-"), num("XSTORE-"), num("MIGRATE-"), num("PAGING-")]
+    [
+        num("AVGPROC-"),
+        num("XSTORE-"),
+        num("MIGRATE-"),
+        num("PAGING-"),
+    ]
 }
 
 fn close(a: f64, b: f64, rel: f64) -> bool {
@@ -37,7 +42,10 @@ fn indicate_load_agrees_with_the_interval_rows() {
         "\n[[console]]\nat = \"83s\"\ncp = \"INDICATE LOAD\"\n\n[[console]]\nat = \"89s\"\ncp = \"INDICATE LOAD\"\n",
     );
     let rows = sim.system_rows();
-    let row = rows.iter().find(|r| r.t_start_s == 80.0).expect("interval 80-90 s");
+    let row = rows
+        .iter()
+        .find(|r| r.t_start_s == 80.0)
+        .expect("interval 80-90 s");
     let want = [
         row.ifl_utilization_pct,
         row.ms_to_xs_per_s + row.xs_to_ms_per_s,
@@ -71,7 +79,10 @@ fn cp_time_is_charged_to_the_guests_it_was_spent_for() {
     let guests: f64 = s.guests.iter().map(|g| g.cp_pct).sum();
     let total = s.means.cpu_cp_pct;
     let system = s.means.cpu_cp_system_pct;
-    assert!(total > 1.0, "the overcommitted quickstart has CP work: {total}");
+    assert!(
+        total > 1.0,
+        "the overcommitted quickstart has CP work: {total}"
+    );
     assert!(
         close(guests + system, total, 0.05),
         "guests {guests} + system {system} != CP total {total}"
@@ -91,6 +102,11 @@ fn cp_time_is_charged_to_the_guests_it_was_spent_for() {
             .filter(|x| x.interval == r.interval)
             .map(|x| x.cp_pct)
             .sum();
-        assert!(close(g + r.cpu_cp_system_pct, r.cpu_cp_pct, 0.05), "interval {}: {g} vs {}", r.interval, r.cpu_cp_pct);
+        assert!(
+            close(g + r.cpu_cp_system_pct, r.cpu_cp_pct, 0.05),
+            "interval {}: {g} vs {}",
+            r.interval,
+            r.cpu_cp_pct
+        );
     }
 }

@@ -4,9 +4,9 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
-use zvmsim_core::monitor::rows::{Column, Columns};
 use serde_json::Value;
 use zvmsim_core::config::scenario::ScenarioError as CoreError;
+use zvmsim_core::monitor::rows::{Column, Columns};
 
 pyo3::create_exception!(
     _core,
@@ -68,9 +68,17 @@ fn record_batch(py: Python<'_>, c: Columns) -> PyResult<PyObject> {
     let mut arrays = Vec::with_capacity(c.columns.len());
     for col in c.columns {
         let (ty, n, bytes): (&str, usize, Vec<u8>) = match col {
-            Column::F64(v) => ("float64", v.len(), v.iter().flat_map(|x| x.to_le_bytes()).collect()),
+            Column::F64(v) => (
+                "float64",
+                v.len(),
+                v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            ),
             // Counts never reach 2^63: int64 keeps the files' schema as before.
-            Column::U64(v) => ("int64", v.len(), v.iter().flat_map(|x| x.to_le_bytes()).collect()),
+            Column::U64(v) => (
+                "int64",
+                v.len(),
+                v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            ),
             Column::Str(v) => {
                 arrays.push(pa.call_method1("array", (v, pa.call_method0("string")?))?);
                 continue;
@@ -80,7 +88,11 @@ fn record_batch(py: Python<'_>, c: Columns) -> PyResult<PyObject> {
         let none: Option<PyObject> = None;
         let arr = pa.getattr("Array")?.call_method1(
             "from_buffers",
-            (pa.call_method0(ty)?, n, PyList::new(py, [none.into_pyobject(py)?, buf])?),
+            (
+                pa.call_method0(ty)?,
+                n,
+                PyList::new(py, [none.into_pyobject(py)?, buf])?,
+            ),
         )?;
         arrays.push(arr);
     }
@@ -99,8 +111,8 @@ fn schema() -> String {
 #[pyfunction]
 #[pyo3(signature = (text, path, overrides = Vec::new()))]
 fn check(py: Python<'_>, text: &str, path: &str, overrides: Vec<String>) -> PyResult<PyObject> {
-    let (sc, _) =
-        zvmsim_core::config::scenario::parse(text, path, &overrides).map_err(|e| scenario_err(py, e))?;
+    let (sc, _) = zvmsim_core::config::scenario::parse(text, path, &overrides)
+        .map_err(|e| scenario_err(py, e))?;
     let guests = sc.guest_instances();
     let pages: u64 = guests
         .iter()

@@ -63,4 +63,3 @@ impl QueueImpl for EventQueue {
         EventQueue::clear(self);
     }
 }
-

@@ -6,7 +6,11 @@ use crate::config::source::{line_col, split_path, PathSeg};
 
 /// Apply `--set key=value` overrides on the document, keeping its layout (and so its line
 /// numbers) intact.
-pub(super) fn apply_overrides(text: &str, file: &str, overrides: &[String]) -> Result<String, ScenarioError> {
+pub(super) fn apply_overrides(
+    text: &str,
+    file: &str,
+    overrides: &[String],
+) -> Result<String, ScenarioError> {
     if overrides.is_empty() {
         return Ok(text.to_string());
     }

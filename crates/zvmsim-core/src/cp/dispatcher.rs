@@ -12,12 +12,22 @@ use crate::cp::storage::NONE;
 pub enum Block {
     None,
     /// A database read into the page cache: the task sleeps.
-    DbRead { vol: u32, task: u32 },
+    DbRead {
+        vol: u32,
+        task: u32,
+    },
     /// A host page fault on a page CP has on DASD. `sync`: the fault happened in kernel mode
     /// (or pfault is off): the whole virtual CPU waits.
-    PageIn { group: u32, task: u32, sync: bool },
+    PageIn {
+        group: u32,
+        task: u32,
+        sync: bool,
+    },
     /// A Linux major fault: the task waits for the read from its swap device.
-    SwapIn { dev: u32, task: u32 },
+    SwapIn {
+        dev: u32,
+        task: u32,
+    },
 }
 
 /// The dispatcher's events.
@@ -157,7 +167,10 @@ mod tests {
         d.defer_cp(None, 12_000);
         d.defer_cp(Some(1), 8_000);
         let got: Vec<(Option<u32>, u64)> = d.take_backlog().collect();
-        assert_eq!(got, vec![(Some(3), 40_000), (None, 12_000), (Some(1), 8_000)]);
+        assert_eq!(
+            got,
+            vec![(Some(3), 40_000), (None, 12_000), (Some(1), 8_000)]
+        );
         assert_eq!(d.take_backlog().count(), 0);
     }
 }

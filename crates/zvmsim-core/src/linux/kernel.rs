@@ -18,7 +18,13 @@ impl Machine {
     }
 
     /// Task `t` executes text page `off` (kernel mode).
-    pub(crate) fn exec_text(&mut self, g: usize, t: u32, off: u32, w: &mut Work) -> Result<(), Block> {
+    pub(crate) fn exec_text(
+        &mut self,
+        g: usize,
+        t: u32,
+        off: u32,
+        w: &mut Work,
+    ) -> Result<(), Block> {
         let page = self.guests[g].mem.base + off;
         self.touch(g, t, page, false, true, w)
     }

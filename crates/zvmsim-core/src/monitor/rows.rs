@@ -165,7 +165,10 @@ mod tests {
         assert_eq!(c.names.len(), c.columns.len());
         assert_eq!(c.names[0], "interval");
         assert_eq!(c.columns[0], Column::U64(vec![1, 2]));
-        assert_eq!(c.columns[3], Column::Str(vec!["LNX01".into(), "LNX02".into()]));
+        assert_eq!(
+            c.columns[3],
+            Column::Str(vec!["LNX01".into(), "LNX02".into()])
+        );
         let cpu = c.names.iter().position(|n| *n == "cpu_pct").unwrap();
         assert_eq!(c.columns[cpu], Column::F64(vec![12.5, 0.0]));
     }

@@ -169,7 +169,9 @@ impl Simulation {
             } else {
                 mem.warm(0..shm, |_| NONE);
             }
-            let mut idle: Vec<u32> = (0..spec.vcpus).map(|_| m.disp.add_vcpu(gi as u32)).collect();
+            let mut idle: Vec<u32> = (0..spec.vcpus)
+                .map(|_| m.disp.add_vcpu(gi as u32))
+                .collect();
             idle.reverse();
             let kswapd_task = m.tasks.len() as u32;
             m.tasks.push(Task::new(gi as u32, TaskKind::Kswapd));
@@ -215,7 +217,9 @@ impl Simulation {
             let at = sim.scenario.console[i].at.ns();
             sim.m.q.push(at, Event::Console { index: i as u32 });
         }
-        sim.m.q.push(sim.prime_end, Event::Monitor(MonitorEvent::PrimingEnd));
+        sim.m
+            .q
+            .push(sim.prime_end, Event::Monitor(MonitorEvent::PrimingEnd));
         sim
     }
 

@@ -153,8 +153,7 @@ impl Simulation {
             self.release_ifl();
             return;
         }
-        let has_work =
-            self.m.disp.vcpus[vi].task != NONE || !self.m.guests[g].ready.is_empty();
+        let has_work = self.m.disp.vcpus[vi].task != NONE || !self.m.guests[g].ready.is_empty();
         if !has_work {
             self.m.guests[g].idle_vcpus.push(v);
             self.release_ifl();

@@ -1,13 +1,13 @@
 //! The monitor's side of the run: the measured window starts after priming; each interval
 //! closes into typed rows built from the components' counters; the summary is built from them.
 
+use crate::config::units::NS_PER_S;
 use crate::cp::storage::{Movement, SpaceId};
 use crate::engine::rng::RNG_ALGORITHM;
 use crate::io::DevStats;
 use crate::monitor::counters::{GuestCounters, SysCounters, VmMark};
 use crate::monitor::rows::{GuestRow, SystemRow};
 use crate::monitor::summary::{ratio, GuestSummary, Summary, SystemMeans};
-use crate::config::units::NS_PER_S;
 
 use super::{Event, MonitorEvent, Simulation};
 
@@ -36,9 +36,10 @@ impl Simulation {
         self.mon.no = 0;
         self.mon.rows.clear();
         self.mon.sys_rows.clear();
-        self.m
-            .q
-            .push(now + self.interval_ns, Event::Monitor(MonitorEvent::IntervalEnd));
+        self.m.q.push(
+            now + self.interval_ns,
+            Event::Monitor(MonitorEvent::IntervalEnd),
+        );
         self.mon.mv = self.m.storage.moved;
         self.mon.paging = self.paging_stats();
     }
@@ -157,9 +158,10 @@ impl Simulation {
         self.mon.no += 1;
         self.mon.start = now;
         if now + self.interval_ns <= self.end {
-            self.m
-                .q
-                .push(now + self.interval_ns, Event::Monitor(MonitorEvent::IntervalEnd));
+            self.m.q.push(
+                now + self.interval_ns,
+                Event::Monitor(MonitorEvent::IntervalEnd),
+            );
         }
     }
 
@@ -172,7 +174,8 @@ impl Simulation {
         let frames = st.frames() as u64;
         let virt = st.pages() as u64;
         let guests = &self.m.guests;
-        let sum = |f: fn(&GuestCounters) -> u64| -> u64 { guests.iter().map(|g| f(&g.total)).sum() };
+        let sum =
+            |f: fn(&GuestCounters) -> u64| -> u64 { guests.iter().map(|g| f(&g.total)).sum() };
         let tx = sum(|t| t.tx);
         let resp: u128 = guests.iter().map(|g| g.total.resp_ns).sum();
         let per_tx = |f: fn(&GuestCounters) -> u64| ratio(sum(f) as f64, tx as f64) / 1e6;

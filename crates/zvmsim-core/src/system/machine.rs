@@ -60,7 +60,7 @@ pub(crate) struct Task {
 }
 
 impl Task {
-    pub fn new(guest: u32, kind: TaskKind) -> Self {
+    pub(crate) fn new(guest: u32, kind: TaskKind) -> Self {
         Task {
             guest,
             kind,

@@ -29,7 +29,9 @@ pub enum Event {
     Io(IoEvent),
     Monitor(MonitorEvent),
     /// The console script's command `index` is typed.
-    Console { index: u32 },
+    Console {
+        index: u32,
+    },
 }
 
 /// The monitor's events.

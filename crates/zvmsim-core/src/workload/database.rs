@@ -2,8 +2,8 @@
 //! with clock replacement over skewed (Zipf) page popularity, reading through the Linux page
 //! cache from its striped volumes.
 
-use crate::engine::rng::{Stream, Zipf};
 use crate::cp::storage::NONE;
+use crate::engine::rng::{Stream, Zipf};
 
 /// A database instance in one guest.
 pub struct Database {

@@ -51,7 +51,14 @@ impl Workload {
         }
     }
 
-    pub(crate) fn run(&mut self, t: u32, user: u32, g: usize, budget: u64, k: &mut Machine) -> (u64, Outcome) {
+    pub(crate) fn run(
+        &mut self,
+        t: u32,
+        user: u32,
+        g: usize,
+        budget: u64,
+        k: &mut Machine,
+    ) -> (u64, Outcome) {
         match self {
             Workload::Transactional(w) => w.run(t, user, g, budget, k),
             Workload::None => (0, Outcome::Done),
@@ -61,10 +68,10 @@ impl Workload {
     /// The database's buffer-pool hit ratio, where there is one.
     pub fn db_hit_ratio(&self) -> Option<f64> {
         match self {
-            Workload::Transactional(w) => w
-                .db
-                .as_ref()
-                .map(|d| d.hits as f64 / (d.hits + d.misses).max(1) as f64),
+            Workload::Transactional(w) => {
+                w.db.as_ref()
+                    .map(|d| d.hits as f64 / (d.hits + d.misses).max(1) as f64)
+            }
             Workload::None => None,
         }
     }

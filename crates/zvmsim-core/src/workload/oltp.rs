@@ -148,11 +148,21 @@ impl Oltp {
         s.tx += 1;
         s.resp_ns += resp as u128;
         let think = self.rng.exp_ns(self.think_ns);
-        k.q.push(at + think, Event::Workload(WorkloadEvent::Submit { task: t }));
+        k.q.push(
+            at + think,
+            Event::Workload(WorkloadEvent::Submit { task: t }),
+        );
     }
 
     /// Run user `u` (task `t` of guest `g`) for up to `budget` ns of IFL time.
-    pub(crate) fn run(&mut self, t: u32, u: u32, g: usize, budget: u64, k: &mut Machine) -> (u64, Outcome) {
+    pub(crate) fn run(
+        &mut self,
+        t: u32,
+        u: u32,
+        g: usize,
+        budget: u64,
+        k: &mut Machine,
+    ) -> (u64, Outcome) {
         let ui = u as usize;
         if self.users[ui].refs_left == 0 {
             let run = self.users[ui].cpu_left.min(budget);
@@ -192,14 +202,25 @@ impl Oltp {
     }
 
     /// One buffer-pool get.
-    fn get(&mut self, t: u32, u: u32, g: usize, wf: f64, k: &mut Machine, w: &mut Work) -> Result<(), Block> {
+    fn get(
+        &mut self,
+        t: u32,
+        u: u32,
+        g: usize,
+        wf: f64,
+        k: &mut Machine,
+        w: &mut Work,
+    ) -> Result<(), Block> {
         let ui = u as usize;
         loop {
             match self.users[ui].phase {
                 Phase::Start => {
                     // Kernel and program text, and the database's other shared memory.
                     let text = self.rng.below(k.text_pages(g) as u64) as u32;
-                    let db = self.db.as_ref().expect("transactional workload without database");
+                    let db = self
+                        .db
+                        .as_ref()
+                        .expect("transactional workload without database");
                     let other = if db.other > 0 {
                         Some(db.other_start + self.rng.below(db.other as u64) as u32)
                     } else {

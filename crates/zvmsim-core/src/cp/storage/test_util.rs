@@ -5,11 +5,11 @@ use crate::config::params::ModelParams;
 use crate::config::scenario::ZvmLevel;
 
 /// Frames CP keeps for itself in the test configurations.
-pub const CP_FRAMES: u32 = 64;
+pub(super) const CP_FRAMES: u32 = 64;
 
 /// `frames` of central storage, `xstor` blocks of expanded storage, paging volumes of
 /// `volumes` slots each, one address space per entry of `spaces` (pages), default parameters.
-pub fn storage(
+pub(super) fn storage(
     level: ZvmLevel,
     frames: u32,
     xstor: u32,
@@ -26,7 +26,7 @@ pub fn storage(
     )
 }
 
-pub fn with_params(
+pub(super) fn with_params(
     level: ZvmLevel,
     p: &ModelParams,
     frames: u32,
@@ -46,7 +46,7 @@ pub fn with_params(
 }
 
 /// Touch pages `pages` of space 0 (writes), returning the CP time charged.
-pub fn write_pages(st: &mut Storage, pages: std::ops::Range<u32>) -> u64 {
+pub(super) fn write_pages(st: &mut Storage, pages: std::ops::Range<u32>) -> u64 {
     let mut cp = CpWork::default();
     for page in pages {
         st.touch(SpaceId(0), page, super::Access::Write, &mut cp);
@@ -55,7 +55,7 @@ pub fn write_pages(st: &mut Storage, pages: std::ops::Range<u32>) -> u64 {
 }
 
 /// The frame holding page `page` of space 0 (panics when not resident).
-pub fn frame_of(st: &Storage, page: u32) -> u32 {
+pub(super) fn frame_of(st: &Storage, page: u32) -> u32 {
     let f = st.pg[st.global(SpaceId(0), page) as usize] & super::FMASK;
     assert_ne!(f, super::FRAME_NONE, "page {page} not resident");
     f
