@@ -6,6 +6,7 @@
 use std::collections::VecDeque;
 
 use crate::cp::storage::NONE;
+use crate::monitor::Level;
 
 /// Why a virtual CPU's burst ended early: what it now waits for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +56,8 @@ pub struct Dispatcher {
     /// CP work done at I/O interrupts, not yet run: (guest it was done for, or None for CP's
     /// own system work; ns).
     backlog: Vec<(Option<u32>, u64)>,
+    /// Virtual CPUs waiting in the dispatch list, as a time-weighted level.
+    pub waiting: Level,
 }
 
 impl Dispatcher {
@@ -65,6 +68,7 @@ impl Dispatcher {
             list: VecDeque::new(),
             slice_ns,
             backlog: Vec::new(),
+            waiting: Level::default(),
         }
     }
 
@@ -81,30 +85,33 @@ impl Dispatcher {
 
     /// `v` became runnable: true when it got a free IFL (with a fresh slice) and runs now;
     /// otherwise it waits in the dispatch list.
-    pub fn runnable(&mut self, v: u32) -> bool {
+    pub fn runnable(&mut self, v: u32, now: u64) -> bool {
         if self.ifl_free > 0 {
             self.ifl_free -= 1;
             self.vcpus[v as usize].slice_used = 0;
             true
         } else {
             self.list.push_back(v);
+            self.waiting.set(now, self.list.len() as f64);
             false
         }
     }
 
     /// The next virtual CPU of the dispatch list, with a fresh slice, for an IFL given up.
-    pub fn take_next(&mut self) -> Option<u32> {
+    pub fn take_next(&mut self, now: u64) -> Option<u32> {
         let v = self.list.pop_front()?;
+        self.waiting.set(now, self.list.len() as f64);
         self.vcpus[v as usize].slice_used = 0;
         Some(v)
     }
 
     /// `v` used its slice and others wait: it goes to the end of the list and the first one
     /// waiting takes the IFL (returned). None: nobody waits, `v` starts a new slice.
-    pub fn preempt(&mut self, v: u32) -> Option<u32> {
-        match self.take_next() {
+    pub fn preempt(&mut self, v: u32, now: u64) -> Option<u32> {
+        match self.take_next(now) {
             Some(n) => {
                 self.list.push_back(v);
+                self.waiting.set(now, self.list.len() as f64);
                 Some(n)
             }
             None => {
@@ -143,19 +150,21 @@ mod tests {
     fn ifls_are_shared_fifo_and_never_oversubscribed() {
         let mut d = Dispatcher::new(2, 5_000_000);
         let v: Vec<u32> = (0..4).map(|g| d.add_vcpu(g)).collect();
-        assert!(d.runnable(v[0]));
-        assert!(d.runnable(v[1]));
+        assert!(d.runnable(v[0], 0));
+        assert!(d.runnable(v[1], 0));
         // Both IFLs busy: the others queue in order.
-        assert!(!d.runnable(v[2]));
-        assert!(!d.runnable(v[3]));
+        assert!(!d.runnable(v[2], 0));
+        assert!(!d.runnable(v[3], 10));
         assert_eq!(d.idle_ifls(), 0);
         // v0 used its slice: v2 takes the IFL, v0 goes behind v3.
         d.vcpus[0].slice_used = 5_000_000;
-        assert_eq!(d.preempt(v[0]), Some(v[2]));
-        assert_eq!(d.take_next(), Some(v[3]));
-        assert_eq!(d.take_next(), Some(v[0]));
+        assert_eq!(d.preempt(v[0], 20), Some(v[2]));
+        assert_eq!(d.take_next(30), Some(v[3]));
+        assert_eq!(d.take_next(40), Some(v[0]));
         assert_eq!(d.vcpus[0].slice_used, 0);
-        assert_eq!(d.take_next(), None);
+        assert_eq!(d.take_next(40), None);
+        // Waiting: 1 over [0, 10), 2 over [10, 30), 1 over [30, 40): 60 / 40.
+        assert!((d.waiting.close(40) - 1.5).abs() < 1e-12);
         d.free_ifl();
         assert_eq!(d.idle_ifls(), 1);
     }

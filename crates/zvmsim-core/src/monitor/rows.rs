@@ -77,6 +77,8 @@ rows! {
         tx: u64,
         throughput_tx_per_s: f64,
         response_ms: f64,
+        /// The longest transaction that ended in the interval.
+        response_max_ms: f64,
         cpu_pct: f64,
         /// CP time spent for the guest, in % of one IFL.
         cp_pct: f64,
@@ -115,6 +117,8 @@ rows! {
         /// CP time not spent for any guest (CP's own system work).
         cpu_cp_system_pct: f64,
         ifl_utilization_pct: f64,
+        /// Virtual CPUs waiting for an IFL in the dispatch list, time-weighted mean.
+        dispatch_list_avg: f64,
         pages_resident: u64,
         pages_resident_below_2g: u64,
         pages_resident_above_2g: u64,

@@ -11,6 +11,7 @@ use crate::engine::rng::{Stream, Zipf};
 use crate::io::IoSystem;
 use crate::linux::memory::LinuxMemory;
 use crate::monitor::counters::{GuestCounters, SysCounters, VmMark};
+use crate::monitor::Tally;
 use crate::workload::database::Database;
 use crate::workload::oltp::Oltp;
 use crate::workload::Workload;
@@ -195,6 +196,8 @@ impl Simulation {
                 vm_mark: VmMark::default(),
                 stats: GuestCounters::default(),
                 total: GuestCounters::default(),
+                resp: Tally::default(),
+                resp_max_ms: 0.0,
             });
         }
         let mut sim = Simulation {

@@ -33,13 +33,13 @@ impl Simulation {
     }
 
     fn vcpu_runnable(&mut self, v: u32) {
-        if self.m.disp.runnable(v) {
+        if self.m.disp.runnable(v, self.m.now) {
             self.run_burst(v);
         }
     }
 
     fn release_ifl(&mut self) {
-        match self.m.disp.take_next() {
+        match self.m.disp.take_next(self.m.now) {
             Some(n) => self.run_burst(n),
             None => self.m.disp.free_ifl(),
         }
@@ -160,7 +160,7 @@ impl Simulation {
             return;
         }
         if self.m.disp.vcpus[vi].slice_used >= self.m.disp.slice_ns {
-            if let Some(next) = self.m.disp.preempt(v) {
+            if let Some(next) = self.m.disp.preempt(v, now) {
                 self.run_burst(next);
                 return;
             }

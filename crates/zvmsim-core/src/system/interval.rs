@@ -28,10 +28,13 @@ impl Simulation {
         for g in &mut self.m.guests {
             g.stats = GuestCounters::default();
             g.total = GuestCounters::default();
+            g.resp = Default::default();
+            g.resp_max_ms = 0.0;
             g.vm_mark = VmMark::of(&g.mem);
         }
         self.m.sys = SysCounters::default();
         let now = self.m.now;
+        self.m.disp.waiting.close(now);
         self.mon.start = now;
         self.mon.no = 0;
         self.mon.rows.clear();
@@ -75,6 +78,8 @@ impl Simulation {
             vm.since(&g.vm_mark, &mut s);
             g.vm_mark = vm;
             tx_total += s.tx;
+            let resp = g.resp.take();
+            g.resp_max_ms = g.resp_max_ms.max(resp.max);
             self.mon.rows.push(GuestRow {
                 interval: self.mon.no,
                 t_start_s: t0,
@@ -83,6 +88,7 @@ impl Simulation {
                 tx: s.tx,
                 throughput_tx_per_s: s.tx as f64 / secs,
                 response_ms: ratio(s.resp_ns as f64, s.tx as f64) / 1e6,
+                response_max_ms: resp.max,
                 cpu_pct: pct(s.cpu_ns),
                 cp_pct: pct(s.cp_ns),
                 resident_pages: loc.resident,
@@ -126,6 +132,7 @@ impl Simulation {
             cpu_cp_pct: pct(sys.cp_ns),
             cpu_cp_system_pct: pct(sys.cp_system_ns),
             ifl_utilization_pct: pct(sys.guest_ns + sys.cp_ns) / ifls,
+            dispatch_list_avg: self.m.disp.waiting.close(now),
             pages_resident: st.resident(),
             pages_resident_below_2g: st.resident_below_2g(),
             pages_resident_above_2g: st.resident() - st.resident_below_2g(),
@@ -196,6 +203,7 @@ impl Simulation {
                     transactions: t.tx,
                     throughput_tx_per_s: ratio(t.tx as f64, measured_s),
                     response_ms: ratio(t.resp_ns as f64, t.tx as f64) / 1e6,
+                    response_max_ms: g.resp_max_ms,
                     cpu_pct: 100.0 * t.cpu_ns as f64 / measured_ns.max(1) as f64,
                     cp_pct: 100.0 * t.cp_ns as f64 / measured_ns.max(1) as f64,
                     resident_pages: loc.resident,

@@ -11,6 +11,7 @@ use crate::engine::queue::EventQueue;
 use crate::io::IoSystem;
 use crate::linux::memory::LinuxMemory;
 use crate::monitor::counters::{GuestCounters, SysCounters, VmMark};
+use crate::monitor::Tally;
 
 use super::Event;
 
@@ -32,6 +33,9 @@ pub(crate) struct Guest {
     pub vm_mark: VmMark,
     pub stats: GuestCounters,
     pub total: GuestCounters,
+    /// Transaction response times (ms) over the interval, and the longest in the window.
+    pub resp: Tally,
+    pub resp_max_ms: f64,
 }
 
 /// What a Linux task is.

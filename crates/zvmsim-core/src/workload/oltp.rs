@@ -144,9 +144,10 @@ impl Oltp {
     pub(crate) fn finish(&mut self, t: u32, at: u64, k: &mut Machine) {
         let g = k.tasks[t as usize].guest as usize;
         let resp = at - k.tasks[t as usize].start;
-        let s = &mut k.guests[g].stats;
-        s.tx += 1;
-        s.resp_ns += resp as u128;
+        let gs = &mut k.guests[g];
+        gs.stats.tx += 1;
+        gs.stats.resp_ns += resp as u128;
+        gs.resp.add(resp as f64 / 1e6);
         let think = self.rng.exp_ns(self.think_ns);
         k.q.push(
             at + think,
