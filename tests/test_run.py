@@ -47,7 +47,9 @@ def test_run_writes_results_folder(runner, tmp_path: Path, scenario: Path) -> No
     guests = {g["name"] for g in summary["guests"]}
     assert set(intervals["guest"].unique()) == guests
     n_intervals = intervals["interval"].n_unique()
-    assert n_intervals >= 1
+    # The measured window cut into the scenario's intervals.
+    first = intervals.row(0, named=True)
+    assert n_intervals == summary["intervals"] == round(summary["measured_seconds"] / (first["t_end_s"] - first["t_start_s"]))
     # One row per (interval, guest): no duplicates, none missing.
     assert intervals.height == n_intervals * len(guests)
     assert intervals.select(["interval", "guest"]).is_duplicated().sum() == 0
@@ -184,7 +186,10 @@ def test_bench_json(runner) -> None:
     res = invoke(runner, ["bench", "--json", "--quick"])
     assert res.exit_code == 0, res.stderr
     data = json.loads(res.stdout)
-    assert isinstance(data, dict) and data["events_per_second"] > 0
+    # The quick variant's fixed sizes, and a storage model that did reach DASD.
+    assert data["quick"] is True
+    assert data["queue_events"] == data["page_refs"] == 5_000_000
+    assert 0 < data["page_refs_dasd_faults"] < data["page_refs"]
 
 
 def test_bench_table(runner) -> None:

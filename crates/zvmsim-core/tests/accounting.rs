@@ -110,3 +110,33 @@ fn cp_time_is_charged_to_the_guests_it_was_spent_for() {
         );
     }
 }
+
+#[test]
+fn no_interval_uses_more_cpu_than_the_lpar_has() {
+    // z/VM 5.2 with six 16 GB guests saturates its IFLs with CP work (its available-list walk).
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/large-memory/zvm52-6guests.toml");
+    let text = std::fs::read_to_string(path).expect("scenario");
+    let ovr: Vec<String> = ["run.priming=20s", "run.measure=20s", "run.interval=5s"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let mut sim = Simulation::from_toml(&text, "zvm52-6guests.toml", None, &ovr).expect("valid");
+    sim.run();
+    let ifls = sim.scenario.lpar.ifls as f64;
+    let busiest = sim
+        .system_rows()
+        .iter()
+        .map(|r| r.cpu_lpar_pct)
+        .fold(0.0f64, f64::max);
+    // Busy enough that an over-count would show, and never above what the IFLs can give.
+    assert!(busiest > 50.0 * ifls, "busiest interval {busiest} % of {ifls} IFLs");
+    for r in sim.system_rows() {
+        assert!(
+            r.cpu_lpar_pct <= 100.0 * ifls * 1.001,
+            "interval {}: {} % on {ifls} IFLs",
+            r.interval,
+            r.cpu_lpar_pct
+        );
+    }
+}
