@@ -81,7 +81,7 @@ impl Simulation {
             &volume_slots,
             &spaces,
         );
-        let groups = (storage.slots_total() / p.paging_block.clamp(1, 64) as u64) as usize;
+        let groups = storage.slot_groups();
         let mut m = Machine {
             now: 0,
             q: EventQueue::with_capacity(4096),

@@ -347,6 +347,10 @@ impl Storage {
     pub fn slots_total(&self) -> u64 {
         self.slots_total
     }
+    /// Slot groups (paging blocks) of the paging space.
+    pub fn slot_groups(&self) -> usize {
+        (self.slots_total / self.block as u64) as usize
+    }
     /// Pages ever referenced.
     pub fn touched(&self) -> u64 {
         self.touched
