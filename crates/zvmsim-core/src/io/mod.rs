@@ -53,6 +53,7 @@ impl IoSystem {
 
     /// Queue a request on its device; if the subchannel was idle the channel program starts now
     /// and its completion (time, id) is returned for the caller to schedule.
+    #[inline]
     pub fn submit(&mut self, r: IoRequest, now: u64) -> Option<(u64, IoId)> {
         let dev = r.device as usize;
         let id = self.requests.insert(r);
@@ -64,6 +65,7 @@ impl IoSystem {
         }
     }
 
+    #[inline]
     fn start(&mut self, id: IoId, now: u64) -> u64 {
         let r = *self.requests.get(id);
         let d = &mut self.devices[r.device as usize];
@@ -77,6 +79,7 @@ impl IoSystem {
     }
 
     /// Request `id` ended: returns it, and the next request started on its subchannel.
+    #[inline]
     pub fn complete(&mut self, id: IoId, now: u64) -> (IoRequest, Option<(u64, IoId)>) {
         let r = self.requests.remove(id);
         let d = &mut self.devices[r.device as usize];

@@ -42,6 +42,7 @@ pub struct Requests {
 }
 
 impl Requests {
+    #[inline]
     pub fn insert(&mut self, r: IoRequest) -> IoId {
         self.in_flight += 1;
         match self.free.pop() {
@@ -56,11 +57,13 @@ impl Requests {
         }
     }
 
+    #[inline]
     pub fn get(&self, id: IoId) -> &IoRequest {
         &self.slots[id.0 as usize]
     }
 
     /// The request completed: its id may be reused.
+    #[inline]
     pub fn remove(&mut self, id: IoId) -> IoRequest {
         self.in_flight -= 1;
         self.free.push(id.0);

@@ -38,20 +38,23 @@ impl Storage {
         let n = self.fr_page.len() as u32;
         let mut examined: u64 = 0;
         let limit = SCAN_PASSES * n as u64;
-        // The hand visits at most SCAN_PASSES revolutions, counting free and CP-owned frames
-        // too: with fewer pageable frames than the high threshold it would never stop.
-        let mut visited: u64 = 0;
-        while self.avail_free() < self.high_mark as u64 && examined < limit && visited < limit {
-            visited += 1;
+        let selective = SELECTIVE_PASSES * n as u64;
+        // Free and CP-owned frames the hand passes count towards its passes too: with fewer
+        // pageable frames than the high threshold it would otherwise never stop.
+        let mut skipped: u64 = 0;
+        while self.avail_free() < self.high_mark as u64 && examined < limit {
             let f = self.hand;
             self.hand = if self.hand + 1 == n { 0 } else { self.hand + 1 };
             let page = self.fr_page[f as usize];
             if page >= CP_OWNED {
+                skipped += 1;
+                if examined + skipped >= limit {
+                    break;
+                }
                 continue;
             }
             examined += 1;
-            let selective = SELECTIVE_PASSES * n as u64;
-            if self.pg[page as usize] & REF != 0 && examined < selective && visited < selective {
+            if self.pg[page as usize] & REF != 0 && examined + skipped < selective {
                 self.pg[page as usize] &= !REF;
                 continue;
             }
