@@ -87,7 +87,7 @@ fn run_host(level: ZvmLevel, host: &Host, ops: &[HostOp]) -> Result<Reached, Str
     for (k, op) in ops.iter().enumerate() {
         match *op {
             HostOp::Touch { page, write } => {
-                let (sp, pg) = (SpaceId(page / GUEST_PAGES), page % GUEST_PAGES);
+                let (sp, pg) = (st.space(SpaceId(page / GUEST_PAGES)), page % GUEST_PAGES);
                 if let Touch::OnDasd { group } = st.touch(sp, pg, Access::write(write), &mut cp) {
                     reached.dasd_pagein = true;
                     if !pending.contains(&group) {

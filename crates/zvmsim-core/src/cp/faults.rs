@@ -4,7 +4,7 @@
 
 use crate::cp::dispatcher::Block;
 use crate::cp::pagein::Waiter;
-use crate::cp::storage::{Access, CpWork, SpaceId, Touch};
+use crate::cp::storage::{Access, CpWork, Touch};
 use crate::io::{IoEvent, IoRequest, Origin};
 use crate::system::machine::Machine;
 use crate::system::Event;
@@ -43,9 +43,10 @@ impl Machine {
     #[inline]
     pub(crate) fn host_touch(&mut self, g: usize, page: u32, write: bool, w: &mut Work) -> Touch {
         let mut cp = CpWork::default();
+        let space = self.guests[g].space;
         let r = self
             .storage
-            .touch(SpaceId(g as u32), page, Access::write(write), &mut cp);
+            .touch(space, page, Access::write(write), &mut cp);
         w.cp_ns += cp.ns;
         w.cp_system_ns += cp.system_ns;
         if r == Touch::FromXstor {

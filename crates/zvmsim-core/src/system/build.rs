@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use crate::config::scenario::{DasdUse, Scenario};
 use crate::cp::dispatcher::Dispatcher;
 use crate::cp::pagein::PageIns;
-use crate::cp::storage::{Owner, SpaceSpec, Storage, NONE};
+use crate::cp::storage::{Owner, SpaceId, SpaceSpec, Storage, NONE};
 use crate::engine::queue::EventQueue;
 use crate::engine::rng::{Stream, Zipf};
 use crate::io::IoSystem;
@@ -186,6 +186,7 @@ impl Simulation {
             });
             m.guests.push(Guest {
                 name: inst.name.clone(),
+                space: m.storage.space(SpaceId(gi as u32)),
                 mem,
                 ready: VecDeque::new(),
                 idle_vcpus: idle,

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use crate::config::params::ModelParams;
 use crate::cp::dispatcher::Dispatcher;
 use crate::cp::pagein::PageIns;
-use crate::cp::storage::Storage;
+use crate::cp::storage::{Space, Storage};
 use crate::engine::queue::EventQueue;
 use crate::io::IoSystem;
 use crate::linux::memory::LinuxMemory;
@@ -18,6 +18,8 @@ use super::Event;
 /// A guest: its user ID, its Linux kernel's state, and its counters.
 pub(crate) struct Guest {
     pub name: String,
+    /// The guest's storage, as CP pages it.
+    pub space: Space,
     pub mem: LinuxMemory,
     /// Linux's run queue: tasks ready for a virtual CPU.
     pub ready: VecDeque<u32>,

@@ -93,7 +93,7 @@ impl Simulation {
                     } else {
                         at
                     };
-                    st.touch(SpaceId(gi as u32), page, Access::Write, &mut cp);
+                    st.touch(st.space(SpaceId(gi as u32)), page, Access::Write, &mut cp);
                 }
                 *pos = stop;
                 if stop >= sg.hi {

@@ -248,7 +248,7 @@ mod tests {
             .find(|&p| st.page_slot(SpaceId(0), p) != NONE && !st.is_resident(SpaceId(0), p))
             .expect("no page migrated to DASD");
         let mut cp = CpWork::default();
-        let Touch::OnDasd { group } = st.touch(SpaceId(0), page, Access::Read, &mut cp) else {
+        let Touch::OnDasd { group } = st.touch(st.space(SpaceId(0)), page, Access::Read, &mut cp) else {
             panic!("page {page} on DASD not reported so");
         };
         st.complete_pagein(group, &mut cp);
@@ -272,7 +272,7 @@ mod tests {
         assert_eq!(st.writes.len(), writes, "no write");
         // Read it back and change it: the slot goes stale and the steal writes the page.
         let page = page_with_slot(&mut st);
-        st.touch(SpaceId(0), page, Access::Write, &mut cp);
+        st.touch(st.space(SpaceId(0)), page, Access::Write, &mut cp);
         let before = st.moved;
         st.steal(frame_of(&st, page), &mut cp);
         assert!(st.page_in_xstor(SpaceId(0), page));

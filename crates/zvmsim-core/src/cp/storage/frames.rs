@@ -143,7 +143,7 @@ mod tests {
         let mut st = test_util::storage(ZvmLevel::V5R3, frames, 0, &[], &[1024]);
         // Fewer pages (and their PGMBKs) than frames above 2 GB: none goes below.
         for page in 0..ABOVE / 2 {
-            st.touch(SpaceId(0), page, Access::Write, &mut cp);
+            st.touch(st.space(SpaceId(0)), page, Access::Write, &mut cp);
             let sum = CP_FRAMES as u64 + st.resident() + st.pgmbk_frames() + st.available();
             assert_eq!(sum, frames as u64, "after page {page}");
         }

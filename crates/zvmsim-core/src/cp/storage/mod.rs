@@ -70,6 +70,14 @@ pub const MAX_FRAMES: u32 = FMASK;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SpaceId(pub u32);
 
+/// A handle on an address space for references: its id and where its pages start in the
+/// dense page index, so that a reference costs no lookup. Get it from `Storage::space`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Space {
+    pub id: SpaceId,
+    base: u32,
+}
+
 /// Who an address space belongs to, for the per-user page counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Owner {
@@ -375,6 +383,13 @@ impl Storage {
             dasd: self.space_slots[i],
         }
     }
+    /// The handle `touch` takes for space `s`.
+    pub fn space(&self, s: SpaceId) -> Space {
+        Space {
+            id: s,
+            base: self.space_base[s.0 as usize],
+        }
+    }
     #[inline]
     fn global(&self, s: SpaceId, page: u32) -> u32 {
         self.space_base[s.0 as usize] + page
@@ -412,8 +427,8 @@ impl Storage {
     /// A reference to `page` of address space `s`. Resolves what CP resolves synchronously
     /// (first use, XSTOR) and reports a DASD page-in to start otherwise.
     #[inline]
-    pub fn touch(&mut self, s: SpaceId, page: u32, access: Access, cp: &mut CpWork) -> Touch {
-        let page = self.global(s, page);
+    pub fn touch(&mut self, s: Space, page: u32, access: Access, cp: &mut CpWork) -> Touch {
+        let page = s.base + page;
         let write = access == Access::Write;
         let i = page as usize;
         let st = self.pg[i];

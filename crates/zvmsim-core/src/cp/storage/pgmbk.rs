@@ -139,7 +139,7 @@ mod tests {
     fn v52_pgmbk_is_an_aligned_pair_below_2g() {
         let mut st = test_util::storage(ZvmLevel::V5R2, FRAMES_BELOW_2G + ABOVE, 0, &[], &[512]);
         let mut cp = CpWork::default();
-        st.touch(SpaceId(0), 0, Access::Write, &mut cp);
+        st.touch(st.space(SpaceId(0)), 0, Access::Write, &mut cp);
         let [a, b] = st.seg_pgmbk[0];
         assert_eq!(b, a + 1);
         assert_eq!(a % 2, 0);
@@ -150,9 +150,9 @@ mod tests {
         assert!(test_util::frame_of(&st, 0) >= FRAMES_BELOW_2G);
         assert_eq!(st.pgmbk_frames(), PGMBK_FRAMES as u64);
         // A second segment gets a second pair; the first segment's pages share the first.
-        st.touch(SpaceId(0), 1, Access::Write, &mut cp);
+        st.touch(st.space(SpaceId(0)), 1, Access::Write, &mut cp);
         assert_eq!(st.pgmbk_frames(), PGMBK_FRAMES as u64);
-        st.touch(SpaceId(0), SEG_PAGES, Access::Write, &mut cp);
+        st.touch(st.space(SpaceId(0)), SEG_PAGES, Access::Write, &mut cp);
         assert_eq!(st.pgmbk_frames(), 2 * PGMBK_FRAMES as u64);
         assert!(st.seg_pgmbk[1][1] < FRAMES_BELOW_2G);
         st.check_invariants().unwrap();
@@ -163,7 +163,7 @@ mod tests {
         let p = ModelParams::default();
         let mut st = test_util::storage(ZvmLevel::V5R3, FRAMES_BELOW_2G + ABOVE, 0, &[], &[512]);
         let mut cp = CpWork::default();
-        st.touch(SpaceId(0), 0, Access::Write, &mut cp);
+        st.touch(st.space(SpaceId(0)), 0, Access::Write, &mut cp);
         let pair = st.seg_pgmbk[0];
         assert!(pair.iter().all(|&f| f >= FRAMES_BELOW_2G), "{pair:?}");
         // One frame for the page, two for the PGMBK, each at the constant 5.3 cost.
@@ -195,7 +195,7 @@ mod tests {
     fn empty_segments_give_back_their_pgmbks() {
         let mut st = test_util::storage(ZvmLevel::V5R3, 1024, 64, &[], &[1024]);
         let mut cp = CpWork::default();
-        st.touch(SpaceId(0), 0, Access::Read, &mut cp);
+        st.touch(st.space(SpaceId(0)), 0, Access::Read, &mut cp);
         // The segment's only resident page leaves (to XSTOR); its PGMBK stays for now.
         st.steal(test_util::frame_of(&st, 0), &mut cp);
         assert_eq!(st.seg_resident[0], 0);

@@ -49,7 +49,7 @@ pub(super) fn with_params(
 pub(super) fn write_pages(st: &mut Storage, pages: std::ops::Range<u32>) -> u64 {
     let mut cp = CpWork::default();
     for page in pages {
-        st.touch(SpaceId(0), page, super::Access::Write, &mut cp);
+        st.touch(st.space(SpaceId(0)), page, super::Access::Write, &mut cp);
     }
     cp.ns
 }
