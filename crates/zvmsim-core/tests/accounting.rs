@@ -114,8 +114,8 @@ fn cp_time_is_charged_to_the_guests_it_was_spent_for() {
 #[test]
 fn no_interval_uses_more_cpu_than_the_lpar_has() {
     // z/VM 5.2 with six 16 GB guests saturates its IFLs with CP work (its available-list walk).
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/large-memory/zvm52-6guests.toml");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenarios/large-memory/zvm52-6guests.toml");
     let text = std::fs::read_to_string(path).expect("scenario");
     let ovr: Vec<String> = ["run.priming=20s", "run.measure=20s", "run.interval=5s"]
         .iter()
@@ -130,7 +130,10 @@ fn no_interval_uses_more_cpu_than_the_lpar_has() {
         .map(|r| r.cpu_lpar_pct)
         .fold(0.0f64, f64::max);
     // Busy enough that an over-count would show, and never above what the IFLs can give.
-    assert!(busiest > 50.0 * ifls, "busiest interval {busiest} % of {ifls} IFLs");
+    assert!(
+        busiest > 50.0 * ifls,
+        "busiest interval {busiest} % of {ifls} IFLs"
+    );
     for r in sim.system_rows() {
         assert!(
             r.cpu_lpar_pct <= 100.0 * ifls * 1.001,

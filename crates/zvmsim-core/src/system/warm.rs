@@ -3,7 +3,7 @@
 //! cold to hot, kernel), interleaved across guests by segment, so that CP pages out what is
 //! coldest. The priming period then lets the mechanisms settle.
 
-use crate::cp::storage::{Access, CpWork, SpaceId, SEG_PAGES};
+use crate::cp::storage::{Access, CpWork, SEG_PAGES};
 use crate::workload::Workload;
 
 use super::Simulation;
@@ -73,6 +73,7 @@ impl Simulation {
             .collect();
         let mut cp = CpWork::default();
         let st = &mut self.m.storage;
+        let spaces: Vec<_> = self.m.guests.iter().map(|g| g.space).collect();
         loop {
             let mut any = false;
             for (gi, segs) in orders.iter().enumerate() {
@@ -82,6 +83,7 @@ impl Simulation {
                 }
                 any = true;
                 let sg = segs[*si];
+                let space = spaces[gi];
                 let stop = (*pos + chunk).min(sg.hi);
                 for k in *pos..stop {
                     let at = if sg.rev { sg.lo + (sg.hi - 1 - k) } else { k };
@@ -93,7 +95,7 @@ impl Simulation {
                     } else {
                         at
                     };
-                    st.touch(st.space(SpaceId(gi as u32)), page, Access::Write, &mut cp);
+                    st.touch(space, page, Access::Write, &mut cp);
                 }
                 *pos = stop;
                 if stop >= sg.hi {

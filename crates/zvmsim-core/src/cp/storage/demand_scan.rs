@@ -37,24 +37,21 @@ impl Storage {
         self.release_empty_pgmbks(want, false, cp);
         let n = self.fr_page.len() as u32;
         let mut examined: u64 = 0;
-        let limit = SCAN_PASSES * n as u64;
-        let selective = SELECTIVE_PASSES * n as u64;
-        // Free and CP-owned frames the hand passes count towards its passes too: with fewer
-        // pageable frames than the high threshold it would otherwise never stop.
-        let mut skipped: u64 = 0;
+        let mut limit = SCAN_PASSES * n as u64;
+        let mut selective = SELECTIVE_PASSES * n as u64;
         while self.avail_free() < self.high_mark as u64 && examined < limit {
             let f = self.hand;
             self.hand = if self.hand + 1 == n { 0 } else { self.hand + 1 };
             let page = self.fr_page[f as usize];
             if page >= CP_OWNED {
-                skipped += 1;
-                if examined + skipped >= limit {
-                    break;
-                }
+                // Free and CP-owned frames the hand passes count towards its passes too: with
+                // fewer pageable frames than the high threshold it would otherwise never stop.
+                limit -= 1;
+                selective = selective.saturating_sub(1);
                 continue;
             }
             examined += 1;
-            if self.pg[page as usize] & REF != 0 && examined + skipped < selective {
+            if self.pg[page as usize] & REF != 0 && examined < selective {
                 self.pg[page as usize] &= !REF;
                 continue;
             }
@@ -248,7 +245,8 @@ mod tests {
             .find(|&p| st.page_slot(SpaceId(0), p) != NONE && !st.is_resident(SpaceId(0), p))
             .expect("no page migrated to DASD");
         let mut cp = CpWork::default();
-        let Touch::OnDasd { group } = st.touch(st.space(SpaceId(0)), page, Access::Read, &mut cp) else {
+        let Touch::OnDasd { group } = st.touch(st.space(SpaceId(0)), page, Access::Read, &mut cp)
+        else {
             panic!("page {page} on DASD not reported so");
         };
         st.complete_pagein(group, &mut cp);
