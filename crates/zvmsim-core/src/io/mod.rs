@@ -47,10 +47,6 @@ impl IoSystem {
         (self.devices.len() - 1) as u32
     }
 
-    pub fn devices(&self) -> usize {
-        self.devices.len()
-    }
-
     /// Queue a request on its device; if the subchannel was idle the channel program starts now
     /// and its completion (time, id) is returned for the caller to schedule.
     #[inline]

@@ -66,33 +66,20 @@ impl Simulation {
         let lpar = &self.scenario.lpar;
         let st = &self.m.storage;
         let elapsed = self.m.now - self.mon.start;
-        let (avg_proc_pct, paging_per_s, xstor_per_s, migrate_per_s) =
-            match self.mon.sys_rows.last() {
-                Some(r) if elapsed < self.interval_ns / 10 => (
-                    r.ifl_utilization_pct,
-                    r.dasd_to_ms_per_s + r.ms_to_dasd_per_s + r.xs_to_dasd_per_s,
-                    r.ms_to_xs_per_s + r.xs_to_ms_per_s,
-                    r.xs_to_dasd_per_s,
-                ),
-                _ => {
-                    let secs = elapsed.max(1) as f64 / NS_PER_S as f64;
-                    let (mv, mk) = (st.moved, self.mon.mv);
-                    let rate = |n: u64| n as f64 / secs;
-                    (
-                        100.0 * (self.m.sys.cp_ns + self.m.sys.guest_ns) as f64
-                            / elapsed.max(1) as f64
-                            / lpar.ifls as f64,
-                        rate(
-                            mv.dasd_to_ms + mv.ms_to_dasd + mv.xs_to_dasd
-                                - mk.dasd_to_ms
-                                - mk.ms_to_dasd
-                                - mk.xs_to_dasd,
-                        ),
-                        rate(mv.ms_to_xs + mv.xs_to_ms - mk.ms_to_xs - mk.xs_to_ms),
-                        rate(mv.xs_to_dasd - mk.xs_to_dasd),
-                    )
-                }
-            };
+        let so_far;
+        let r = match self.mon.sys_rows.last() {
+            Some(r) if elapsed < self.interval_ns / 10 => r,
+            _ => {
+                so_far = self.system_row(self.m.now, 0, self.m.disp.waiting.value());
+                &so_far
+            }
+        };
+        let (avg_proc_pct, paging_per_s, xstor_per_s, migrate_per_s) = (
+            r.ifl_utilization_pct,
+            r.dasd_to_ms_per_s + r.ms_to_dasd_per_s + r.xs_to_dasd_per_s,
+            r.ms_to_xs_per_s + r.xs_to_ms_per_s,
+            r.xs_to_dasd_per_s,
+        );
         CpView {
             level: lpar.zvm_level.as_str(),
             central_bytes: lpar.central.bytes(),

@@ -64,7 +64,6 @@ impl Simulation {
         let now = self.m.now;
         let span = (now - self.mon.start).max(1);
         let secs = span as f64 / NS_PER_S as f64;
-        let ifls = self.scenario.lpar.ifls as f64;
         let pct = |ns: u64| 100.0 * ns as f64 / span as f64;
         let per_s = |n: u64| n as f64 / secs;
         let t0 = self.mon.start as f64 / NS_PER_S as f64;
@@ -113,7 +112,31 @@ impl Simulation {
             });
             g.total.add(&s);
         }
-        let sys = std::mem::take(&mut self.m.sys);
+        let dispatch_list_avg = self.m.disp.waiting.close(now);
+        let row = self.system_row(now, tx_total, dispatch_list_avg);
+        self.m.sys = SysCounters::default();
+        self.mon.sys_rows.push(row);
+        let (mv, pstats) = (self.m.storage.moved, self.paging_stats());
+        self.mon.mv = mv;
+        self.mon.paging = pstats;
+        self.mon.no += 1;
+        self.mon.start = now;
+        if now + self.interval_ns <= self.end {
+            self.m.q.push(
+                now + self.interval_ns,
+                Event::Monitor(MonitorEvent::IntervalEnd),
+            );
+        }
+    }
+
+    /// The system row of the current interval up to `now` (read-only: `close_interval` and
+    /// INDICATE LOAD build it the same way).
+    pub(super) fn system_row(&self, now: u64, tx_total: u64, dispatch_list_avg: f64) -> SystemRow {
+        let span = (now - self.mon.start).max(1);
+        let secs = span as f64 / NS_PER_S as f64;
+        let ifls = self.scenario.lpar.ifls as f64;
+        let pct = |ns: u64| 100.0 * ns as f64 / span as f64;
+        let sys = &self.m.sys;
         let mv = self.m.storage.moved;
         let mk = self.mon.mv;
         let rate = |a: u64, b: u64| (a - b) as f64 / secs;
@@ -122,17 +145,17 @@ impl Simulation {
         let pstats = self.paging_stats();
         let pm = self.mon.paging;
         let ios = (pstats.ios - pm.ios).max(1) as f64;
-        self.mon.sys_rows.push(SystemRow {
+        SystemRow {
             interval: self.mon.no,
-            t_start_s: t0,
-            t_end_s: t1,
+            t_start_s: self.mon.start as f64 / NS_PER_S as f64,
+            t_end_s: now as f64 / NS_PER_S as f64,
             throughput_tx_per_s: tx_total as f64 / secs,
             cpu_lpar_pct: pct(sys.guest_ns + sys.cp_ns),
             cpu_guests_pct: pct(sys.guest_ns),
             cpu_cp_pct: pct(sys.cp_ns),
             cpu_cp_system_pct: pct(sys.cp_system_ns),
             ifl_utilization_pct: pct(sys.guest_ns + sys.cp_ns) / ifls,
-            dispatch_list_avg: self.m.disp.waiting.close(now),
+            dispatch_list_avg,
             pages_resident: st.resident(),
             pages_resident_below_2g: st.resident_below_2g(),
             pages_resident_above_2g: st.resident() - st.resident_below_2g(),
@@ -159,16 +182,6 @@ impl Simulation {
             paging_io_per_s: rate(pstats.ios, pm.ios),
             paging_service_ms: (pstats.busy_ns - pm.busy_ns) as f64 / ios / 1e6,
             paging_wait_ms: (pstats.wait_ns - pm.wait_ns) as f64 / ios / 1e6,
-        });
-        self.mon.mv = mv;
-        self.mon.paging = pstats;
-        self.mon.no += 1;
-        self.mon.start = now;
-        if now + self.interval_ns <= self.end {
-            self.m.q.push(
-                now + self.interval_ns,
-                Event::Monitor(MonitorEvent::IntervalEnd),
-            );
         }
     }
 
