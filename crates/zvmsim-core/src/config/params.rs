@@ -81,6 +81,10 @@ params! {
     /// A changed page keeps its (now stale) DASD slot until CP writes it again elsewhere
     /// (inference from IBM's paging-space guidance; false releases the slot on the change).
     keep_stale_slots: bool = true;
+    /// A page read back by a block page-in keeps its DASD slot, so stealing it again while
+    /// unchanged needs no write (KEEPSLOT YES of z/VM 6.3's SET AGELIST; the large-memory
+    /// study saw such pages on z/VM 5.3). False releases the slots of the block as it is read.
+    keep_slot_on_pagein: bool = true;
     /// Pages written together as one paging block (block paging since VM/ESA; z/VM forms
     /// blocks of pages referenced in the same period).
     paging_block: u32 = 8;

@@ -199,6 +199,7 @@ impl Simulation {
                 total: GuestCounters::default(),
                 resp: Tally::default(),
                 resp_max_ms: 0.0,
+                memassist: false,
             });
         }
         let mut sim = Simulation {

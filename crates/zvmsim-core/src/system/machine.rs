@@ -38,6 +38,9 @@ pub(crate) struct Guest {
     /// Transaction response times (ms) over the interval, and the longest in the window.
     pub resp: Tally,
     pub resp_max_ms: f64,
+    /// CP's SET MEMASSIST setting for this guest: the CMMA host assist (ESSA interpreted by
+    /// the machine) is available to it.
+    pub memassist: bool,
 }
 
 /// What a Linux task is.

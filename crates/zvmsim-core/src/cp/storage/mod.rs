@@ -507,6 +507,10 @@ impl Storage {
                 // Block-read pages are not referenced yet, except the one that faulted, which
                 // the caller touches again.
                 self.pg[page as usize] &= !REF;
+                if !self.p.keep_slot_on_pagein {
+                    self.release_slot(page, s as u32);
+                    self.pg[page as usize] |= CHANGED;
+                }
                 self.moved.dasd_to_ms += 1;
                 n += 1;
             }
