@@ -85,6 +85,16 @@ params! {
     /// unchanged needs no write (KEEPSLOT YES of z/VM 6.3's SET AGELIST; the large-memory
     /// study saw such pages on z/VM 5.3). False releases the slots of the block as it is read.
     keep_slot_on_pagein: bool = true;
+    /// CP CPU to reclaim the frame of a CMMA unused or volatile page (invalidate, no
+    /// page-out). Inference: the steal without the PGOUT; z/VM does not publish it.
+    cp_cmma_reclaim: Duration = ns(300);
+    /// Guest CPU per ESSA state change, interpreted by the machine with SET MEMASSIST ON (a
+    /// privileged instruction executed on every page allocation and free). Inference: the
+    /// order of a storage-key instruction.
+    essa: Duration = ns(150);
+    /// Guest CPU to handle a discard fault: the program interrupt, removing the page from
+    /// the page cache (the read that rebuilds it is charged as any read). Inference.
+    linux_discard_fault: Duration = us(5);
     /// Pages written together as one paging block (block paging since VM/ESA; z/VM forms
     /// blocks of pages referenced in the same period).
     paging_block: u32 = 8;

@@ -83,6 +83,8 @@ impl Machine {
         self.submit_io(dev, Origin::DbWrite, 1, true);
         self.guests[g].stats.db_writes += 1;
         self.tasks[t as usize].pc_page = NONE;
+        self.guests[g].mem.page_cache_clean(pc);
+        self.apply_essa(g, w);
         Ok(())
     }
 
@@ -105,12 +107,21 @@ impl Machine {
             if self.tasks[ti].pc_page == NONE {
                 let m = &mut self.guests[g].mem;
                 if let Some(i) = m.lookup(block) {
-                    // Page-cache hit: copy into the buffer.
                     let pc = m.pool_global(i);
-                    self.touch(g, t, pc, false, true, w)?;
-                    self.touch_anon(g, t, into, true, true, w)?;
-                    w.guest_ns += copy;
-                    return Ok(());
+                    if m.cmma && self.storage.is_discarded(self.guests[g].space, pc) {
+                        // Discard fault: CP reclaimed this clean page; Linux drops it from
+                        // the page cache and reads the block again.
+                        self.guests[g].mem.discard_cached(block);
+                        self.guests[g].stats.discard_faults += 1;
+                        w.guest_ns += self.p.linux_discard_fault.ns();
+                        self.apply_essa(g, w);
+                    } else {
+                        // Page-cache hit: copy into the buffer.
+                        self.touch(g, t, pc, false, true, w)?;
+                        self.touch_anon(g, t, into, true, true, w)?;
+                        w.guest_ns += copy;
+                        return Ok(());
+                    }
                 }
                 let page = self.pc_alloc(g, block, w);
                 self.tasks[ti].pc_page = page;
@@ -127,6 +138,8 @@ impl Machine {
         w.guest_ns += copy;
         self.tasks[ti].pc_page = NONE;
         self.tasks[ti].reading = false;
+        self.guests[g].mem.page_cache_clean(pc);
+        self.apply_essa(g, w);
         Ok(())
     }
 
@@ -137,8 +150,29 @@ impl Machine {
             guest_ns: scanned * self.p.linux_scan_page.ns(),
             ..Work::default()
         };
+        self.apply_essa(g, &mut w);
         self.start_swap_writes(g, &mut w);
         self.charge_work(g, &w)
+    }
+
+    /// The ESSA state changes Linux made (CMMA): the machine interprets each (guest CPU), and
+    /// CP learns the page states. A page Linux makes stable again that CP had discarded has lost
+    /// its content; only a page-cache page being rewritten is made stable so, and the write
+    /// fills it anew.
+    pub(crate) fn apply_essa(&mut self, g: usize, w: &mut Work) {
+        if self.guests[g].mem.essa.is_empty() {
+            return;
+        }
+        let mut changes = std::mem::take(&mut self.guests[g].mem.essa);
+        let space = self.guests[g].space;
+        let base = self.guests[g].mem.base;
+        for &(page, state) in &changes {
+            self.storage.set_guest_state(space, page - base, state);
+        }
+        w.guest_ns += changes.len() as u64 * self.p.essa.ns();
+        self.guests[g].stats.essa += changes.len() as u64;
+        changes.clear();
+        self.guests[g].mem.essa = changes;
     }
 
     /// Allocate a page-cache page for `block` (reclaiming as Linux does); returns its page.
@@ -152,6 +186,7 @@ impl Machine {
     /// and start the swap writes reclaim decided on.
     fn after_alloc(&mut self, g: usize, scanned: u64, w: &mut Work) {
         w.guest_ns += scanned * self.p.linux_scan_page.ns();
+        self.apply_essa(g, w);
         let gs = &mut self.guests[g];
         if gs.mem.needs_kswapd() {
             gs.mem.kswapd_queued = true;

@@ -15,7 +15,7 @@
 //! counters and the invariants. Reclaim (kswapd, direct reclaim, the clock, the swap tendency)
 //! is in `linux::reclaim`; swap slots, the swap cache and readahead in `linux::swap`.
 
-use crate::cp::storage::NONE;
+use crate::cp::storage::{GuestState, NONE};
 
 pub use super::swap::{Anon, SwapOut};
 
@@ -112,6 +112,11 @@ pub struct LinuxMemory {
     pub pgscan_kswapd: u64,
     pub pgscan_direct: u64,
     pub pgsteal: u64,
+    /// CMMA is in effect (booted with `cmma=on` and ESSA available): page allocations and
+    /// frees set the host page state.
+    pub cmma: bool,
+    /// ESSA state changes made since the caller last applied them (global page, state).
+    pub essa: Vec<(u32, GuestState)>,
 }
 
 impl LinuxMemory {
@@ -164,6 +169,8 @@ impl LinuxMemory {
             pgscan_kswapd: 0,
             pgscan_direct: 0,
             pgsteal: 0,
+            cmma: false,
+            essa: Vec::new(),
         }
     }
 
@@ -294,11 +301,13 @@ impl LinuxMemory {
             scanned = self.try_to_free_pages();
         }
         if let Some(i) = self.free.pop() {
+            self.set_state(i, GuestState::Stable);
             return (i, scanned);
         }
         // Nothing freed at the usual target: reclaim for the one page wanted.
         scanned += self.reclaim(1, false);
         if let Some(i) = self.free.pop() {
+            self.set_state(i, GuestState::Stable);
             return (i, scanned);
         }
         // Every page is referenced anonymous memory and swap is full. Validation keeps
@@ -311,7 +320,9 @@ impl LinuxMemory {
             })
             .expect("anonymous memory exceeds memory and swap");
         self.evict(i);
-        (self.free.pop().expect("evicted page"), scanned)
+        let i = self.free.pop().expect("evicted page");
+        self.set_state(i, GuestState::Stable);
+        (i, scanned)
     }
 
     /// Allocate a page-cache page for `block`. Returns the pool page and pages scanned.
@@ -319,8 +330,10 @@ impl LinuxMemory {
         let (i, scanned) = self.alloc_page();
         let old = self.blk_pc[block as usize];
         if old != NONE {
-            // Rewriting a cached block: reuse its page.
+            // Rewriting a cached block: reuse its page (stable while it is written).
             self.free.push(i);
+            self.set_state(i, GuestState::Unused);
+            self.set_state(old, GuestState::Stable);
             return (old, scanned);
         }
         self.pool[i as usize] = block;
@@ -328,6 +341,46 @@ impl LinuxMemory {
         self.pool_ref[i as usize] = 0;
         self.cached += 1;
         (i, scanned)
+    }
+
+    /// Record an ESSA state change of pool page `i` (with CMMA in effect).
+    #[inline]
+    pub(super) fn set_state(&mut self, i: u32, state: GuestState) {
+        if self.cmma {
+            self.essa.push((self.pool_global(i), state));
+        }
+    }
+
+    /// A clean page-cache page (its read done, or its write started) becomes volatile.
+    pub fn page_cache_clean(&mut self, global: u32) {
+        if let Some(i) = self.pool_index(global) {
+            self.set_state(i, GuestState::Volatile);
+        }
+    }
+
+    /// A discard fault on the page-cache page of `block`: the host discarded it, so Linux
+    /// removes it from the page cache and frees the page (the caller reads the block again).
+    pub fn discard_cached(&mut self, block: u32) {
+        let i = self.blk_pc[block as usize];
+        if i != NONE {
+            self.evict(i);
+        }
+    }
+
+    /// The initial CMMA states after the warm start: free pages unused, page-cache pages
+    /// volatile, the rest stable (the default).
+    pub fn initial_states(&mut self) {
+        if !self.cmma {
+            return;
+        }
+        for i in 0..self.pool.len() as u32 {
+            let o = self.pool[i as usize];
+            if o == FREE {
+                self.set_state(i, GuestState::Unused);
+            } else if o & ANON == 0 {
+                self.set_state(i, GuestState::Volatile);
+            }
+        }
     }
 
     /// Pages in use by anonymous memory in guest storage.

@@ -10,7 +10,7 @@
 //! `shrink_zone` does.
 
 use super::memory::{LinuxMemory, SwapOut, ANON, A_OUT, A_PENDING, A_REF, A_SLOT, FREE};
-use crate::cp::storage::NONE;
+use crate::cp::storage::{GuestState, NONE};
 
 /// DEF_PRIORITY (include/linux/mmzone.h of 2.6.16): the first reclaim pass scans
 /// 1/2^12 = 1/4096 of the pages.
@@ -83,6 +83,7 @@ impl LinuxMemory {
         }
         self.pool[i as usize] = FREE;
         self.free.push(i);
+        self.set_state(i, GuestState::Unused);
         true
     }
 

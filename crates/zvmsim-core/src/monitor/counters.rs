@@ -45,6 +45,10 @@ counters! {
         pswpout: u64,
         pgscan_direct: u64,
         pgscan_kswapd: u64,
+        /// ESSA page-state changes (CMMA).
+        essa: u64,
+        /// Discard faults: references to clean page-cache pages CP had discarded (CMMA).
+        discard_faults: u64,
     }
 }
 

@@ -101,6 +101,15 @@ rows! {
         pswpin_per_s: f64,
         pswpout_per_s: f64,
         double_paging_per_s: f64,
+        /// CMMA: the guest's pages in the unused and volatile states (the rest are stable).
+        cmma_unused_pages: u64,
+        cmma_volatile_pages: u64,
+        /// CMMA: frames CP reclaimed without a page-out, per second.
+        cmma_reclaimed_per_s: f64,
+        /// CMMA: discard faults (clean page-cache pages read again), per second.
+        discard_faults_per_s: f64,
+        /// CMMA: ESSA page-state changes, per second.
+        essa_per_s: f64,
     }
 
     /// The LPAR over one interval (system, storage and paging screens). Page counts are
@@ -135,6 +144,8 @@ rows! {
         ms_to_dasd_per_s: f64,
         dasd_to_ms_per_s: f64,
         steals_per_s: f64,
+        /// Frames and XSTOR blocks reclaimed without a page-out (CMMA), per second.
+        cmma_reclaimed_per_s: f64,
         frames_scanned_per_s: f64,
         demand_scans: u64,
         below_2g_scans_per_s: f64,

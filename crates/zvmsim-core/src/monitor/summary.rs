@@ -40,6 +40,7 @@ means! {
     ms_to_dasd_per_s,
     dasd_to_ms_per_s,
     steals_per_s,
+    cmma_reclaimed_per_s,
     frames_scanned_per_s,
     paging_io_per_s,
     paging_service_ms,
@@ -75,6 +76,8 @@ pub struct GuestSummary {
     pub pswpout: u64,
     pub swap_used_pages: u64,
     pub wait_swap_in_ms: f64,
+    pub cmma: bool,
+    pub discard_faults: u64,
 }
 
 /// The summary of a run.
@@ -113,6 +116,13 @@ pub struct Summary {
     pub guest_swap_used_pages: u64,
     pub guest_pgscand: u64,
     pub guest_pgscan_kswapd: u64,
+    /// CMMA: guests with CMMA in effect; discard faults and ESSA state changes over the window;
+    /// pages in the unused and volatile states at the end.
+    pub cmma_guests: usize,
+    pub guest_discard_faults: u64,
+    pub guest_essa: u64,
+    pub cmma_unused_pages: u64,
+    pub cmma_volatile_pages: u64,
     pub guests: Vec<GuestSummary>,
 }
 

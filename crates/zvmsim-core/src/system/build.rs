@@ -200,6 +200,8 @@ impl Simulation {
                 resp: Tally::default(),
                 resp_max_ms: 0.0,
                 memassist: false,
+                cmma_requested: false,
+                cmma_reclaimed_mark: 0,
             });
         }
         let mut sim = Simulation {
@@ -216,11 +218,23 @@ impl Simulation {
             ended: None,
             scenario: sc,
         };
+        // CP SET commands typed at time 0 configure the system before the guests IPL (SET
+        // MEMASSIST must be on when Linux tests for ESSA at boot); the rest of the script runs
+        // as events.
+        let setup: Vec<bool> = sim.scenario.console.iter().map(is_setup_command).collect();
+        for (i, &now) in setup.iter().enumerate() {
+            if now {
+                sim.run_console(i);
+            }
+        }
+        sim.ipl_guests();
         sim.warm_start();
         sim.start_users();
-        for i in 0..sim.scenario.console.len() {
-            let at = sim.scenario.console[i].at.ns();
-            sim.m.q.push(at, Event::Console { index: i as u32 });
+        for (i, &done) in setup.iter().enumerate() {
+            if !done {
+                let at = sim.scenario.console[i].at.ns();
+                sim.m.q.push(at, Event::Console { index: i as u32 });
+            }
         }
         sim.m
             .q
@@ -259,4 +273,14 @@ impl Simulation {
             }
         }
     }
+}
+
+/// A console entry that sets CP up before the guests IPL: a CP `SET` command at time 0.
+fn is_setup_command(e: &crate::config::scenario::ConsoleEntry) -> bool {
+    e.at.ns() == 0
+        && e.cp.as_deref().is_some_and(|c| {
+            c.split_whitespace()
+                .next()
+                .is_some_and(|w| w.eq_ignore_ascii_case("SET"))
+        })
 }

@@ -25,7 +25,8 @@ pub(super) struct IntervalState {
 
 impl Simulation {
     pub(super) fn start_measuring(&mut self) {
-        for g in &mut self.m.guests {
+        for (gi, g) in self.m.guests.iter_mut().enumerate() {
+            g.cmma_reclaimed_mark = self.m.storage.cmma_counts(SpaceId(gi as u32)).reclaimed;
             g.stats = GuestCounters::default();
             g.total = GuestCounters::default();
             g.resp = Default::default();
@@ -73,6 +74,7 @@ impl Simulation {
             let loc = self.m.storage.space_locations(SpaceId(gi as u32));
             let g = &mut self.m.guests[gi];
             let mut s = std::mem::take(&mut g.stats);
+            let cmma = self.m.storage.cmma_counts(SpaceId(gi as u32));
             let vm = VmMark::of(&g.mem);
             vm.since(&g.vm_mark, &mut s);
             g.vm_mark = vm;
@@ -109,7 +111,13 @@ impl Simulation {
                 pswpin_per_s: per_s(s.pswpin),
                 pswpout_per_s: per_s(s.pswpout),
                 double_paging_per_s: per_s(s.double_paging),
+                cmma_unused_pages: cmma.unused,
+                cmma_volatile_pages: cmma.volatile,
+                cmma_reclaimed_per_s: per_s(cmma.reclaimed - g.cmma_reclaimed_mark),
+                discard_faults_per_s: per_s(s.discard_faults),
+                essa_per_s: per_s(s.essa),
             });
+            g.cmma_reclaimed_mark = cmma.reclaimed;
             g.total.add(&s);
         }
         let dispatch_list_avg = self.m.disp.waiting.close(now);
@@ -174,6 +182,7 @@ impl Simulation {
             ms_to_dasd_per_s: rate(mv.ms_to_dasd, mk.ms_to_dasd),
             dasd_to_ms_per_s: rate(mv.dasd_to_ms, mk.dasd_to_ms),
             steals_per_s: rate(mv.steals, mk.steals),
+            cmma_reclaimed_per_s: rate(mv.cmma_reclaimed, mk.cmma_reclaimed),
             frames_scanned_per_s: rate(mv.scanned, mk.scanned),
             demand_scans: mv.scans - mk.scans,
             below_2g_scans_per_s: rate(mv.below2g_scans, mk.below2g_scans),
@@ -232,6 +241,8 @@ impl Simulation {
                     pswpout: t.pswpout,
                     swap_used_pages: g.mem.swap_used(),
                     wait_swap_in_ms: ratio(t.wait_swap_ns as f64, t.tx as f64) / 1e6,
+                    cmma: g.mem.cmma,
+                    discard_faults: t.discard_faults,
                 }
             })
             .collect();
@@ -267,6 +278,15 @@ impl Simulation {
             guest_swap_used_pages: guests.iter().map(|g| g.mem.swap_used()).sum(),
             guest_pgscand: sum(|t| t.pgscan_direct),
             guest_pgscan_kswapd: sum(|t| t.pgscan_kswapd),
+            cmma_guests: guests.iter().filter(|g| g.mem.cmma).count(),
+            guest_discard_faults: sum(|t| t.discard_faults),
+            guest_essa: sum(|t| t.essa),
+            cmma_unused_pages: (0..guests.len())
+                .map(|gi| st.cmma_counts(SpaceId(gi as u32)).unused)
+                .sum(),
+            cmma_volatile_pages: (0..guests.len())
+                .map(|gi| st.cmma_counts(SpaceId(gi as u32)).volatile)
+                .sum(),
             guests: per_guest,
         }
     }

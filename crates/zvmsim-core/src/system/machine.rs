@@ -41,6 +41,10 @@ pub(crate) struct Guest {
     /// CP's SET MEMASSIST setting for this guest: the CMMA host assist (ESSA interpreted by
     /// the machine) is available to it.
     pub memassist: bool,
+    /// The guest's boot parameters ask for CMMA (`cmma=on`).
+    pub cmma_requested: bool,
+    /// Frames CMMA reclaimed for this guest up to the last interval's end.
+    pub cmma_reclaimed_mark: u64,
 }
 
 /// What a Linux task is.

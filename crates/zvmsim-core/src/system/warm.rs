@@ -20,6 +20,14 @@ struct Seg {
 
 impl Simulation {
     pub(super) fn warm_start(&mut self) {
+        // CMMA: Linux has marked its free pages unused and its clean page cache volatile, so
+        // CP reclaims those frames without paging them out while the guests warm up.
+        for g in 0..self.m.guests.len() {
+            self.m.guests[g].mem.initial_states();
+            let mut w = crate::cp::faults::Work::default();
+            self.m.apply_essa(g, &mut w);
+            self.m.guests[g].stats = Default::default();
+        }
         let mut orders: Vec<Vec<Seg>> = Vec::new();
         for (g, wl) in self.m.guests.iter().zip(&self.workloads) {
             let m = &g.mem;
@@ -112,5 +120,15 @@ impl Simulation {
         }
         st.writes.clear();
         st.moved = Default::default();
+        st.reset_cmma_counts();
+    }
+
+    /// The guests IPL: Linux turns CMMA on when booted with `cmma=on` and the ESSA instruction
+    /// works, which it does when CP's SET MEMASSIST is on for the guest (without the assist
+    /// the kernel's boot test of ESSA fails and it runs without CMMA).
+    pub(super) fn ipl_guests(&mut self) {
+        for g in &mut self.m.guests {
+            g.mem.cmma = g.cmma_requested && g.memassist;
+        }
     }
 }

@@ -4,6 +4,7 @@
 //! unreferenced one is stolen. z/VM 5.2 also scans for frames below 2 GB when it lacks a free
 //! pair there for a PGMBK.
 
+use super::cmma::{self, GUEST_STATE};
 use super::{
     CpWork, Storage, CHANGED, CP_OWNED, FRAMES_BELOW_2G, FRAME_NONE, NONE, REF, SEG_PAGES,
 };
@@ -35,6 +36,7 @@ impl Storage {
         self.moved.scans += 1;
         let want = (self.high_mark as u64).saturating_sub(self.avail_free());
         self.release_empty_pgmbks(want, false, cp);
+        self.steal_cmma_first(self.high_mark as u64, cp);
         let n = self.fr_page.len() as u32;
         let mut examined: u64 = 0;
         let mut limit = SCAN_PASSES * n as u64;
@@ -51,7 +53,9 @@ impl Storage {
                 continue;
             }
             examined += 1;
-            if self.pg[page as usize] & REF != 0 && examined < selective {
+            // CMMA: an unused page's reference bit tells nothing (the guest freed it).
+            let w = self.pg[page as usize];
+            if w & REF != 0 && examined < selective && w & GUEST_STATE != cmma::UNUSED {
                 self.pg[page as usize] &= !REF;
                 continue;
             }
@@ -118,7 +122,9 @@ impl Storage {
         self.moved.steals += 1;
         cp.ns += self.p.cp_steal.ns();
         let keep_slot = self.pg_slot[i] != NONE && self.pg[i] & CHANGED == 0;
-        if !keep_slot {
+        if self.reclaim_without_pageout(page, cp) {
+            // CMMA: unused or volatile, nothing to write.
+        } else if !keep_slot {
             if self.pg_slot[i] != NONE {
                 let s = self.pg_slot[i];
                 self.release_slot(page, s);

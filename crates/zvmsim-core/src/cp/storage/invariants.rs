@@ -66,6 +66,24 @@ impl Storage {
                 ));
             }
         }
+        let mut states = vec![(0u64, 0u64); ng];
+        for i in 0..self.pg.len() {
+            let c = &mut states[self.space_of(i as u32)];
+            match self.pg[i] & super::cmma::GUEST_STATE {
+                super::cmma::UNUSED => c.0 += 1,
+                super::cmma::VOLATILE => c.1 += 1,
+                _ => {}
+            }
+        }
+        for (g, &(u, v)) in states.iter().enumerate() {
+            let c = self.cmma[g];
+            if (c.unused, c.volatile) != (u, v) {
+                return Err(format!(
+                    "space {g}: CMMA unused/volatile counted {}/{}, summed over pages {u}/{v}",
+                    c.unused, c.volatile
+                ));
+            }
+        }
         if res != self.resident || xs != self.on_xstor || sl != self.on_slot {
             return Err(format!(
                 "counters: resident {}/{res}, xstor {}/{xs}, slots {}/{sl}",

@@ -26,6 +26,9 @@ impl Storage {
             self.on_xstor -= 1;
             let g = self.space_of(page);
             self.space_xstor[g] -= 1;
+            if self.drop_from_xstor(page) {
+                continue;
+            }
             batch.push(page);
             moved += 1;
             if batch.len() as u32 == self.block {

@@ -27,8 +27,10 @@
 use crate::config::params::ModelParams;
 use crate::config::scenario::ZvmLevel;
 use crate::cp::xstor::Xstor;
+pub use cmma::{CmmaCounts, GuestState};
 use pgmbk::PGMBK_FRAMES;
 
+mod cmma;
 mod demand_scan;
 mod frames;
 mod invariants;
@@ -59,10 +61,7 @@ const FRAME_NONE: u32 = FMASK;
 const REF: u32 = 1 << 28;
 /// Changed since the copy on its slot was written.
 const CHANGED: u32 = 1 << 29;
-/// Reserved for the guest's page state under CMMA (stable, unused, potentially volatile,
-/// volatile: the two bits the ESSA instruction sets; z/VM's CMMA support). Not used yet.
-#[allow(dead_code)]
-const GUEST_STATE: u32 = 0b11 << 30;
+// Bits 30-31: the guest's page state under CMMA (cp/storage/cmma.rs).
 /// Largest central storage the page-state word can address (1 TB).
 pub const MAX_FRAMES: u32 = FMASK;
 
@@ -174,6 +173,8 @@ pub struct Movement {
     pub below2g_scans: u64,
     pub first_touch: u64,
     pub pgmbk_allocs: u64,
+    /// Frames and XSTOR blocks reclaimed without a page-out (CMMA unused or volatile pages).
+    pub cmma_reclaimed: u64,
 }
 
 pub struct Storage {
@@ -236,6 +237,11 @@ pub struct Storage {
     space_below: Vec<u64>,
     space_xstor: Vec<u64>,
     space_slots: Vec<u64>,
+    /// Per address space: CMMA page states and what CP did with them.
+    cmma: Vec<CmmaCounts>,
+    /// Frames whose page became unused or volatile, oldest first: demand scan takes them
+    /// before it runs its clock. Entries may be stale; checked when taken.
+    cmma_first: std::collections::VecDeque<u32>,
 }
 
 impl Storage {
@@ -316,6 +322,8 @@ impl Storage {
             space_below: vec![0; n_spaces],
             space_xstor: vec![0; n_spaces],
             space_slots: vec![0; n_spaces],
+            cmma: vec![CmmaCounts::default(); n_spaces],
+            cmma_first: std::collections::VecDeque::new(),
         };
         // CP's nucleus and fixed control blocks occupy the lowest frames.
         let cp = cp_frames.min(frames / CP_FRAMES_MAX_DIVISOR);
@@ -467,11 +475,18 @@ impl Storage {
                 group: self.pg_slot[i] / self.block,
             }
         } else {
-            // First reference: CP supplies a cleared frame.
+            // First reference: CP supplies a cleared frame; for a reused CMMA-unused page the
+            // machine does (HPMA), without CP's fault handling.
             self.moved.first_touch += 1;
             self.touched += 1;
             self.pg[i] |= CHANGED;
-            self.make_resident(page, false, cp);
+            if self.first_use_state(page) {
+                let before = cp.ns;
+                self.make_resident(page, false, cp);
+                cp.ns = before + (cp.ns - before).saturating_sub(self.p.cp_alloc_frame.ns());
+            } else {
+                self.make_resident(page, false, cp);
+            }
             if write {
                 self.mark_changed(page);
             }
