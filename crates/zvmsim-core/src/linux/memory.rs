@@ -444,4 +444,32 @@ mod tests {
         assert_eq!(m.pool_index(1000 + 99), None);
         m.check().unwrap();
     }
+
+    /// With CMMA, Linux tells the host each page's state: a freed page is unused, an
+    /// allocated one stable, a clean page-cache page volatile; without CMMA it says nothing.
+    #[test]
+    fn cmma_states_follow_allocation_and_reclaim() {
+        let mut m = LinuxMemory::new(0, 1000, 100, 300, 10_000, 40, 0);
+        m.warm(0..300, |i| i);
+        m.initial_states();
+        assert!(m.essa.is_empty(), "no ESSA without CMMA");
+        m.cmma = true;
+        m.initial_states();
+        let unused = m.essa.iter().filter(|e| e.1 == GuestState::Unused).count() as u32;
+        let volatile = m.essa.iter().filter(|e| e.1 == GuestState::Volatile).count() as u64;
+        assert_eq!((unused, volatile), (m.free_pages(), m.cached));
+        m.essa.clear();
+        // Allocating past the minimum reclaims page cache: each freed page is unused, and the
+        // page handed out is stable.
+        let (i, _) = m.alloc_for(9_000);
+        let page = m.pool_global(i);
+        assert_eq!(m.essa.last(), Some(&(page, GuestState::Stable)));
+        m.page_cache_clean(page);
+        assert_eq!(m.essa.last(), Some(&(page, GuestState::Volatile)));
+        // A discard fault drops the block from the page cache and frees its page (unused).
+        m.discard_cached(9_000);
+        assert!(m.lookup(9_000).is_none());
+        assert_eq!(m.essa.last(), Some(&(page, GuestState::Unused)));
+        m.check().unwrap();
+    }
 }
