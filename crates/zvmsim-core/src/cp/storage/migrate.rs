@@ -4,7 +4,6 @@
 
 use super::{CpWork, Storage, NONE};
 use crate::config::params::AvailSearch;
-use crate::config::scenario::ZvmLevel;
 
 /// Paging blocks migrated each time XSTOR is found full: a few at a time, as CP migrates in
 /// batches rather than page by page. Inference.
@@ -44,7 +43,7 @@ impl Storage {
         // steal found XSTOR full: system time (inference from z/VM's accounting of CP work
         // not attributable to a user).
         cp.system_ns += moved as u64 * self.p.cp_migrate.ns();
-        if self.level == ZvmLevel::V5R2
+        if self.level.pgmbk_below_2g()
             && self.p.avail_search_frames == AvailSearch::PagingMigration
         {
             // Each page passes through a central-storage frame taken off the list.
