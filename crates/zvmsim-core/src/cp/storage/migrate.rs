@@ -43,8 +43,7 @@ impl Storage {
         // steal found XSTOR full: system time (inference from z/VM's accounting of CP work
         // not attributable to a user).
         cp.system_ns += moved as u64 * self.p.cp_migrate.ns();
-        if self.level.pgmbk_below_2g()
-            && self.p.avail_search_frames == AvailSearch::PagingMigration
+        if self.level.pgmbk_below_2g() && self.p.avail_search_frames == AvailSearch::PagingMigration
         {
             // Each page passes through a central-storage frame taken off the list.
             cp.system_ns += moved as u64 * self.avail_search_ns();
