@@ -45,6 +45,8 @@ counters! {
         pswpout: u64,
         pgscan_direct: u64,
         pgscan_kswapd: u64,
+        /// Pages the cmm balloon gave to CP with DIAGNOSE X'10'.
+        cmm_diag10_pages: u64,
     }
 }
 
@@ -55,6 +57,8 @@ counters! {
         /// CP time not done for any guest (CP's own system work).
         cp_system_ns: u64,
         guest_ns: u64,
+        /// SMSGs VMRM sent to the NOTIFY MEMORY guests.
+        vmrm_notifications: u64,
     }
 }
 
