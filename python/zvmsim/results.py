@@ -6,6 +6,8 @@ Folder layout (every file is rewritten whole on save)::
     intervals.parquet   one row per (interval, guest)
     system.parquet      one row per interval, LPAR/CP level
     console.json        the console log
+    vmrm.log            VMRMSVM's log (its starts, decisions, each SMSG and its text), when the
+                        scenario has [vmrm] and VMRM wrote to it
     results.duckdb      tables intervals, system, console, guests, summary (copies, not views,
                         so the folder can be moved or shared)
 """
@@ -28,6 +30,7 @@ INTERVALS_FILE = "intervals.parquet"
 SYSTEM_FILE = "system.parquet"
 CONSOLE_FILE = "console.json"
 DUCKDB_FILE = "results.duckdb"
+VMRM_LOG_FILE = "vmrm.log"
 RESULT_FILES = (SUMMARY_FILE, INTERVALS_FILE, SYSTEM_FILE, CONSOLE_FILE, DUCKDB_FILE)
 
 # Figures that depend on the host, not on the scenario: two runs of one scenario and seed agree
@@ -53,6 +56,7 @@ class Result:
     intervals: pl.DataFrame
     system: pl.DataFrame
     console: List[Dict[str, Any]] = field(default_factory=list)
+    vmrm_log: List[Dict[str, Any]] = field(default_factory=list)
 
     @property
     def guests(self) -> pl.DataFrame:
@@ -109,6 +113,7 @@ def from_simulation(sim: Any, meta: Mapping[str, Any]) -> Result:
         intervals=_frame(columnar_table(sim.intervals())),
         system=_frame(columnar_table(sim.system_intervals())),
         console=[dict(c) for c in sim.console()],
+        vmrm_log=[dict(e) for e in sim.vmrm_log()],
     )
 
 
@@ -125,7 +130,28 @@ def save(result: Result, out_dir: PathLike) -> Path:
     _atomic_write_text(out / CONSOLE_FILE, console_text)
     _atomic_write_parquet(out / INTERVALS_FILE, result.intervals.to_arrow())
     _atomic_write_parquet(out / SYSTEM_FILE, result.system.to_arrow())
+    if result.vmrm_log:
+        _atomic_write_text(out / VMRM_LOG_FILE, vmrm_log_text(result.vmrm_log))
+    else:
+        (out / VMRM_LOG_FILE).unlink(missing_ok=True)
     _write_duckdb(out)
+    return out
+
+
+def vmrm_log_text(entries: Sequence[Mapping[str, Any]]) -> str:
+    """vmrm.log: one record per line, simulated seconds then VMRM's text."""
+    return "".join(f"{float(e['t_s']):12.3f}  {e['text']}\n" for e in entries)
+
+
+def _read_vmrm_log(path: Path) -> List[Dict[str, Any]]:
+    if not path.is_file():
+        return []
+    out: List[Dict[str, Any]] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        t, _, text = line.strip().partition("  ")
+        prefix = "SMSG sent to "
+        user = text[len(prefix) :].split(":")[0] if text.startswith(prefix) else ""
+        out.append({"t_s": float(t), "user": user, "text": text})
     return out
 
 
@@ -203,6 +229,7 @@ def load_results(out_dir: PathLike) -> Result:
         intervals=pl.read_parquet(out / INTERVALS_FILE),
         system=pl.read_parquet(out / SYSTEM_FILE),
         console=json.loads((out / CONSOLE_FILE).read_text(encoding="utf-8")),
+        vmrm_log=_read_vmrm_log(out / VMRM_LOG_FILE),
     )
 
 

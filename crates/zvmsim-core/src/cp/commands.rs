@@ -16,6 +16,16 @@ pub enum CpCommand {
     QueryAllocPage,
     QueryCplevel,
     IndicateLoad,
+    /// `XAUTOLOG VMRMSVM`: log on the VM Resource Manager service machine, which starts VMRM.
+    Xautolog {
+        user: String,
+    },
+    /// `SMSG userid text`: a special message to a virtual machine that receives them (the
+    /// text as typed).
+    Smsg {
+        to: String,
+        text: String,
+    },
     /// A real CP command (see [`super::catalog`]) that zvmsim does not model, as typed.
     NotSimulated {
         command: String,
@@ -136,6 +146,22 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
     let Some(found) = catalog::find_verb(verb, level) else {
         return Err(unknown(verb));
     };
+    match (found.word.name, ops) {
+        ("XAUTOLOG", [user]) if *user == crate::cp::vmrm::VMRMSVM => {
+            return Ok(CpCommand::Xautolog {
+                user: user.to_string(),
+            })
+        }
+        ("SMSG", [to, _, ..]) => {
+            // The message is passed on as typed: skip (CP), the verb and the user ID.
+            let skip = words_before(&upper) + 2;
+            return Ok(CpCommand::Smsg {
+                to: to.to_string(),
+                text: rest_after(typed, skip).trim_end().to_string(),
+            });
+        }
+        _ => {}
+    }
     match found.operands {
         catalog::Operands::Any => not_simulated(),
         catalog::Operands::Strict { words, module } => match ops.first() {
@@ -156,6 +182,21 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
             _ => not_simulated(),
         },
     }
+}
+
+/// Words before the verb: 1 when the line starts with `CP`.
+fn words_before(upper: &str) -> usize {
+    usize::from(upper.split_whitespace().next() == Some("CP"))
+}
+
+/// `line` after its first `n` blank-separated words and the blanks after them.
+fn rest_after(line: &str, n: usize) -> &str {
+    let mut rest = line.trim_start();
+    for _ in 0..n {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        rest = rest[end..].trim_start();
+    }
+    rest
 }
 
 fn size_text(bytes: u64) -> String {
@@ -250,6 +291,8 @@ pub fn respond(cmd: &CpCommand, v: &CpView) -> Vec<String> {
             format!("PAGING-{:04.0}/SEC", v.paging_per_s),
         ],
         CpCommand::NotSimulated { command } => vec![format!("not simulated by zvmsim: {command}")],
+        // Answered by the simulation, which starts VMRM or delivers the message.
+        CpCommand::Xautolog { .. } | CpCommand::Smsg { .. } => vec![],
     }
 }
 
@@ -290,8 +333,9 @@ mod tests {
             "att 5680 LNX01",
             "defseg DCSS1G 20000-5FFFF sn",
             "saveseg DCSS1G",
-            "xautolog VMRMSVM",
-            "SMSG LNX01 CMM SHRINK 1000",
+            "xautolog TCPIP",
+            "XAUTOLOG VMRMSVM SYNC",
+            "SMSG LNX01",
             "q nss name map dcssname",
             "QUERY MEMASSIST",
             "Q PAV",
@@ -367,6 +411,30 @@ mod tests {
         // Modelled commands are unchanged.
         assert_eq!(parse("CP IND LOAD").unwrap(), CpCommand::IndicateLoad);
         assert_eq!(parse("q xstorage").unwrap(), CpCommand::QueryXstore);
+    }
+
+    #[test]
+    fn xautolog_and_smsg() {
+        assert_eq!(
+            parse("xautolog vmrmsvm").unwrap(),
+            CpCommand::Xautolog {
+                user: "VMRMSVM".into()
+            }
+        );
+        assert_eq!(
+            parse(" CP SM lnx00080  CMM SHRINK 0x100 ").unwrap(),
+            CpCommand::Smsg {
+                to: "LNX00080".into(),
+                text: "CMM SHRINK 0x100".into()
+            }
+        );
+        assert_eq!(
+            parse("SMSG LNX01 cmm shrink 5").unwrap(),
+            CpCommand::Smsg {
+                to: "LNX01".into(),
+                text: "cmm shrink 5".into()
+            }
+        );
     }
 
     #[test]

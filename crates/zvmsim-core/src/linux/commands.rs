@@ -2,9 +2,12 @@
 //! simulated guest's memory state. A real command that zvmsim does not model answers
 //! `not simulated by zvmsim: <command>`; an unknown command answers as bash does.
 
+use super::cmm::CmmCommand;
 use super::shell::{
     find_command, is_assignment, lex, redirection, split_redirections, Redirect, Word,
 };
+
+mod cmm;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LinuxCommand {
@@ -27,6 +30,9 @@ pub enum LinuxCommand {
         value: u32,
         sysctl: bool,
     },
+    /// The cmm module's commands (modprobe, rmmod, its sysctls): the simulation applies them
+    /// to the guest's module and answers.
+    Cmm(CmmCommand),
     /// A real command (see [`super::catalog`]) that zvmsim does not model, as typed.
     NotSimulated {
         command: String,
@@ -118,6 +124,24 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ("cat /proc/sys/vm/page-cluster", None),
     ("echo N > /proc/sys/vm/swappiness", None),
     ("echo N > /proc/sys/vm/page-cluster", None),
+    ("modprobe cmm [sender=USERID]", None),
+    ("modprobe -r cmm", None),
+    ("rmmod cmm", None),
+    ("cat /proc/sys/vm/cmm_pages", None),
+    ("cat /proc/sys/vm/cmm_timed_pages", None),
+    ("cat /proc/sys/vm/cmm_timeout", None),
+    ("sysctl [-w] vm.cmm_pages[=N]", None),
+    (
+        "sysctl [-w] vm.cmm_timed_pages[=N]",
+        Some("a write adds N to the timed pool's target"),
+    ),
+    ("sysctl [-w] vm.cmm_timeout[=\"N S\"]", None),
+    ("echo N > /proc/sys/vm/cmm_pages", None),
+    (
+        "echo N > /proc/sys/vm/cmm_timed_pages",
+        Some("adds N to the timed pool's target"),
+    ),
+    ("echo N S > /proc/sys/vm/cmm_timeout", None),
 ];
 
 /// Parse one command line typed in a guest. A real command (see [`super::catalog`]) that
@@ -152,6 +176,10 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
     let Some((&cmd, args)) = args.split_first() else {
         return Ok(not_simulated());
     };
+    if let Some(c) = cmm::parse(cmd, args, &redirects)? {
+        let plain = first == 0 && (redirects.is_empty() || cmd == "echo");
+        return Ok(if plain { c } else { not_simulated() });
+    }
     if cmd == "echo" {
         return echo(args, &redirects).map(|c| c.unwrap_or_else(not_simulated));
     }
@@ -481,6 +509,8 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
             vec![format!("{} = {value}", tunable.key())]
         }
         LinuxCommand::SetVm { sysctl: false, .. } => vec![],
+        // Answered by the simulation, which applies it to the guest's module.
+        LinuxCommand::Cmm(_) => vec![],
         LinuxCommand::NotSimulated { command } => {
             vec![format!("not simulated by zvmsim: {command}")]
         }

@@ -51,6 +51,7 @@ means! {
     pagein_blocks_per_s,
     available_frames,
     available_below_2g,
+    vmrm_notifications,
 }
 
 /// One guest over the measured window.
@@ -78,6 +79,10 @@ pub struct GuestSummary {
     pub wait_swap_in_ms: f64,
     pub cmma: bool,
     pub discard_faults: u64,
+    /// The cmm balloon (static and timed pools), mean over the intervals, in pages.
+    pub cmm_pages_mean: f64,
+    /// Balloon pages given to CP (DIAGNOSE X'10') over the window.
+    pub cmm_diag10_pages: u64,
 }
 
 /// The summary of a run.

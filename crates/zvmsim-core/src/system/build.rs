@@ -192,6 +192,7 @@ impl Simulation {
                 idle_vcpus: idle,
                 pfault: spec.linux.pfault,
                 kswapd_task,
+                cmm_task: NONE,
                 swap_names,
                 swap_devs,
                 vm_mark: VmMark::default(),
@@ -216,6 +217,10 @@ impl Simulation {
             mon: IntervalState::default(),
             console: Vec::new(),
             ended: None,
+            vmrm: sc
+                .vmrm
+                .as_ref()
+                .map(|v| crate::cp::vmrm::Vmrm::new(v, instances.len())),
             scenario: sc,
         };
         // CP SET commands typed at time 0 configure the system before the guests IPL (SET

@@ -4,7 +4,8 @@
 use serde::Serialize;
 
 use crate::config::units::NS_PER_S;
-use crate::cp::commands::{self as cp, CpView};
+use crate::cp::commands::{self as cp, CpCommand, CpView};
+use crate::cp::vmrm::config::user_matches;
 use crate::linux::commands::{self as linux, LinuxCommand, LinuxView, VmTunable};
 
 use super::Simulation;
@@ -31,32 +32,52 @@ impl Simulation {
     pub(super) fn run_console(&mut self, i: usize) {
         let entry = self.scenario.console[i].clone();
         let user = entry.user.to_ascii_uppercase();
+        let logged = self.vmrm_log_len();
         if let Some(cmd) = &entry.cp {
             let response = match cp::parse_at(cmd, Some(self.scenario.lpar.zvm_level.as_str())) {
+                Ok(CpCommand::Xautolog { user: u }) => self.xautolog(&u),
+                Ok(CpCommand::Smsg { to, text }) => self.smsg(&user, &to, &text),
                 Ok(c) => cp::respond(&c, &self.cp_view()),
                 Err(m) => vec![m],
             };
             self.console_line(&user, cmd, response);
         } else if let Some(cmd) = &entry.linux {
-            let response = match (
-                linux::parse(cmd),
-                self.m.guests.iter().position(|g| g.name == user),
-            ) {
-                (Ok(c), Some(gi)) => {
-                    if let LinuxCommand::SetVm { tunable, value, .. } = c {
-                        let m = &mut self.m.guests[gi].mem;
-                        match tunable {
-                            VmTunable::Swappiness => m.swappiness = value,
-                            VmTunable::PageCluster => m.page_cluster = value,
-                        }
-                    }
-                    linux::respond(&c, &self.linux_view(gi))
-                }
-                (Err(m), _) => vec![m],
-                (_, None) => vec![format!("{user}: no such guest")],
-            };
+            // A user ending in `*` types the command in every guest it matches.
+            let guests: Vec<usize> = (0..self.m.guests.len())
+                .filter(|&g| user_matches(&user, &self.m.guests[g].name))
+                .collect();
+            if guests.is_empty() {
+                self.console_line(&user, cmd, vec![format!("{user}: no such guest")]);
+            }
+            for gi in guests {
+                let response = match linux::parse(cmd) {
+                    Ok(c) => self.linux_command(gi, &c),
+                    Err(m) => vec![m],
+                };
+                let name = self.m.guests[gi].name.clone();
+                self.console_line(&name, cmd, response);
+            }
+        } else if let Some(cmd) = &entry.cms {
+            let response = self.cms(cmd);
             self.console_line(&user, cmd, response);
         }
+        self.vmrm_echo(logged);
+    }
+
+    /// A Linux command in guest `gi`: what it changes, and what the guest prints.
+    fn linux_command(&mut self, gi: usize, c: &LinuxCommand) -> Vec<String> {
+        match c {
+            LinuxCommand::Cmm(cmm) => return self.cmm_command(gi, cmm),
+            LinuxCommand::SetVm { tunable, value, .. } => {
+                let m = &mut self.m.guests[gi].mem;
+                match tunable {
+                    VmTunable::Swappiness => m.swappiness = *value,
+                    VmTunable::PageCluster => m.page_cluster = *value,
+                }
+            }
+            _ => {}
+        }
+        linux::respond(c, &self.linux_view(gi))
     }
 
     /// What CP's commands see. INDICATE LOAD's rates are those of the current monitor

@@ -72,8 +72,8 @@ fn ns(cmd: &str) -> LinuxCommand {
 #[test]
 fn real_commands_not_simulated() {
     for cmd in [
-        "modprobe cmm",
-        "/sbin/modprobe cmm sender=VMRMSVM",
+        "modprobe dcssblk",
+        "/sbin/modprobe -v cmm sender=VMRMSVM",
         "mount -t ext2 -o xip /dev/dcssblk0 /mnt",
         "mkswap /dev/dasdb1",
         "swapon /dev/dasdb1",
@@ -125,8 +125,8 @@ fn real_commands_not_simulated() {
         swap_devices: vec![],
     };
     assert_eq!(
-        respond(&parse(" modprobe cmm ").unwrap(), &v),
-        vec!["not simulated by zvmsim: modprobe cmm".to_string()]
+        respond(&parse(" modprobe dcssblk ").unwrap(), &v),
+        vec!["not simulated by zvmsim: modprobe dcssblk".to_string()]
     );
 }
 
