@@ -1,92 +1,143 @@
 //! The kernel's boot parameter line (the `parameters = "..."` line of zipl.conf, shown by
-//! `cat /proc/cmdline`): split into words as the kernel splits it, and the words the model
-//! acts on. Every other word (root=, vmpoff=, dasd=...) is kept and ignored, as the kernel
-//! hands parameters it does not know to init.
+//! `cat /proc/cmdline`): split into parameters as the kernel splits it, and the one the model
+//! acts on, `cmma=`. Every other parameter (root=, vmpoff=, dasd=...) is kept and ignored, as
+//! the kernel hands parameters it does not know to init.
 //!
-//! Sources. Word splitting: the kernel's `next_arg` (words end at a blank outside double
-//! quotes; quotes group a value with blanks and are removed around the value). `cmma=`: the
-//! s390 `cmma` __setup handler of arch/s390/mm/page-states.c as introduced with CMMA (kernel
-//! 2.6.25, the code SLES10 SP2 carries): exactly `on` or `yes` turns CMMA on; any other value
-//! turns it off (`off`/`no` are accepted, anything else is also reported as not handled), and
-//! the last `cmma=` word wins. Later kernels parse the value with kstrtobool and leave the
-//! setting unchanged on a malformed value; with zvmsim's default (off) that is the same result
-//! except after an earlier `cmma=on`. Default: off, as the study states for its guests ("default
-//! is cmma=off", seed 002); mainline kernels later default to on.
+//! Splitting (the kernel's `next_arg`): words end at a blank outside double quotes; a double
+//! quote at the start of a word or of its value and one at its end are removed; `name=value`
+//! splits at the first `=`; a lone `--` ends the kernel's parameters (the rest goes to init).
+//!
+//! `cmma=` (the s390 `cmma` handler of arch/s390/mm/page-states.c as introduced with CMMA, the
+//! code the SLES10 service packs carry): exactly `on` or `yes` turns CMMA on; `off`, `no` or any
+//! other value (case matters: `ON` is no value it knows) turns it off; the last `cmma=` wins,
+//! each being handled in turn. A bare `cmma` without `=` is not the parameter. Default: off, as
+//! the study states for its guests ("default is cmma=off", seed 002). Later kernels (from
+//! knowledge, not modelled) default to on and parse the value with kstrtobool (1/0, y/n too).
 
-/// The words of a boot parameter line, as the kernel splits it.
-pub fn words(line: &str) -> Vec<String> {
+/// One kernel parameter: `name` or `name=value`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Param {
+    pub name: String,
+    pub value: Option<String>,
+}
+
+/// The kernel parameters of `line`, in order.
+pub fn params(line: &str) -> Vec<Param> {
+    let mut out = Vec::new();
+    for word in words(line) {
+        if word == "--" {
+            break;
+        }
+        let w = word.strip_prefix('"').unwrap_or(&word);
+        let (name, value) = match w.split_once('=') {
+            Some((n, v)) => {
+                let v = v.strip_prefix('"').unwrap_or(v);
+                (n, Some(v.strip_suffix('"').unwrap_or(v).to_string()))
+            }
+            None => (w.strip_suffix('"').unwrap_or(w), None),
+        };
+        out.push(Param {
+            name: name.to_string(),
+            value,
+        });
+    }
+    out
+}
+
+/// The words of `line`: blank-separated, a double-quoted stretch keeping its blanks.
+fn words(line: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut quoted = false;
-    let mut any = false;
     for c in line.chars() {
-        match c {
-            '"' => {
-                quoted = !quoted;
-                any = true;
+        if c == '"' {
+            quoted = !quoted;
+        }
+        if c.is_ascii_whitespace() && !quoted {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
             }
-            c if c.is_ascii_whitespace() && !quoted => {
-                if any {
-                    out.push(std::mem::take(&mut cur));
-                    any = false;
-                }
-            }
-            c => {
-                cur.push(c);
-                any = true;
-            }
+        } else {
+            cur.push(c);
         }
     }
-    if any {
+    if !cur.is_empty() {
         out.push(cur);
     }
     out
 }
 
-/// CMMA requested by the boot parameters (`cmma=on` or `cmma=yes`; see the module comment).
+/// The line asks for CMMA (see the module comment for the values the kernel accepts).
 pub fn cmma(line: &str) -> bool {
-    words(line)
+    params(line)
         .iter()
-        .filter_map(|w| w.strip_prefix("cmma="))
-        .last()
-        .is_some_and(|v| v == "on" || v == "yes")
+        .filter(|p| p.name == "cmma")
+        .filter_map(|p| p.value.as_deref())
+        .next_back()
+        .is_some_and(|v| matches!(v.trim(), "yes" | "on"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn p(name: &str, value: Option<&str>) -> Param {
+        Param {
+            name: name.into(),
+            value: value.map(Into::into),
+        }
+    }
+
     #[test]
-    fn words_as_the_kernel_splits_them() {
+    fn splits_as_the_kernel_does() {
         assert_eq!(
-            words("  root=/dev/dasda1   cmma=on\tvmpoff=\"LOGOFF\" "),
-            vec!["root=/dev/dasda1", "cmma=on", "vmpoff=LOGOFF"]
+            params("  root=/dev/dasda1   cmma=on\tvmpoff=LOGOFF noinitrd "),
+            vec![
+                p("root", Some("/dev/dasda1")),
+                p("cmma", Some("on")),
+                p("vmpoff", Some("LOGOFF")),
+                p("noinitrd", None),
+            ]
         );
-        // Quotes keep blanks inside one word.
+        // A quoted value keeps its blanks and loses its quotes.
         assert_eq!(
-            words("vmhalt=\"MSG OP HALT\" dasd=100-1ff"),
-            vec!["vmhalt=MSG OP HALT", "dasd=100-1ff"]
+            params(r#"vmhalt="LOGOFF NOW" dasd=0.0.0150-0.0.0152"#),
+            vec![
+                p("vmhalt", Some("LOGOFF NOW")),
+                p("dasd", Some("0.0.0150-0.0.0152")),
+            ]
         );
-        assert!(words("   ").is_empty());
+        // `--` ends the kernel's parameters.
+        assert_eq!(params("ro -- cmma=on"), vec![p("ro", None)]);
+        assert!(params("   ").is_empty());
     }
 
     #[test]
     fn cmma_values() {
-        assert!(cmma("root=/dev/dasda1 cmma=on"));
-        assert!(cmma("cmma=yes"));
-        assert!(!cmma("root=/dev/dasda1"));
-        assert!(!cmma(""));
-        assert!(!cmma("cmma=off"));
-        assert!(!cmma("cmma=no"));
-        // The 2.6.25 handler compares exactly: anything else is off.
-        assert!(!cmma("cmma=maybe"));
-        assert!(!cmma("cmma=ON"));
-        assert!(!cmma("cmma=1"));
-        assert!(!cmma("cmma="));
-        // The last cmma= word wins.
-        assert!(!cmma("cmma=on cmma=off"));
-        assert!(cmma("cmma=off cmma=on"));
-        // Not a cmma= word.
-        assert!(!cmma("xcmma=on nocmma=on"));
+        for (line, on) in [
+            ("root=/dev/dasda1 cmma=on", true),
+            ("cmma=yes", true),
+            ("cmma=off", false),
+            ("cmma=no", false),
+            // Values the SLES10-era handler does not know leave CMMA off.
+            ("cmma=maybe", false),
+            ("cmma=ON", false),
+            ("cmma=1", false),
+            ("cmma=", false),
+            // Not the parameter.
+            ("cmma", false),
+            ("xcmma=on nocmma=on", false),
+            ("root=/dev/dasda1", false),
+            ("", false),
+            // The last one wins.
+            ("cmma=on cmma=off", false),
+            ("cmma=off cmma=on", true),
+            ("cmma=on cmma=maybe", false),
+            (r#"cmma="on""#, true),
+            // After `--` it is init's, not the kernel's.
+            ("ro -- cmma=on", false),
+        ] {
+            assert_eq!(cmma(line), on, "{line}");
+        }
     }
 }

@@ -99,9 +99,8 @@ impl Storage {
     /// Drop the candidates whose frame no longer holds an unused or volatile page.
     fn prune_cmma_first(&mut self) {
         let (fr, pg) = (&self.fr_page, &self.pg);
-        self.cmma_first.retain(|&f| {
-            fr[f as usize] < CP_OWNED && pg[fr[f as usize] as usize] & GUEST_STATE != 0
-        });
+        self.cmma_first
+            .retain(|&f| fr[f as usize] < CP_OWNED && pg[fr[f as usize] as usize] & GUEST_STATE != 0);
     }
 
     /// Demand scan's first step with CMMA: take the frames of unused and volatile pages, oldest
@@ -249,11 +248,7 @@ mod tests {
         for p in [10, 11, 12] {
             st.steal(frame_of(&st, p), &mut cp);
         }
-        assert_eq!(
-            st.moved.ms_to_xs,
-            before.ms_to_xs + 1,
-            "only the stable page written"
-        );
+        assert_eq!(st.moved.ms_to_xs, before.ms_to_xs + 1, "only the stable page written");
         assert_eq!(st.moved.cmma_reclaimed, before.cmma_reclaimed + 2);
         assert!(!st.page_in_xstor(SpaceId(0), 10) && !st.page_in_xstor(SpaceId(0), 11));
         assert!(st.page_in_xstor(SpaceId(0), 12));
