@@ -322,6 +322,18 @@ pub struct LinuxSpec {
     /// vm.page-cluster: a major fault reads 2^page_cluster swap slots at once (readahead).
     #[serde(default = "default_page_cluster")]
     pub page_cluster: u32,
+    /// The kernel parameter line, as the `parameters = "..."` line of zipl.conf gives it
+    /// (e.g. "root=/dev/dasda1 cmma=on"); `cat /proc/cmdline` prints it. Left out of the
+    /// serialized scenario when empty, so that existing scenarios keep their hash.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub parameters: String,
+}
+
+impl LinuxSpec {
+    /// The boot parameters ask for CMMA (`cmma=on`); see [`crate::linux::cmdline::cmma`].
+    pub fn cmma(&self) -> bool {
+        crate::linux::cmdline::cmma(&self.parameters)
+    }
 }
 
 fn default_page_cluster() -> u32 {
@@ -351,6 +363,7 @@ impl Default for LinuxSpec {
             min_free: default_min_free(),
             swappiness: default_swappiness(),
             page_cluster: default_page_cluster(),
+            parameters: String::new(),
         }
     }
 }

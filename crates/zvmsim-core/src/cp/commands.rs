@@ -26,6 +26,15 @@ pub enum CpCommand {
         to: String,
         text: String,
     },
+    /// `SET MEMASSIST ON|OFF ALL|userid` (z/VM 5.3 and later): the CMMA assist for guests.
+    SetMemassist {
+        on: bool,
+        target: Target,
+    },
+    /// `QUERY MEMASSIST [ALL|userid]`.
+    QueryMemassist {
+        target: Target,
+    },
     /// A real CP command (see [`super::catalog`]) that zvmsim does not model, as typed.
     NotSimulated {
         command: String,
@@ -41,7 +50,18 @@ pub const SIMULATED: &[&str] = &[
     "QUERY CPLEVEL",
     "QUERY ALLOC PAGE",
     "INDICATE LOAD",
+    "SET MEMASSIST",
+    "QUERY MEMASSIST",
 ];
+
+/// Whom a per-user command addresses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// Every logged-on user.
+    All,
+    /// One user (upper case, as CP folds it).
+    User(String),
+}
 
 /// What a CP command needs to see of the system to answer.
 pub struct CpView<'a> {
@@ -57,6 +77,8 @@ pub struct CpView<'a> {
     pub paging_per_s: f64,
     pub xstor_per_s: f64,
     pub migrate_per_s: f64,
+    /// Each logged-on guest and its SET MEMASSIST setting, in logon order.
+    pub memassist: Vec<(String, bool)>,
 }
 
 /// `word` matches `full` if it is at least `min` characters long and a prefix of it.
@@ -115,6 +137,15 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
                 Some(w) => return Err(format!("HCPQAL003E Invalid option - {w}")),
                 None => return Err("HCPQAL026E Operand missing or invalid".into()),
             }
+        } else if is_memassist(catalog::QUERY, what, level) {
+            // No operand: all users (inference; the reference's default is not confirmed).
+            return match &ops[1..] {
+                [] => Ok(CpCommand::QueryMemassist {
+                    target: Target::All,
+                }),
+                [t] => Ok(CpCommand::QueryMemassist { target: target(t) }),
+                [_, extra, ..] => Err(format!("HCPCQU003E Invalid option - {extra}")),
+            };
         } else if catalog::find(catalog::QUERY, what, level).is_some() || catalog::is_pf_key(what) {
             return not_simulated();
         } else {
@@ -142,6 +173,13 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
             }
             Some(w) => Err(format!("HCPIND003E Invalid option - {w}")),
         };
+    }
+    if abbrev(verb, "SET", 3)
+        && ops
+            .first()
+            .is_some_and(|w| is_memassist(catalog::SET, w, level))
+    {
+        return parse_set_memassist(&ops[1..]);
     }
     let Some(found) = catalog::find_verb(verb, level) else {
         return Err(unknown(verb));
@@ -197,6 +235,64 @@ fn rest_after(line: &str, n: usize) -> &str {
         rest = rest[end..].trim_start();
     }
     rest
+}
+
+/// `token` names the MEMASSIST operand of `words` at `level` (absent before z/VM 5.3).
+fn is_memassist(words: &[catalog::Word], token: &str, level: Option<&str>) -> bool {
+    catalog::find(words, token, level).is_some_and(|w| w.name == "MEMASSIST")
+}
+
+fn target(word: &str) -> Target {
+    if word == "ALL" {
+        Target::All
+    } else {
+        Target::User(word.to_string())
+    }
+}
+
+/// The operands after `SET MEMASSIST`: `ON|OFF ALL|userid`. Both are required (inference: the
+/// syntax diagram's default for a missing userid is not confirmed, so CP's "operand missing"
+/// answers it); a word after the userid is an invalid option.
+fn parse_set_memassist(ops: &[&str]) -> Result<CpCommand, String> {
+    let on = match ops.first() {
+        Some(&"ON") => true,
+        Some(&"OFF") => false,
+        Some(w) => return Err(format!("HCPCFC003E Invalid option - {w}")),
+        None => return Err("HCPCFC026E Operand missing or invalid".into()),
+    };
+    match &ops[1..] {
+        [] => Err("HCPCFC026E Operand missing or invalid".into()),
+        [t] => Ok(CpCommand::SetMemassist {
+            on,
+            target: target(t),
+        }),
+        [_, extra, ..] => Err(format!("HCPCFC003E Invalid option - {extra}")),
+    }
+}
+
+/// The guests (indices into `names`, the logged-on users) a MEMASSIST command addresses, or
+/// CP's HCP045E when the named user is not logged on (`module`: the answering CP module).
+pub fn memassist_targets<S: AsRef<str>>(
+    target: &Target,
+    names: &[S],
+    module: &str,
+) -> Result<Vec<usize>, String> {
+    match target {
+        Target::All => Ok((0..names.len()).collect()),
+        Target::User(u) => names
+            .iter()
+            .position(|n| n.as_ref().eq_ignore_ascii_case(u))
+            .map(|i| vec![i])
+            .ok_or_else(|| format!("HCP{module}045E {u} not logged on")),
+    }
+}
+
+fn on_off(on: bool) -> &'static str {
+    if on {
+        "ON"
+    } else {
+        "OFF"
+    }
 }
 
 fn size_text(bytes: u64) -> String {
@@ -290,11 +386,38 @@ pub fn respond(cmd: &CpCommand, v: &CpView) -> Vec<String> {
             ),
             format!("PAGING-{:04.0}/SEC", v.paging_per_s),
         ],
+        // A successful SET answers with nothing but CP's ready (inference: no response text
+        // is documented that we could verify); the console applies it.
+        CpCommand::SetMemassist { target, .. } => {
+            let names: Vec<&str> = v.memassist.iter().map(|(n, _)| n.as_str()).collect();
+            match memassist_targets(target, &names, "CFC") {
+                Ok(_) => vec![],
+                Err(m) => vec![m],
+            }
+        }
+        // One line per user. The response text is not verified against IBM's reference: the
+        // closest documented form we know, "MEMASSIST ON|OFF for userid", stands in for it.
+        CpCommand::QueryMemassist { target } => {
+            let names: Vec<&str> = v.memassist.iter().map(|(n, _)| n.as_str()).collect();
+            match memassist_targets(target, &names, "CQU") {
+                Ok(ix) => ix
+                    .into_iter()
+                    .map(|i| {
+                        let (name, on) = &v.memassist[i];
+                        format!("MEMASSIST {} for {name}", on_off(*on))
+                    })
+                    .collect(),
+                Err(m) => vec![m],
+            }
+        }
         CpCommand::NotSimulated { command } => vec![format!("not simulated by zvmsim: {command}")],
         // Answered by the simulation, which starts VMRM or delivers the message.
         CpCommand::Xautolog { .. } | CpCommand::Smsg { .. } => vec![],
     }
 }
+
+#[cfg(test)]
+mod memassist_tests;
 
 #[cfg(test)]
 mod tests {
@@ -327,7 +450,6 @@ mod tests {
         // Real CP commands and operands zvmsim does not model: as typed, trimmed.
         for cmd in [
             "SET SRM STORBUF 300 250 200",
-            "  cp set memassist on all ",
             "DEFINE STORAGE 512M",
             "def vfb-512 2000 2097152",
             "att 5680 LNX01",
@@ -337,7 +459,6 @@ mod tests {
             "XAUTOLOG VMRMSVM SYNC",
             "SMSG LNX01",
             "q nss name map dcssname",
-            "QUERY MEMASSIST",
             "Q PAV",
             "query vdisk userlim",
             "q alloc spool",
@@ -364,6 +485,7 @@ mod tests {
             paging_per_s: 0.0,
             xstor_per_s: 0.0,
             migrate_per_s: 0.0,
+            memassist: vec![],
         };
         assert_eq!(
             respond(&parse(" set srm storbuf 300 250 200 ").unwrap(), &v),
@@ -474,8 +596,14 @@ mod tests {
             if row.system != "cp" || !row.simulated {
                 continue;
             }
-            let full = parse(&row.command).unwrap();
-            let short = parse(row.abbreviation.as_deref().unwrap()).unwrap();
+            // SET MEMASSIST needs its operands.
+            let ops = if row.command == "SET MEMASSIST" {
+                " ON ALL"
+            } else {
+                ""
+            };
+            let full = parse(&format!("{}{ops}", row.command)).unwrap();
+            let short = parse(&format!("{}{ops}", row.abbreviation.as_deref().unwrap())).unwrap();
             assert!(
                 !matches!(full, CpCommand::NotSimulated { .. }),
                 "{}",

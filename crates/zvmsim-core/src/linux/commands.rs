@@ -19,6 +19,8 @@ pub enum LinuxCommand {
     Vmstat,
     /// `swapon -s` or `cat /proc/swaps`.
     Swaps,
+    /// `cat /proc/cmdline`: the kernel parameter line the guest booted with.
+    Cmdline,
     /// `sysctl vm.swappiness`, `cat /proc/sys/vm/swappiness`.
     ShowVm {
         tunable: VmTunable,
@@ -107,6 +109,8 @@ pub struct LinuxView {
     pub page_cluster: u32,
     /// Swap partitions and their size and use in pages (slots are spread round robin).
     pub swap_devices: Vec<String>,
+    /// The kernel parameter line (zipl.conf `parameters`), for /proc/cmdline.
+    pub cmdline: String,
 }
 
 /// The simulated command forms, as `zvmsim commands` lists them, with a note where the answer
@@ -117,6 +121,7 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ("cat /proc/vmstat", None),
     ("vmstat", Some("answers with the /proc/vmstat counters")),
     ("cat /proc/swaps", None),
+    ("cat /proc/cmdline", None),
     ("swapon -s", None),
     ("sysctl [-w] vm.swappiness[=N]", None),
     ("sysctl [-w] vm.page-cluster[=N]", None),
@@ -272,6 +277,7 @@ fn cat(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
             "/proc/meminfo" => return Ok(Some(LinuxCommand::Meminfo)),
             "/proc/vmstat" => return Ok(Some(LinuxCommand::Vmstat)),
             "/proc/swaps" => return Ok(Some(LinuxCommand::Swaps)),
+            "/proc/cmdline" => return Ok(Some(LinuxCommand::Cmdline)),
             p => {
                 if let Some(tunable) = VmTunable::by_path(p) {
                     return Ok(Some(LinuxCommand::ShowVm {
@@ -490,6 +496,8 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
             }
             out
         }
+        // The line as zipl passed it (zvmsim adds nothing of its own to it).
+        LinuxCommand::Cmdline => vec![v.cmdline.clone()],
         LinuxCommand::ShowVm { tunable, sysctl } => {
             let value = match tunable {
                 VmTunable::Swappiness => v.swappiness,

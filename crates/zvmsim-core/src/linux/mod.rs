@@ -3,6 +3,7 @@
 
 pub mod catalog;
 pub mod cmm;
+pub mod cmdline;
 pub mod commands;
 pub(crate) mod kernel;
 pub mod memory;
