@@ -67,8 +67,9 @@ pub struct CpView<'a> {
     pub paging_per_s: f64,
     pub xstor_per_s: f64,
     pub migrate_per_s: f64,
-    /// Each logged-on guest and its SET MEMASSIST setting, in logon order.
-    pub memassist: Vec<(String, bool)>,
+    /// Each logged-on guest, its SET MEMASSIST setting and whether the guest uses the assist
+    /// (CMMA in effect since its IPL), in logon order.
+    pub memassist: Vec<(String, bool, bool)>,
 }
 
 /// `word` matches `full` if it is at least `min` characters long and a prefix of it.
@@ -348,24 +349,37 @@ pub fn respond(cmd: &CpCommand, v: &CpView) -> Vec<String> {
         // A successful SET answers with nothing but CP's ready (inference: no response text
         // is documented that we could verify); the console applies it.
         CpCommand::SetMemassist { target, .. } => {
-            let names: Vec<&str> = v.memassist.iter().map(|(n, _)| n.as_str()).collect();
+            let names: Vec<&str> = v.memassist.iter().map(|(n, ..)| n.as_str()).collect();
             match memassist_targets(target, &names, "CFC") {
                 Ok(_) => vec![],
                 Err(m) => vec![m],
             }
         }
-        // One line per user. The response text is not verified against IBM's reference: the
-        // closest documented form we know, "MEMASSIST ON|OFF for userid", stands in for it.
+        // IBM's response pattern (z/VM CP Commands and Utilities Reference, QUERY MEMASSIST):
+        // the setting for all users, a heading, then user, setting and status in columns of
+        // ten. zvmsim keeps only the per-user settings (SET ... ALL sets each logged-on
+        // guest, as the study uses it), so the all-users line shows its value at z/VM IPL,
+        // ON. ACTIVE: the guest uses the assist (CMMA in effect since its IPL); a guest set
+        // OFF while active keeps it until its next IPL (inference), shown as pending off.
         CpCommand::QueryMemassist { target } => {
-            let names: Vec<&str> = v.memassist.iter().map(|(n, _)| n.as_str()).collect();
+            let names: Vec<&str> = v.memassist.iter().map(|(n, ..)| n.as_str()).collect();
             match memassist_targets(target, &names, "CQU") {
-                Ok(ix) => ix
-                    .into_iter()
-                    .map(|i| {
-                        let (name, on) = &v.memassist[i];
-                        format!("MEMASSIST {} for {name}", on_off(*on))
-                    })
-                    .collect(),
+                Ok(ix) => {
+                    let mut out = vec![
+                        "ALL USERS SET - ON".to_string(),
+                        "USER      SETTING   STATUS".to_string(),
+                    ];
+                    for i in ix {
+                        let (name, on, active) = &v.memassist[i];
+                        let (setting, status) = match (*on, *active) {
+                            (true, true) => ("ON", "ACTIVE"),
+                            (false, true) => ("ON", "ACTIVE,PENDING OFF"),
+                            (on, false) => (on_off(on), "INACTIVE"),
+                        };
+                        out.push(format!("{name:<10}{setting:<10}{status}"));
+                    }
+                    out
+                }
                 Err(m) => vec![m],
             }
         }
