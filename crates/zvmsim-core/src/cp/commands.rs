@@ -129,14 +129,13 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
                 None => return Err("HCPQAL026E Operand missing or invalid".into()),
             }
         } else if is_memassist(catalog::QUERY, what, level) {
-            // No operand: all users (inference; the reference's default is not confirmed).
-            return match &ops[1..] {
-                [] => Ok(CpCommand::QueryMemassist {
-                    target: Target::All,
-                }),
-                [t] => Ok(CpCommand::QueryMemassist { target: target(t) }),
-                [_, extra, ..] => Err(format!("HCPCQU003E Invalid option - {extra}")),
-            };
+            if is_own(&ops[1..]) {
+                return not_simulated();
+            }
+            // No operand: all users (inference: the reference's default is the issuer's own
+            // virtual machine, and the scenario's console has no Linux guest of its own).
+            let target = memassist_target(&ops[1..], "CQU")?.unwrap_or(Target::All);
+            return Ok(CpCommand::QueryMemassist { target });
         } else if catalog::find(catalog::QUERY, what, level).is_some() || catalog::is_pf_key(what) {
             return not_simulated();
         } else {
@@ -170,6 +169,9 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
             .first()
             .is_some_and(|w| is_memassist(catalog::SET, w, level))
     {
+        if is_own(ops.get(2..).unwrap_or_default()) {
+            return not_simulated();
+        }
         return parse_set_memassist(&ops[1..]);
     }
     let Some(found) = catalog::find_verb(verb, level) else {
@@ -202,17 +204,38 @@ fn is_memassist(words: &[catalog::Word], token: &str, level: Option<&str>) -> bo
     catalog::find(words, token, level).is_some_and(|w| w.name == "MEMASSIST")
 }
 
-fn target(word: &str) -> Target {
-    if word == "ALL" {
-        Target::All
-    } else {
-        Target::User(word.to_string())
+/// The users a MEMASSIST command names: `[FOR] ALL`, `[FOR] USER userid` (the forms IBM's
+/// reference shows: "SET MEMASSIST ON|OFF FOR ALL", "QUERY MEMASSIST USER userid") or
+/// `[FOR] userid` (the brief's form; inference). `None`: none named. A word after the target
+/// is an invalid option; `FOR` or `USER` without what follows, a missing operand.
+fn memassist_target(ops: &[&str], module: &str) -> Result<Option<Target>, String> {
+    let missing = || format!("HCP{module}026E Operand missing or invalid");
+    let ops = match ops {
+        [] => return Ok(None),
+        ["FOR"] => return Err(missing()),
+        ["FOR", rest @ ..] => rest,
+        _ => ops,
+    };
+    let (target, rest) = match ops {
+        ["ALL", rest @ ..] => (Target::All, rest),
+        ["USER"] => return Err(missing()),
+        ["USER", u, rest @ ..] => (Target::User(u.to_string()), rest),
+        [u, rest @ ..] => (Target::User(u.to_string()), rest),
+        [] => return Err(missing()),
+    };
+    match rest.first() {
+        Some(extra) => Err(format!("HCP{module}003E Invalid option - {extra}")),
+        None => Ok(Some(target)),
     }
 }
 
-/// The operands after `SET MEMASSIST`: `ON|OFF ALL|userid`. Both are required (inference: the
-/// syntax diagram's default for a missing userid is not confirmed, so CP's "operand missing"
-/// answers it); a word after the userid is an invalid option.
+/// `*` (or `FOR *`): the issuer's own virtual machine, which the scenario's console is not.
+fn is_own(ops: &[&str]) -> bool {
+    matches!(ops, ["*"] | ["FOR", "*"])
+}
+
+/// The operands after `SET MEMASSIST`: `ON|OFF` and the users. Both are required (inference:
+/// the reference's default, the issuer's own virtual machine, is not one the console has).
 fn parse_set_memassist(ops: &[&str]) -> Result<CpCommand, String> {
     let on = match ops.first() {
         Some(&"ON") => true,
@@ -220,13 +243,9 @@ fn parse_set_memassist(ops: &[&str]) -> Result<CpCommand, String> {
         Some(w) => return Err(format!("HCPCFC003E Invalid option - {w}")),
         None => return Err("HCPCFC026E Operand missing or invalid".into()),
     };
-    match &ops[1..] {
-        [] => Err("HCPCFC026E Operand missing or invalid".into()),
-        [t] => Ok(CpCommand::SetMemassist {
-            on,
-            target: target(t),
-        }),
-        [_, extra, ..] => Err(format!("HCPCFC003E Invalid option - {extra}")),
+    match memassist_target(&ops[1..], "CFC")? {
+        Some(target) => Ok(CpCommand::SetMemassist { on, target }),
+        None => Err("HCPCFC026E Operand missing or invalid".into()),
     }
 }
 

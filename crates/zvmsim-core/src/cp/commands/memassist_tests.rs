@@ -57,6 +57,36 @@ fn accepted_forms() {
             target: Target::All
         })
     );
+    // IBM's forms: FOR ALL, USER userid, FOR USER userid.
+    assert_eq!(
+        at53("SET MEMASSIST OFF FOR ALL"),
+        Ok(CpCommand::SetMemassist {
+            on: false,
+            target: Target::All
+        })
+    );
+    assert_eq!(
+        at53("SET MEMASSIST ON FOR USER lnx03"),
+        Ok(CpCommand::SetMemassist {
+            on: true,
+            target: user("LNX03")
+        })
+    );
+    assert_eq!(
+        at53("q memassist user lnx02"),
+        Ok(CpCommand::QueryMemassist {
+            target: user("LNX02")
+        })
+    );
+    // The issuer's own virtual machine: real, not one the scenario's console has.
+    for cmd in ["SET MEMASSIST ON *", "Q MEMASSIST FOR *"] {
+        assert_eq!(
+            at53(cmd),
+            Ok(CpCommand::NotSimulated {
+                command: cmd.to_string()
+            })
+        );
+    }
     assert_eq!(
         at53("q memassist lnx02"),
         Ok(CpCommand::QueryMemassist {
@@ -115,6 +145,26 @@ fn rejected_forms() {
             "Q MEMASSIST ALL LNX01",
             "5.3",
             "HCPCQU003E Invalid option - LNX01",
+        ),
+        (
+            "SET MEMASSIST ON FOR",
+            "5.3",
+            "HCPCFC026E Operand missing or invalid",
+        ),
+        (
+            "SET MEMASSIST ON USER",
+            "5.3",
+            "HCPCFC026E Operand missing or invalid",
+        ),
+        (
+            "SET MEMASSIST ON FOR ALL LNX01",
+            "5.3",
+            "HCPCFC003E Invalid option - LNX01",
+        ),
+        (
+            "Q MEMASSIST USER LNX01 NOW",
+            "5.3",
+            "HCPCQU003E Invalid option - NOW",
         ),
         // Too short an abbreviation is another (invalid) operand.
         (
