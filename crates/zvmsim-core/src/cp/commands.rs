@@ -77,8 +77,9 @@ pub struct CpView<'a> {
     pub paging_per_s: f64,
     pub xstor_per_s: f64,
     pub migrate_per_s: f64,
-    /// Each logged-on guest and its SET MEMASSIST setting, in logon order.
-    pub memassist: Vec<(String, bool)>,
+    /// Each logged-on guest, its SET MEMASSIST setting and whether the guest uses the assist
+    /// (CMMA in effect since its IPL), in logon order.
+    pub memassist: Vec<(String, bool, bool)>,
 }
 
 /// `word` matches `full` if it is at least `min` characters long and a prefix of it.
@@ -138,14 +139,13 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
                 None => return Err("HCPQAL026E Operand missing or invalid".into()),
             }
         } else if is_memassist(catalog::QUERY, what, level) {
-            // No operand: all users (inference; the reference's default is not confirmed).
-            return match &ops[1..] {
-                [] => Ok(CpCommand::QueryMemassist {
-                    target: Target::All,
-                }),
-                [t] => Ok(CpCommand::QueryMemassist { target: target(t) }),
-                [_, extra, ..] => Err(format!("HCPCQU003E Invalid option - {extra}")),
-            };
+            if is_own(&ops[1..]) {
+                return not_simulated();
+            }
+            // No operand: all users (inference: the reference's default is the issuer's own
+            // virtual machine, and the scenario's console has no Linux guest of its own).
+            let target = memassist_target(&ops[1..], "CQU")?.unwrap_or(Target::All);
+            return Ok(CpCommand::QueryMemassist { target });
         } else if catalog::find(catalog::QUERY, what, level).is_some() || catalog::is_pf_key(what) {
             return not_simulated();
         } else {
@@ -179,6 +179,9 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
             .first()
             .is_some_and(|w| is_memassist(catalog::SET, w, level))
     {
+        if is_own(ops.get(2..).unwrap_or_default()) {
+            return not_simulated();
+        }
         return parse_set_memassist(&ops[1..]);
     }
     let Some(found) = catalog::find_verb(verb, level) else {
@@ -242,17 +245,38 @@ fn is_memassist(words: &[catalog::Word], token: &str, level: Option<&str>) -> bo
     catalog::find(words, token, level).is_some_and(|w| w.name == "MEMASSIST")
 }
 
-fn target(word: &str) -> Target {
-    if word == "ALL" {
-        Target::All
-    } else {
-        Target::User(word.to_string())
+/// The users a MEMASSIST command names: `[FOR] ALL`, `[FOR] USER userid` (the forms IBM's
+/// reference shows: "SET MEMASSIST ON|OFF FOR ALL", "QUERY MEMASSIST USER userid") or
+/// `[FOR] userid` (the brief's form; inference). `None`: none named. A word after the target
+/// is an invalid option; `FOR` or `USER` without what follows, a missing operand.
+fn memassist_target(ops: &[&str], module: &str) -> Result<Option<Target>, String> {
+    let missing = || format!("HCP{module}026E Operand missing or invalid");
+    let ops = match ops {
+        [] => return Ok(None),
+        ["FOR"] => return Err(missing()),
+        ["FOR", rest @ ..] => rest,
+        _ => ops,
+    };
+    let (target, rest) = match ops {
+        ["ALL", rest @ ..] => (Target::All, rest),
+        ["USER"] => return Err(missing()),
+        ["USER", u, rest @ ..] => (Target::User(u.to_string()), rest),
+        [u, rest @ ..] => (Target::User(u.to_string()), rest),
+        [] => return Err(missing()),
+    };
+    match rest.first() {
+        Some(extra) => Err(format!("HCP{module}003E Invalid option - {extra}")),
+        None => Ok(Some(target)),
     }
 }
 
-/// The operands after `SET MEMASSIST`: `ON|OFF ALL|userid`. Both are required (inference: the
-/// syntax diagram's default for a missing userid is not confirmed, so CP's "operand missing"
-/// answers it); a word after the userid is an invalid option.
+/// `*` (or `FOR *`): the issuer's own virtual machine, which the scenario's console is not.
+fn is_own(ops: &[&str]) -> bool {
+    matches!(ops, ["*"] | ["FOR", "*"])
+}
+
+/// The operands after `SET MEMASSIST`: `ON|OFF` and the users. Both are required (inference:
+/// the reference's default, the issuer's own virtual machine, is not one the console has).
 fn parse_set_memassist(ops: &[&str]) -> Result<CpCommand, String> {
     let on = match ops.first() {
         Some(&"ON") => true,
@@ -260,13 +284,9 @@ fn parse_set_memassist(ops: &[&str]) -> Result<CpCommand, String> {
         Some(w) => return Err(format!("HCPCFC003E Invalid option - {w}")),
         None => return Err("HCPCFC026E Operand missing or invalid".into()),
     };
-    match &ops[1..] {
-        [] => Err("HCPCFC026E Operand missing or invalid".into()),
-        [t] => Ok(CpCommand::SetMemassist {
-            on,
-            target: target(t),
-        }),
-        [_, extra, ..] => Err(format!("HCPCFC003E Invalid option - {extra}")),
+    match memassist_target(&ops[1..], "CFC")? {
+        Some(target) => Ok(CpCommand::SetMemassist { on, target }),
+        None => Err("HCPCFC026E Operand missing or invalid".into()),
     }
 }
 
@@ -389,24 +409,37 @@ pub fn respond(cmd: &CpCommand, v: &CpView) -> Vec<String> {
         // A successful SET answers with nothing but CP's ready (inference: no response text
         // is documented that we could verify); the console applies it.
         CpCommand::SetMemassist { target, .. } => {
-            let names: Vec<&str> = v.memassist.iter().map(|(n, _)| n.as_str()).collect();
+            let names: Vec<&str> = v.memassist.iter().map(|(n, ..)| n.as_str()).collect();
             match memassist_targets(target, &names, "CFC") {
                 Ok(_) => vec![],
                 Err(m) => vec![m],
             }
         }
-        // One line per user. The response text is not verified against IBM's reference: the
-        // closest documented form we know, "MEMASSIST ON|OFF for userid", stands in for it.
+        // IBM's response pattern (z/VM CP Commands and Utilities Reference, QUERY MEMASSIST):
+        // the setting for all users, a heading, then user, setting and status in columns of
+        // ten. zvmsim keeps only the per-user settings (SET ... ALL sets each logged-on
+        // guest, as the study uses it), so the all-users line shows its value at z/VM IPL,
+        // ON. ACTIVE: the guest uses the assist (CMMA in effect since its IPL); a guest set
+        // OFF while active keeps it until its next IPL (inference), shown as pending off.
         CpCommand::QueryMemassist { target } => {
-            let names: Vec<&str> = v.memassist.iter().map(|(n, _)| n.as_str()).collect();
+            let names: Vec<&str> = v.memassist.iter().map(|(n, ..)| n.as_str()).collect();
             match memassist_targets(target, &names, "CQU") {
-                Ok(ix) => ix
-                    .into_iter()
-                    .map(|i| {
-                        let (name, on) = &v.memassist[i];
-                        format!("MEMASSIST {} for {name}", on_off(*on))
-                    })
-                    .collect(),
+                Ok(ix) => {
+                    let mut out = vec![
+                        "ALL USERS SET - ON".to_string(),
+                        "USER      SETTING   STATUS".to_string(),
+                    ];
+                    for i in ix {
+                        let (name, on, active) = &v.memassist[i];
+                        let (setting, status) = match (*on, *active) {
+                            (true, true) => ("ON", "ACTIVE"),
+                            (false, true) => ("ON", "ACTIVE,PENDING OFF"),
+                            (on, false) => (on_off(on), "INACTIVE"),
+                        };
+                        out.push(format!("{name:<10}{setting:<10}{status}"));
+                    }
+                    out
+                }
                 Err(m) => vec![m],
             }
         }

@@ -134,7 +134,7 @@ impl Simulation {
                 .m
                 .guests
                 .iter()
-                .map(|g| (g.name.clone(), g.memassist))
+                .map(|g| (g.name.clone(), g.memassist, g.mem.cmma))
                 .collect(),
         }
     }
@@ -277,20 +277,31 @@ linux = { kernel = "4M", min_free = "1M", parameters = "root=/dev/dasda1 cmma=on
             (&["HCPCQU045E LNX09 not logged on"], [false, true, false]),
             (
                 &[
-                    "MEMASSIST OFF for LNX01",
-                    "MEMASSIST ON for LNX02",
-                    "MEMASSIST OFF for LNX03",
+                    "ALL USERS SET - ON",
+                    "USER      SETTING   STATUS",
+                    "LNX01     OFF       INACTIVE",
+                    "LNX02     ON        ACTIVE",
+                    "LNX03     OFF       INACTIVE",
                 ],
                 [false, true, false],
             ),
             (&[], [true, true, true]),
-            (&["MEMASSIST ON for LNX03"], [true, true, true]),
+            (
+                &[
+                    "ALL USERS SET - ON",
+                    "USER      SETTING   STATUS",
+                    "LNX03     ON        INACTIVE",
+                ],
+                [true, true, true],
+            ),
             (&[], [true, true, false]),
             (
                 &[
-                    "MEMASSIST ON for LNX01",
-                    "MEMASSIST ON for LNX02",
-                    "MEMASSIST OFF for LNX03",
+                    "ALL USERS SET - ON",
+                    "USER      SETTING   STATUS",
+                    "LNX01     ON        INACTIVE",
+                    "LNX02     ON        ACTIVE",
+                    "LNX03     OFF       INACTIVE",
                 ],
                 [true, true, false],
             ),

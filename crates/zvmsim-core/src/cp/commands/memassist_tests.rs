@@ -2,21 +2,24 @@
 
 use super::*;
 
-fn view(guests: &[(&str, bool)]) -> CpView<'static> {
+fn view(guests: &[(&str, bool, bool)]) -> CpView<'static> {
     CpView {
         level: "5.3",
         central_bytes: 0,
         xstor_bytes: 0,
         xstor_used_blocks: 0,
         ifls: 1,
-        guests: guests.iter().map(|(n, _)| n.to_string()).collect(),
+        guests: guests.iter().map(|(n, ..)| n.to_string()).collect(),
         slots_total: 0,
         slots_used: 0,
         avg_proc_pct: 0.0,
         paging_per_s: 0.0,
         xstor_per_s: 0.0,
         migrate_per_s: 0.0,
-        memassist: guests.iter().map(|(n, on)| (n.to_string(), *on)).collect(),
+        memassist: guests
+            .iter()
+            .map(|(n, on, active)| (n.to_string(), *on, *active))
+            .collect(),
     }
 }
 
@@ -54,6 +57,36 @@ fn accepted_forms() {
             target: Target::All
         })
     );
+    // IBM's forms: FOR ALL, USER userid, FOR USER userid.
+    assert_eq!(
+        at53("SET MEMASSIST OFF FOR ALL"),
+        Ok(CpCommand::SetMemassist {
+            on: false,
+            target: Target::All
+        })
+    );
+    assert_eq!(
+        at53("SET MEMASSIST ON FOR USER lnx03"),
+        Ok(CpCommand::SetMemassist {
+            on: true,
+            target: user("LNX03")
+        })
+    );
+    assert_eq!(
+        at53("q memassist user lnx02"),
+        Ok(CpCommand::QueryMemassist {
+            target: user("LNX02")
+        })
+    );
+    // The issuer's own virtual machine: real, not one the scenario's console has.
+    for cmd in ["SET MEMASSIST ON *", "Q MEMASSIST FOR *"] {
+        assert_eq!(
+            at53(cmd),
+            Ok(CpCommand::NotSimulated {
+                command: cmd.to_string()
+            })
+        );
+    }
     assert_eq!(
         at53("q memassist lnx02"),
         Ok(CpCommand::QueryMemassist {
@@ -113,6 +146,26 @@ fn rejected_forms() {
             "5.3",
             "HCPCQU003E Invalid option - LNX01",
         ),
+        (
+            "SET MEMASSIST ON FOR",
+            "5.3",
+            "HCPCFC026E Operand missing or invalid",
+        ),
+        (
+            "SET MEMASSIST ON USER",
+            "5.3",
+            "HCPCFC026E Operand missing or invalid",
+        ),
+        (
+            "SET MEMASSIST ON FOR ALL LNX01",
+            "5.3",
+            "HCPCFC003E Invalid option - LNX01",
+        ),
+        (
+            "Q MEMASSIST USER LNX01 NOW",
+            "5.3",
+            "HCPCQU003E Invalid option - NOW",
+        ),
         // Too short an abbreviation is another (invalid) operand.
         (
             "SET MEMASS ON ALL",
@@ -126,13 +179,31 @@ fn rejected_forms() {
 
 #[test]
 fn responses_read_each_guests_setting() {
-    let v = view(&[("LNX01", true), ("LNX02", false)]);
+    let v = view(&[
+        ("LNX01", true, true),
+        ("LNX02", false, false),
+        ("LNX03", false, true),
+    ]);
     let r = |c: &str| respond(&parse(c).unwrap(), &v);
     assert_eq!(
         r("Q MEMASSIST"),
-        vec!["MEMASSIST ON for LNX01", "MEMASSIST OFF for LNX02"]
+        vec![
+            "ALL USERS SET - ON",
+            "USER      SETTING   STATUS",
+            "LNX01     ON        ACTIVE",
+            "LNX02     OFF       INACTIVE",
+            // Set off while the guest uses the assist: it keeps it until its next IPL.
+            "LNX03     ON        ACTIVE,PENDING OFF",
+        ]
     );
-    assert_eq!(r("Q MEMASSIST LNX02"), vec!["MEMASSIST OFF for LNX02"]);
+    assert_eq!(
+        r("Q MEMASSIST LNX02"),
+        vec![
+            "ALL USERS SET - ON",
+            "USER      SETTING   STATUS",
+            "LNX02     OFF       INACTIVE",
+        ]
+    );
     assert_eq!(
         r("Q MEMASSIST LNX09"),
         vec!["HCPCQU045E LNX09 not logged on"]
@@ -144,8 +215,11 @@ fn responses_read_each_guests_setting() {
         r("SET MEMASSIST ON LNX09"),
         vec!["HCPCFC045E LNX09 not logged on"]
     );
-    // No users logged on: ALL addresses nobody.
-    assert!(respond(&parse("Q MEMASSIST").unwrap(), &view(&[])).is_empty());
+    // No users logged on: the all-users line and the heading only.
+    assert_eq!(
+        respond(&parse("Q MEMASSIST").unwrap(), &view(&[])),
+        vec!["ALL USERS SET - ON", "USER      SETTING   STATUS"]
+    );
 }
 
 #[test]
