@@ -51,8 +51,11 @@ pub fn floor(scale: Scale, frames_central: u64) -> f64 {
     }
 }
 
-/// The headline figures checked, with how each is read from a system row.
-pub const FIGURES: &[(&str, Scale, fn(&SystemRow) -> f64)] = &[
+/// A headline figure: its name, its scale and how it is read from a system row.
+pub type Figure = (&'static str, Scale, fn(&SystemRow) -> f64);
+
+/// The headline figures checked.
+pub const FIGURES: &[Figure] = &[
     ("throughput_tx_per_s", Scale::Throughput, |r| {
         r.throughput_tx_per_s
     }),
