@@ -8,8 +8,8 @@ Folder layout (every file is rewritten whole on save)::
     console.json        the console log
     vmrm.log            VMRMSVM's log (its starts, decisions, each SMSG and its text), when the
                         scenario has [vmrm] and VMRM wrote to it
-    results.duckdb      tables intervals, system, console, guests, summary (copies, not views,
-                        so the folder can be moved or shared)
+    results.duckdb      tables intervals, system, console, guests, summary, steady_state
+                        (copies, not views, so the folder can be moved or shared)
 """
 
 from __future__ import annotations
@@ -188,6 +188,21 @@ def _summary_table(summary: Mapping[str, Any]) -> pa.Table:
     return pa.table({k: [items[k]] for k in sorted(items)})
 
 
+STEADY_STATE_COLUMNS = ("figure", "mean", "slope_per_min", "drift_pct", "p_value", "drifting")
+_STEADY_STATE_SCHEMA = pa.schema(
+    [("figure", pa.string()), ("mean", pa.float64()), ("slope_per_min", pa.float64()),
+     ("drift_pct", pa.float64()), ("p_value", pa.float64()), ("drifting", pa.bool_())]
+)
+
+
+def steady_state_table(summary: Mapping[str, Any]) -> pa.Table:
+    """The steady-state check, one row per headline figure (empty when the summary has none)."""
+    ss = summary.get("steady_state")
+    figures = ss.get("figures", []) if isinstance(ss, Mapping) else []
+    cols = {name: [f.get(name) for f in figures] for name in STEADY_STATE_COLUMNS}
+    return pa.table(cols, schema=_STEADY_STATE_SCHEMA)
+
+
 def _write_duckdb(out: Path) -> None:
     """(Re)build results.duckdb from the files just written in ``out``."""
     import duckdb  # imported here: only saving needs it, and it is slow to import
@@ -200,6 +215,7 @@ def _write_duckdb(out: Path) -> None:
         "console": _console_table(console),
         "guests": guests_frame(summary.get("guests", [])).to_arrow(),
         "summary": _summary_table(summary),
+        "steady_state": steady_state_table(summary),
     }
     tmp = out / (DUCKDB_FILE + ".tmp")
     tmp.unlink(missing_ok=True)

@@ -238,6 +238,21 @@ pub struct RunControl {
     /// Seed of all random streams.
     #[serde(default = "one_u64")]
     pub seed: u64,
+    /// Steady-state check: a headline figure drifts when its fitted change over the measured
+    /// window exceeds this fraction of its mean (and its trend is significant). Default 0.05.
+    /// Left out of the serialized scenario at its default, so existing scenarios keep their hash.
+    #[serde(
+        default = "default_drift_tolerance",
+        skip_serializing_if = "is_default_drift_tolerance"
+    )]
+    pub drift_tolerance: f64,
+}
+
+fn default_drift_tolerance() -> f64 {
+    crate::monitor::steady::DEFAULT_TOLERANCE
+}
+fn is_default_drift_tolerance(x: &f64) -> bool {
+    *x == crate::monitor::steady::DEFAULT_TOLERANCE
 }
 
 fn default_interval() -> Duration {

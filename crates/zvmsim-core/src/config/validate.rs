@@ -62,6 +62,15 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             ),
         );
     }
+    if !(r.drift_tolerance > 0.0 && r.drift_tolerance < 1.0) {
+        return err(
+            "run.drift_tolerance",
+            format!(
+                "drift tolerance {} must be a fraction between 0 and 1 (exclusive), e.g. 0.05",
+                r.drift_tolerance
+            ),
+        );
+    }
     if s.guests.is_empty() {
         return err("guests", "at least one guest is needed ([[guests]])".into());
     }

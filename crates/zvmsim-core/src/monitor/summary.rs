@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::rows::SystemRow;
+use super::steady::SteadyState;
 
 macro_rules! means {
     ($( $(#[doc = $d:expr])* $f:ident, )*) => {
@@ -129,6 +130,8 @@ pub struct Summary {
     pub cmma_unused_pages: u64,
     pub cmma_volatile_pages: u64,
     pub guests: Vec<GuestSummary>,
+    /// Whether the headline figures drifted across the measured intervals (monitor/steady.rs).
+    pub steady_state: SteadyState,
 }
 
 /// `num / den`, or 0 with nothing to divide by.
