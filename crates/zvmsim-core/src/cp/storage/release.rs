@@ -66,7 +66,7 @@ impl Storage {
 
     /// Segment `seg` has no resident page left: its PGMBK stays until demand scan pages it
     /// out, as after a steal.
-    fn segment_emptied(&mut self, seg: usize) {
+    pub(super) fn segment_emptied(&mut self, seg: usize) {
         self.empty_segs.push(seg as u32);
         if self.empty_segs.len() > EMPTY_SEGS_BOUND * self.seg_pgmbk.len() {
             let (res, pg) = (&self.seg_resident, &self.seg_pgmbk);
