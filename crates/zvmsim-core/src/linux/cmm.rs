@@ -345,7 +345,8 @@ impl LinuxMemory {
     }
 
     /// `rmmod cmm`: the thread stops, the timer is cancelled and every balloon page goes back
-    /// to the free pages.
+    /// to the free pages. cmm_free_pages gives them back 256 at a time with a reschedule in
+    /// between; here they go at the command's instant and their CPU is not charged.
     pub fn cmm_unload(&mut self) {
         let n = self.cmm.balloon() as usize;
         self.balloon_free(n, true);
@@ -498,69 +499,4 @@ impl Machine {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_as_simple_strtoul_reads_them() {
-        assert_eq!(strtoul("1234 x"), (1234, " x"));
-        assert_eq!(strtoul("0x1F"), (31, ""));
-        assert_eq!(strtoul("010"), (8, ""));
-        assert_eq!(strtoul("08"), (0, "8"));
-        assert_eq!(strtoul("0x"), (0, "x"));
-        assert_eq!(strtoul("abc"), (0, "abc"));
-        assert_eq!(strtoul("-5"), (0, "-5"));
-    }
-
-    #[test]
-    fn smsg_forms_cmm_c_accepts() {
-        use SmsgRequest::*;
-        assert_eq!(parse_smsg("CMM SHRINK 1000"), Some(Shrink(1000)));
-        assert_eq!(parse_smsg("CMM  SHRINK\t0x100  "), Some(Shrink(256)));
-        assert_eq!(parse_smsg("CMM RELEASE 10"), Some(Release(10)));
-        assert_eq!(parse_smsg("CMM REUSE 100 5"), Some(Reuse(100, 5)));
-        // An empty number is 0, as simple_strtoul gives it.
-        assert_eq!(parse_smsg("CMM SHRINK "), Some(Shrink(0)));
-    }
-
-    #[test]
-    fn sysctl_writes_read_as_the_handler_does() {
-        let mut c = Cmm {
-            loaded: true,
-            ..Cmm::default()
-        };
-        c.write(CmmFile::Pages, " 0x10");
-        assert_eq!(c.pages_target, 16);
-        c.write(CmmFile::TimedPages, "5");
-        c.write(CmmFile::TimedPages, "7");
-        assert_eq!(c.timed_target, 12);
-        // Only the first 15 bytes count.
-        c.write(CmmFile::Pages, "1234567890123456789");
-        assert_eq!(c.pages_target, 123_456_789_012_345);
-        c.write(CmmFile::Timeout, "100   30");
-        assert_eq!(c.read(CmmFile::Timeout), "100 30");
-        // Garbage is 0 in these kernels.
-        c.write(CmmFile::Pages, "lots");
-        assert_eq!(c.pages_target, 0);
-    }
-
-    #[test]
-    fn the_timer_fires_once_per_arming() {
-        let mut c = Cmm {
-            loaded: true,
-            timed_target: 250,
-            timeout_pages: 100,
-            timeout_seconds: 2,
-            ..Cmm::default()
-        };
-        let (at, g1) = c.set_timer(5).unwrap();
-        assert_eq!(at, 5 + 2 * NS_PER_S);
-        let (_, g2) = c.set_timer(6).unwrap();
-        assert!(!c.timer_fired(g1), "a re-armed timer's old expiry is void");
-        assert!(c.timer_fired(g2));
-        assert_eq!(c.timed_target, 150);
-        c.timeout_seconds = 0;
-        assert_eq!(c.set_timer(7), None);
-        assert!(!c.timer_pending());
-    }
-}
+mod tests;
