@@ -96,10 +96,11 @@ pub enum CmmCommand {
     },
 }
 
-/// The cmm timer's event: the timed pool's target falls (cmm_timer_fn).
+/// The cmm timer's event: the timed pool's target falls (cmm_timer_fn). It fires only if the
+/// timer still expires at that instant (a re-armed or cancelled timer's old event is void).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CmmEvent {
-    Timer { guest: u32, gen: u32 },
+    Timer { guest: u32 },
 }
 
 /// The module's state in one guest.
@@ -117,9 +118,8 @@ pub struct Cmm {
     pub timeout_seconds: u64,
     /// The thread is on the run queue.
     pub queued: bool,
-    /// The pending timer's generation, if one is pending; `timer_gen` numbers them.
-    timer: Option<u32>,
-    timer_gen: u32,
+    /// When the pending timer expires, if one is pending.
+    timer: Option<u64>,
     /// Pages given to CP with DIAGNOSE X'10', since boot.
     pub diag10_pages: u64,
     /// Out-of-memory notifications the module answered.
@@ -300,28 +300,25 @@ impl Cmm {
     }
 
     /// cmm_set_timer: arm (or re-arm) the timer while the timed pool has a target and a
-    /// timeout; cancel it otherwise. Returns when it fires and its generation.
-    pub fn set_timer(&mut self, now: u64) -> Option<(u64, u32)> {
+    /// timeout; cancel it otherwise. Returns when it fires.
+    pub fn set_timer(&mut self, now: u64) -> Option<u64> {
         if self.timed_target == 0 || self.timeout_seconds == 0 || !self.loaded {
             self.timer = None;
             return None;
         }
-        self.timer_gen = self.timer_gen.wrapping_add(1);
-        self.timer = Some(self.timer_gen);
-        Some((
-            now.saturating_add(self.timeout_seconds.saturating_mul(NS_PER_S)),
-            self.timer_gen,
-        ))
+        let at = now.saturating_add(self.timeout_seconds.saturating_mul(NS_PER_S));
+        self.timer = Some(at);
+        Some(at)
     }
 
     pub fn timer_pending(&self) -> bool {
         self.timer.is_some()
     }
 
-    /// The timer of generation `gen` fired: the timed target falls by `timeout_pages`. False
-    /// for a timer cancelled or re-armed since.
-    pub fn timer_fired(&mut self, gen: u32) -> bool {
-        if self.timer != Some(gen) {
+    /// A timer event at `now`: if the timer expires now, the timed target falls by
+    /// `timeout_pages`. False for a timer cancelled or re-armed since the event was set.
+    pub fn timer_fired(&mut self, now: u64) -> bool {
+        if self.timer != Some(now) {
             return false;
         }
         self.timer = None;
@@ -444,9 +441,9 @@ impl Machine {
 
     /// Arm guest `g`'s cmm timer (or cancel it) as cmm_set_timer does.
     pub(crate) fn cmm_set_timer(&mut self, g: usize) {
-        if let Some((at, gen)) = self.guests[g].mem.cmm.set_timer(self.now) {
+        if let Some(at) = self.guests[g].mem.cmm.set_timer(self.now) {
             let guest = g as u32;
-            self.q.push(at, Event::Cmm(CmmEvent::Timer { guest, gen }));
+            self.q.push(at, Event::Cmm(CmmEvent::Timer { guest }));
         }
     }
 

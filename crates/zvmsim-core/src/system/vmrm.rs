@@ -164,8 +164,8 @@ impl Simulation {
 
     /// Guest `g`'s cmm timer fires: the timed target falls, the thread is woken, the timer
     /// re-armed.
-    pub(super) fn cmm_timer(&mut self, g: usize, gen: u32) {
-        if self.m.guests[g].mem.cmm.timer_fired(gen) {
+    pub(super) fn cmm_timer(&mut self, g: usize) {
+        if self.m.guests[g].mem.cmm.timer_fired(self.m.now) {
             self.cmm_wake(g);
             self.m.cmm_set_timer(g);
         }

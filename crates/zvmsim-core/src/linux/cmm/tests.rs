@@ -55,11 +55,12 @@ fn the_timer_fires_once_per_arming() {
         timeout_seconds: 2,
         ..Cmm::default()
     };
-    let (at, g1) = c.set_timer(5).unwrap();
+    let at = c.set_timer(5).unwrap();
     assert_eq!(at, 5 + 2 * NS_PER_S);
-    let (_, g2) = c.set_timer(6).unwrap();
-    assert!(!c.timer_fired(g1), "a re-armed timer's old expiry is void");
-    assert!(c.timer_fired(g2));
+    let again = c.set_timer(6).unwrap();
+    assert!(!c.timer_fired(at), "a re-armed timer's old expiry is void");
+    assert!(c.timer_fired(again));
+    assert!(!c.timer_fired(again), "it fires once");
     assert_eq!(c.timed_target, 150);
     c.timeout_seconds = 0;
     assert_eq!(c.set_timer(7), None);
