@@ -56,6 +56,7 @@ ADMIN MSGUSER MAINT
 interval = "5s"
 constrained_paging = 20.0
 relieved_paging = 20.0
+max_shrink = 0.5
 
 [[console]]
 at = "1s"

@@ -60,6 +60,7 @@ ADMIN MSGUSER MAINT
 interval = "5s"
 constrained_paging = 20.0
 relieved_paging = 20.0
+max_shrink = 0.5
 
 [[console]]
 at = "1s"
@@ -198,4 +199,69 @@ fn shrink_inflates_the_balloons_and_a_smaller_shrink_deflates_them() {
     let g0 = &summary["guests"][0];
     assert!(g0["cmm_diag10_pages"].as_u64().unwrap() >= s[0].1);
     assert!(g0["cmm_pages_mean"].as_f64().unwrap() > 0.0);
+}
+
+/// The timed pool: `CMM RELEASE n` adds to its target, `CMM REUSE n s` has the target fall by
+/// n pages every s seconds, and the thread follows; the timer stops when the pool is empty.
+#[test]
+fn the_timed_pool_empties_at_the_reuse_rate() {
+    let text = r#"
+[lpar]
+ifls = 1
+central = "64M"
+zvm_level = "5.3"
+
+[run]
+priming = "1s"
+measure = "6s"
+interval = "1s"
+
+[[guests]]
+name = "LNX01"
+storage = "32M"
+linux = { kernel = "8M", min_free = "1M" }
+
+[[console]]
+at = "0.5s"
+user = "LNX01"
+linux = "modprobe cmm sender=MAINT"
+
+[[console]]
+at = "0.6s"
+cp = "SMSG LNX01 CMM RELEASE 300"
+
+[[console]]
+at = "0.7s"
+cp = "SMSG LNX01 CMM RELEASE 0x64"
+
+[[console]]
+at = "1.5s"
+cp = "SMSG LNX01 CMM REUSE 150 2"
+
+[[console]]
+at = "6.9s"
+user = "LNX01"
+linux = "sysctl vm.cmm_timeout"
+"#;
+    let mut sim = Simulation::from_toml(text, "t.toml", None, &[]).expect("valid");
+    sim.run();
+    sim.check_invariants().expect("invariants");
+    let timed: Vec<u64> = sim
+        .intervals()
+        .iter()
+        .map(|r| u(&r["cmm_timed_pages"]))
+        .collect();
+    // 400 pages until the first expiry at 3.5 s, then 150 fewer every 2 s, down to 0.
+    assert_eq!(timed, vec![400, 400, 250, 250, 100, 100]);
+    let last = sim.console().last().cloned().unwrap();
+    assert_eq!(last["response"][0], "vm.cmm_timeout = 150 2");
+    let diag10: f64 = sim
+        .intervals()
+        .iter()
+        .map(|r| r["cmm_diag10_pages_per_s"].as_f64().unwrap())
+        .sum();
+    assert_eq!(
+        diag10, 0.0,
+        "the 400 pages were given to CP before the window"
+    );
 }

@@ -71,7 +71,9 @@ pub struct VmrmSpec {
     /// Inference.
     #[serde(default = "default_vmrm_relief_step")]
     pub relief_step: f64,
-    /// Largest SHRINK target, as a share of the guest's virtual storage. Inference.
+    /// Largest SHRINK target, as a share of the guest's virtual storage. Inference: a guest
+    /// keeps three quarters of its storage; a balloon larger than the guest's page cache and
+    /// free pages pushes its allocated memory into Linux swap (docs/vmrm-cmm.md).
     #[serde(default = "default_vmrm_max_shrink")]
     pub max_shrink: f64,
 }
@@ -89,7 +91,7 @@ fn default_vmrm_relief_step() -> f64 {
     0.25
 }
 fn default_vmrm_max_shrink() -> f64 {
-    0.5
+    0.25
 }
 
 /// The z/VM release: "5.2" or "5.3" (a bare number, as `--set lpar.zvm_level=5.2` gives, is

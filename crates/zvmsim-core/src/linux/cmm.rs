@@ -96,10 +96,11 @@ pub enum CmmCommand {
     },
 }
 
-/// The cmm timer's event: the timed pool's target falls (cmm_timer_fn).
+/// The cmm timer's event: the timed pool's target falls (cmm_timer_fn). It fires only if the
+/// timer still expires at that instant (a re-armed or cancelled timer's old event is void).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CmmEvent {
-    Timer { guest: u32, gen: u32 },
+    Timer { guest: u32 },
 }
 
 /// The module's state in one guest.
@@ -117,9 +118,8 @@ pub struct Cmm {
     pub timeout_seconds: u64,
     /// The thread is on the run queue.
     pub queued: bool,
-    /// The pending timer's generation, if one is pending; `timer_gen` numbers them.
-    timer: Option<u32>,
-    timer_gen: u32,
+    /// When the pending timer expires, if one is pending.
+    timer: Option<u64>,
     /// Pages given to CP with DIAGNOSE X'10', since boot.
     pub diag10_pages: u64,
     /// Out-of-memory notifications the module answered.
@@ -300,28 +300,25 @@ impl Cmm {
     }
 
     /// cmm_set_timer: arm (or re-arm) the timer while the timed pool has a target and a
-    /// timeout; cancel it otherwise. Returns when it fires and its generation.
-    pub fn set_timer(&mut self, now: u64) -> Option<(u64, u32)> {
+    /// timeout; cancel it otherwise. Returns when it fires.
+    pub fn set_timer(&mut self, now: u64) -> Option<u64> {
         if self.timed_target == 0 || self.timeout_seconds == 0 || !self.loaded {
             self.timer = None;
             return None;
         }
-        self.timer_gen = self.timer_gen.wrapping_add(1);
-        self.timer = Some(self.timer_gen);
-        Some((
-            now.saturating_add(self.timeout_seconds.saturating_mul(NS_PER_S)),
-            self.timer_gen,
-        ))
+        let at = now.saturating_add(self.timeout_seconds.saturating_mul(NS_PER_S));
+        self.timer = Some(at);
+        Some(at)
     }
 
     pub fn timer_pending(&self) -> bool {
         self.timer.is_some()
     }
 
-    /// The timer of generation `gen` fired: the timed target falls by `timeout_pages`. False
-    /// for a timer cancelled or re-armed since.
-    pub fn timer_fired(&mut self, gen: u32) -> bool {
-        if self.timer != Some(gen) {
+    /// A timer event at `now`: if the timer expires now, the timed target falls by
+    /// `timeout_pages`. False for a timer cancelled or re-armed since the event was set.
+    pub fn timer_fired(&mut self, now: u64) -> bool {
+        if self.timer != Some(now) {
             return false;
         }
         self.timer = None;
@@ -345,7 +342,8 @@ impl LinuxMemory {
     }
 
     /// `rmmod cmm`: the thread stops, the timer is cancelled and every balloon page goes back
-    /// to the free pages.
+    /// to the free pages. cmm_free_pages gives them back 256 at a time with a reschedule in
+    /// between; here they go at the command's instant and their CPU is not charged.
     pub fn cmm_unload(&mut self) {
         let n = self.cmm.balloon() as usize;
         self.balloon_free(n, true);
@@ -444,9 +442,9 @@ impl Machine {
 
     /// Arm guest `g`'s cmm timer (or cancel it) as cmm_set_timer does.
     pub(crate) fn cmm_set_timer(&mut self, g: usize) {
-        if let Some((at, gen)) = self.guests[g].mem.cmm.set_timer(self.now) {
+        if let Some(at) = self.guests[g].mem.cmm.set_timer(self.now) {
             let guest = g as u32;
-            self.q.push(at, Event::Cmm(CmmEvent::Timer { guest, gen }));
+            self.q.push(at, Event::Cmm(CmmEvent::Timer { guest }));
         }
     }
 
@@ -501,69 +499,4 @@ impl Machine {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_as_simple_strtoul_reads_them() {
-        assert_eq!(strtoul("1234 x"), (1234, " x"));
-        assert_eq!(strtoul("0x1F"), (31, ""));
-        assert_eq!(strtoul("010"), (8, ""));
-        assert_eq!(strtoul("08"), (0, "8"));
-        assert_eq!(strtoul("0x"), (0, "x"));
-        assert_eq!(strtoul("abc"), (0, "abc"));
-        assert_eq!(strtoul("-5"), (0, "-5"));
-    }
-
-    #[test]
-    fn smsg_forms_cmm_c_accepts() {
-        use SmsgRequest::*;
-        assert_eq!(parse_smsg("CMM SHRINK 1000"), Some(Shrink(1000)));
-        assert_eq!(parse_smsg("CMM  SHRINK\t0x100  "), Some(Shrink(256)));
-        assert_eq!(parse_smsg("CMM RELEASE 10"), Some(Release(10)));
-        assert_eq!(parse_smsg("CMM REUSE 100 5"), Some(Reuse(100, 5)));
-        // An empty number is 0, as simple_strtoul gives it.
-        assert_eq!(parse_smsg("CMM SHRINK "), Some(Shrink(0)));
-    }
-
-    #[test]
-    fn sysctl_writes_read_as_the_handler_does() {
-        let mut c = Cmm {
-            loaded: true,
-            ..Cmm::default()
-        };
-        c.write(CmmFile::Pages, " 0x10");
-        assert_eq!(c.pages_target, 16);
-        c.write(CmmFile::TimedPages, "5");
-        c.write(CmmFile::TimedPages, "7");
-        assert_eq!(c.timed_target, 12);
-        // Only the first 15 bytes count.
-        c.write(CmmFile::Pages, "1234567890123456789");
-        assert_eq!(c.pages_target, 123_456_789_012_345);
-        c.write(CmmFile::Timeout, "100   30");
-        assert_eq!(c.read(CmmFile::Timeout), "100 30");
-        // Garbage is 0 in these kernels.
-        c.write(CmmFile::Pages, "lots");
-        assert_eq!(c.pages_target, 0);
-    }
-
-    #[test]
-    fn the_timer_fires_once_per_arming() {
-        let mut c = Cmm {
-            loaded: true,
-            timed_target: 250,
-            timeout_pages: 100,
-            timeout_seconds: 2,
-            ..Cmm::default()
-        };
-        let (at, g1) = c.set_timer(5).unwrap();
-        assert_eq!(at, 5 + 2 * NS_PER_S);
-        let (_, g2) = c.set_timer(6).unwrap();
-        assert!(!c.timer_fired(g1), "a re-armed timer's old expiry is void");
-        assert!(c.timer_fired(g2));
-        assert_eq!(c.timed_target, 150);
-        c.timeout_seconds = 0;
-        assert_eq!(c.set_timer(7), None);
-        assert!(!c.timer_pending());
-    }
-}
+mod tests;

@@ -124,15 +124,21 @@ impl Simulation {
         self.vmrm_echo(from);
     }
 
-    /// `SMSG to text` typed by `from`: a guest's Linux receives it; other users are not
-    /// simulated, or not logged on.
+    /// `SMSG to text` typed by `from`: a guest's Linux receives it; another logged-on user's
+    /// handling is not simulated; anyone else is not logged on.
     pub(super) fn smsg(&mut self, from: &str, to: &str, text: &str) -> Vec<String> {
         if let Some(g) = self.m.guests.iter().position(|g| g.name == to) {
             self.deliver_smsg(g, from, text);
             return vec![];
         }
+        // Logged on besides the guests: VMRMSVM once started, and whoever types on a console.
         let vmrmsvm_on = self.vmrm.as_ref().is_some_and(|v| v.logged_on);
-        if to == from || (to == VMRMSVM && vmrmsvm_on) {
+        let at_console = self
+            .scenario
+            .console
+            .iter()
+            .any(|c| c.user.eq_ignore_ascii_case(to));
+        if at_console || (to == VMRMSVM && vmrmsvm_on) {
             return vec![format!("not simulated by zvmsim: SMSG {to} {text}")];
         }
         vec![format!("HCPMSG045E {to} not logged on")]
@@ -164,8 +170,8 @@ impl Simulation {
 
     /// Guest `g`'s cmm timer fires: the timed target falls, the thread is woken, the timer
     /// re-armed.
-    pub(super) fn cmm_timer(&mut self, g: usize, gen: u32) {
-        if self.m.guests[g].mem.cmm.timer_fired(gen) {
+    pub(super) fn cmm_timer(&mut self, g: usize) {
+        if self.m.guests[g].mem.cmm.timer_fired(self.m.now) {
             self.cmm_wake(g);
             self.m.cmm_set_timer(g);
         }
