@@ -35,7 +35,7 @@ def scenario(tmp_path: Path, console: List[Tuple[str, str, str]], level: str = "
 def test_not_simulated_commands_answer_and_the_run_goes_on(runner, tmp_path: Path) -> None:
     path = scenario(tmp_path, [
         ("1s", "", "cp:SET SRM STORBUF 300 250 200"),
-        ("1s", "LNX01", "linux:modprobe cmm"),
+        ("1s", "LNX01", "linux:modprobe dcssblk"),
         ("2s", "", "cp:QUERY STORAGE"),
         ("2s", "LNX01", "linux:free -m"),
     ])
@@ -48,7 +48,7 @@ def test_not_simulated_commands_answer_and_the_run_goes_on(runner, tmp_path: Pat
     console = json.loads((out / "console.json").read_text())
     answers = {c["command"]: c["response"] for c in console}
     assert answers["SET SRM STORBUF 300 250 200"] == ["not simulated by zvmsim: SET SRM STORBUF 300 250 200"]
-    assert answers["modprobe cmm"] == ["not simulated by zvmsim: modprobe cmm"]
+    assert answers["modprobe dcssblk"] == ["not simulated by zvmsim: modprobe dcssblk"]
     # The modelled commands around them still answer from the simulation.
     assert answers["QUERY STORAGE"][0].startswith("STORAGE = 8G")
     assert answers["free -m"][0].split() == ["total", "used", "free", "shared", "buffers", "cached"]
@@ -100,7 +100,7 @@ def test_commands_cli_lists_simulated(runner) -> None:
     for text in ("INDICATE LOAD", "QUERY STORAGE", "free", "cat /proc/meminfo"):
         assert text in res.stdout, text
     assert "SET SRM" not in res.stdout  # known but not simulated: only with --all
-    assert "modprobe" not in res.stdout
+    assert "modprobe cmm" in res.stdout and "lsmod" not in res.stdout
 
 
 def test_commands_cli_all(runner) -> None:
@@ -128,7 +128,8 @@ def test_commands_api() -> None:
     assert by_name[("cp", "INDICATE LOAD")]["abbreviation"] == "IND L"
     assert by_name[("cp", "QUERY MEMASSIST")]["since"] == "5.3"
     assert by_name[("cp", "SET SRM")]["simulated"] is False
-    assert by_name[("linux", "modprobe")]["simulated"] is False
+    assert by_name[("linux", "modprobe cmm [sender=USERID]")]["simulated"] is True
+    assert by_name[("linux", "lsmod")]["simulated"] is False
     assert any(r["system"] == "linux" and r["simulated"] and re.match(r"free\b", r["command"]) for r in rows)
     assert ("cp", "QUERY MEMASSIST") not in {(r["system"], r["command"]) for r in _core.commands("5.2")}
     with pytest.raises(ValueError, match="5.2, 5.3"):

@@ -18,7 +18,7 @@ from rich.text import Text
 from . import _core
 from ._progress import rich_progress, si
 from .results import from_simulation, guests_frame, scalar_items
-from .runner import StopFlag, drive, prepare, sigint_stops
+from .runner import StopFlag, drive, prepare, sigint_stops, steady_state_line
 
 app = typer.Typer(
     name="zvmsim",
@@ -295,6 +295,10 @@ def validate(
         mark = Text("✗ ", style="red") if o.error else Text("✓ ", style="green")
         line = f"[{len(done)}/{total}] {o.study} {o.case.level} {o.case.guests} guests ({o.wall_seconds:.1f} s)"
         err.print(mark + Text(line + (f": {o.error}" if o.error else "")), soft_wrap=True)
+        drifting = v.drift(o.summary)
+        if drifting:
+            err.print(Text(f"  ~ run drifted ({', '.join(drifting)}): its figures depend on the window",
+                           style="yellow"), soft_wrap=True)
 
     try:
         with _expected_errors():
@@ -304,12 +308,19 @@ def validate(
         raise typer.Exit(EXIT_INTERRUPTED) from None
 
     if as_json:
-        typer.echo(json.dumps([r.to_dict() for r in rows], indent=2))
+        typer.echo(json.dumps(v.json_rows(rows, outcomes, chosen), indent=2))
     else:
         out = _out()
+        drifted = v.drifting_cases(outcomes)
         for study in chosen:
             study_rows = [r for r in rows if r.study == study.name]
-            out.print(_validation_table(study, study.title + (" [quick]" if quick else ""), study_rows))
+            title = study.title + (" [quick]" if quick else "")
+            orderings = v.ordering_rows(study, v.summaries_of(study, outcomes))
+            if getattr(study, "orderings", ()):
+                out.print(_figures_table(study, title, study_rows, drifted))
+                _print_orderings(out, study.name, orderings)
+                continue
+            out.print(_validation_table(study, title, study_rows, drifted))
             passed, missed, unchecked = v.tally(study_rows)
             style = "green" if missed == 0 else "red"
             out.print(Text(f"{study.name}: {passed} within tolerance, {missed} missed, {unchecked} not checked",
@@ -320,7 +331,48 @@ def validate(
         raise typer.Exit(1)
 
 
-def _validation_table(study: Any, title: str, rows: Sequence[Any]) -> Table:
+def _case_cells(r: Any, drifted: Mapping[Any, Any]) -> Tuple[str, str]:
+    # A case whose run drifted is marked: its figures depend on where the window was put.
+    mark = " ~" if (r.study, (r.level, r.guests)) in drifted else ""
+    return r.level + mark, str(r.guests)
+
+
+def _figures_table(study: Any, title: str, rows: Sequence[Any], drifted: Mapping[Any, Any]) -> Table:
+    """A study without paper values: the simulated figures per case."""
+    labels = {m.name: m.label or m.name for m in study.metrics}
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    for name in ("case", "guests", "metric"):
+        t.add_column(name, no_wrap=True)
+    t.add_column("simulated", justify="right", no_wrap=True)
+    previous = None
+    for r in rows:
+        first = (r.level, r.guests) != previous
+        if first and previous is not None:
+            t.add_section()
+        previous = (r.level, r.guests)
+        level, guests = _case_cells(r, drifted) if first else ("", "")
+        t.add_row(level, guests, labels.get(r.metric, r.metric), _fmt_unit(r.simulated, r.unit))
+    if drifted:
+        t.caption = "~ the case's run drifted (see summary.json steady_state)"
+        t.caption_justify = "left"
+    return t
+
+
+def _print_orderings(out: Console, study: str, orderings: Sequence[Mapping[str, Any]]) -> None:
+    marks = {True: Text("held  ", style="green"), False: Text("MISSED", style="bold red"),
+             None: Text("n/a   ", style="dim")}
+    for o in orderings:
+        values = "" if o["held"] is None else f" ({_fmt(o['greater'])} vs {_fmt(o['lesser'])})"
+        out.print(marks[o["held"]] + Text(f" {o['ordering']}: {o['case']}, {o['metric']}{values}"),
+                  soft_wrap=True)
+    held = sum(o["held"] is True for o in orderings)
+    missed = sum(o["held"] is False for o in orderings)
+    out.print(Text(f"{study}: {held} orderings held, {missed} missed, {len(orderings) - held - missed} not checked",
+                   style="green" if missed == 0 else "red"))
+
+
+def _validation_table(study: Any, title: str, rows: Sequence[Any],
+                      drifted: Optional[Mapping[Any, Any]] = None) -> Table:
     labels = {m.name: m.label or m.name for m in study.metrics}
     t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     for name in ("level", "guests", "metric"):
@@ -341,8 +393,12 @@ def _validation_table(study: Any, title: str, rows: Sequence[Any]) -> Table:
         if first and previous is not None:
             t.add_section()
         previous = (r.level, r.guests)
-        t.add_row(r.level if first else "", str(r.guests) if first else "", labels.get(r.metric, r.metric),
+        level, guests = _case_cells(r, drifted or {}) if first else ("", "")
+        t.add_row(level, guests, labels.get(r.metric, r.metric),
                   _fmt_unit(r.paper, r.unit), _fmt_unit(r.simulated, r.unit), err, check)
+    if drifted:
+        t.caption = "~ the case's run drifted (see summary.json steady_state)"
+        t.caption_justify = "left"
     return t
 
 
@@ -385,6 +441,10 @@ def print_summary(summary: Mapping[str, Any]) -> None:
     guests = guests_frame(summary.get("guests") or [])
     if guests.height:
         out.print(_guest_table(guests, out.width))
+    steady = steady_state_line(dict(summary))
+    if steady is not None:
+        style = "green" if summary["steady_state"].get("stationary") else "bold yellow"
+        out.print(Text(steady, style=style), soft_wrap=True)
 
 
 def _guest_table(guests: pl.DataFrame, width: int) -> Table:

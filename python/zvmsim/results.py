@@ -6,8 +6,10 @@ Folder layout (every file is rewritten whole on save)::
     intervals.parquet   one row per (interval, guest)
     system.parquet      one row per interval, LPAR/CP level
     console.json        the console log
-    results.duckdb      tables intervals, system, console, guests, summary (copies, not views,
-                        so the folder can be moved or shared)
+    vmrm.log            VMRMSVM's log (its starts, decisions, each SMSG and its text), when the
+                        scenario has [vmrm] and VMRM wrote to it
+    results.duckdb      tables intervals, system, console, guests, summary, steady_state
+                        (copies, not views, so the folder can be moved or shared)
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ INTERVALS_FILE = "intervals.parquet"
 SYSTEM_FILE = "system.parquet"
 CONSOLE_FILE = "console.json"
 DUCKDB_FILE = "results.duckdb"
+VMRM_LOG_FILE = "vmrm.log"
 RESULT_FILES = (SUMMARY_FILE, INTERVALS_FILE, SYSTEM_FILE, CONSOLE_FILE, DUCKDB_FILE)
 
 # Figures that depend on the host, not on the scenario: two runs of one scenario and seed agree
@@ -53,6 +56,7 @@ class Result:
     intervals: pl.DataFrame
     system: pl.DataFrame
     console: List[Dict[str, Any]] = field(default_factory=list)
+    vmrm_log: List[Dict[str, Any]] = field(default_factory=list)
 
     @property
     def guests(self) -> pl.DataFrame:
@@ -109,6 +113,7 @@ def from_simulation(sim: Any, meta: Mapping[str, Any]) -> Result:
         intervals=_frame(columnar_table(sim.intervals())),
         system=_frame(columnar_table(sim.system_intervals())),
         console=[dict(c) for c in sim.console()],
+        vmrm_log=[dict(e) for e in sim.vmrm_log()],
     )
 
 
@@ -125,7 +130,28 @@ def save(result: Result, out_dir: PathLike) -> Path:
     _atomic_write_text(out / CONSOLE_FILE, console_text)
     _atomic_write_parquet(out / INTERVALS_FILE, result.intervals.to_arrow())
     _atomic_write_parquet(out / SYSTEM_FILE, result.system.to_arrow())
+    if result.vmrm_log:
+        _atomic_write_text(out / VMRM_LOG_FILE, vmrm_log_text(result.vmrm_log))
+    else:
+        (out / VMRM_LOG_FILE).unlink(missing_ok=True)
     _write_duckdb(out)
+    return out
+
+
+def vmrm_log_text(entries: Sequence[Mapping[str, Any]]) -> str:
+    """vmrm.log: one record per line, simulated seconds then VMRM's text."""
+    return "".join(f"{float(e['t_s']):12.3f}  {e['text']}\n" for e in entries)
+
+
+def _read_vmrm_log(path: Path) -> List[Dict[str, Any]]:
+    if not path.is_file():
+        return []
+    out: List[Dict[str, Any]] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        t, _, text = line.strip().partition("  ")
+        prefix = "SMSG sent to "
+        user = text[len(prefix) :].split(":")[0] if text.startswith(prefix) else ""
+        out.append({"t_s": float(t), "user": user, "text": text})
     return out
 
 
@@ -162,6 +188,21 @@ def _summary_table(summary: Mapping[str, Any]) -> pa.Table:
     return pa.table({k: [items[k]] for k in sorted(items)})
 
 
+STEADY_STATE_COLUMNS = ("figure", "mean", "slope_per_min", "drift_pct", "p_value", "drifting")
+_STEADY_STATE_SCHEMA = pa.schema(
+    [("figure", pa.string()), ("mean", pa.float64()), ("slope_per_min", pa.float64()),
+     ("drift_pct", pa.float64()), ("p_value", pa.float64()), ("drifting", pa.bool_())]
+)
+
+
+def steady_state_table(summary: Mapping[str, Any]) -> pa.Table:
+    """The steady-state check, one row per headline figure (empty when the summary has none)."""
+    ss = summary.get("steady_state")
+    figures = ss.get("figures", []) if isinstance(ss, Mapping) else []
+    cols = {name: [f.get(name) for f in figures] for name in STEADY_STATE_COLUMNS}
+    return pa.table(cols, schema=_STEADY_STATE_SCHEMA)
+
+
 def _write_duckdb(out: Path) -> None:
     """(Re)build results.duckdb from the files just written in ``out``."""
     import duckdb  # imported here: only saving needs it, and it is slow to import
@@ -174,6 +215,7 @@ def _write_duckdb(out: Path) -> None:
         "console": _console_table(console),
         "guests": guests_frame(summary.get("guests", [])).to_arrow(),
         "summary": _summary_table(summary),
+        "steady_state": steady_state_table(summary),
     }
     tmp = out / (DUCKDB_FILE + ".tmp")
     tmp.unlink(missing_ok=True)
@@ -203,6 +245,7 @@ def load_results(out_dir: PathLike) -> Result:
         intervals=pl.read_parquet(out / INTERVALS_FILE),
         system=pl.read_parquet(out / SYSTEM_FILE),
         console=json.loads((out / CONSOLE_FILE).read_text(encoding="utf-8")),
+        vmrm_log=_read_vmrm_log(out / VMRM_LOG_FILE),
     )
 
 

@@ -149,3 +149,23 @@ def sigint_stops(flag: StopFlag) -> Iterator[StopFlag]:
         yield flag
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def steady_state_line(summary: Dict[str, Any]) -> Optional[str]:
+    """One line saying whether the run's headline figures drifted (summary's ``steady_state``)."""
+    ss = summary.get("steady_state")
+    if not isinstance(ss, dict):
+        return None
+    n = ss.get("intervals", 0)
+    tol = f"tolerance {ss.get('tolerance_pct', 0):g} %"
+    if ss.get("stationary"):
+        return f"steady state: stationary over {n} intervals ({tol})"
+    drifting = set(ss.get("drifting") or [])
+    if not drifting:
+        return f"steady state: too few intervals to tell ({n} measured; {tol}); lengthen run.measure"
+    parts = [
+        f"{f['figure']} {f['drift_pct']:+.1f} %/window"
+        for f in ss.get("figures") or []
+        if f.get("figure") in drifting and f.get("drift_pct") is not None
+    ]
+    return f"steady state: DRIFTING — {', '.join(parts)} ({n} intervals, {tol}); lengthen run.priming"

@@ -9,7 +9,7 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .studies import Case, CaseKey, Row, Study, compare
 
@@ -128,11 +128,63 @@ def run_studies(
 
     rows: List[Row] = []
     for study in studies:
-        summaries: Dict[CaseKey, Dict[str, Any]] = {
-            o.case.key: o.summary for o in outcomes if o.study == study.name and o.summary is not None
-        }
-        rows += compare(study, summaries)
+        summaries = summaries_of(study, outcomes)
+        rows += drop_absent_optional(study, compare(study, summaries))
     return rows, outcomes
+
+
+def summaries_of(study: Study, outcomes: Sequence[CaseOutcome]) -> Dict[CaseKey, Dict[str, Any]]:
+    return {o.case.key: o.summary for o in outcomes if o.study == study.name and o.summary is not None}
+
+
+def drop_absent_optional(study: Study, rows: List[Row]) -> List[Row]:
+    """Leave out a study's optional metrics (``optional_metrics``) that no case's summary has."""
+    optional = getattr(study, "optional_metrics", frozenset())
+    present = {r.metric for r in rows if r.simulated is not None}
+    return [r for r in rows if r.metric not in optional or r.metric in present]
+
+
+def ordering_rows(study: Study, summaries: Mapping[CaseKey, Mapping[str, Any]]) -> List[Dict[str, Any]]:
+    """The study's stated orderings (``orderings``), each as a row with ``held`` True/False/None."""
+    orderings = getattr(study, "orderings", ())
+    if not orderings:
+        return []
+    derived = study.derive(summaries)
+    return [o.row(study.name, derived) for o in orderings]
+
+
+def drift(summary: Optional[Mapping[str, Any]]) -> Optional[List[str]]:
+    """The figures that drifted in a run (its summary's steady-state check); None when unknown."""
+    ss = (summary or {}).get("steady_state")
+    if not isinstance(ss, Mapping):
+        return None
+    return list(ss.get("drifting") or [])
+
+
+def drifting_cases(outcomes: Sequence[CaseOutcome]) -> Dict[Tuple[str, CaseKey], List[str]]:
+    """(study, case) -> drifting figures, for the cases whose run drifted."""
+    out: Dict[Tuple[str, CaseKey], List[str]] = {}
+    for o in outcomes:
+        d = drift(o.summary)
+        if d:
+            out[(o.study, o.case.key)] = d
+    return out
+
+
+def json_rows(rows: Sequence[Row], outcomes: Sequence[CaseOutcome], studies: Sequence[Study]) -> List[Dict[str, Any]]:
+    """`zvmsim validate --json`: one row per compared figure (kind "figure": study, case, level,
+    guests, metric, paper, simulated, unit, error, tolerance, within, drifting), then each
+    study's orderings (kind "ordering": study, case, metric, ordering, greater, lesser, held,
+    source). ``drifting`` lists the figures that drifted in the case's run (empty: steady)."""
+    drifted = {(o.study, o.case.key): drift(o.summary) for o in outcomes}
+    out: List[Dict[str, Any]] = []
+    for r in rows:
+        d = dict(kind="figure", case=f"z/VM {r.level}, {r.guests} guests", **r.to_dict())
+        d["drifting"] = drifted.get((r.study, (r.level, r.guests)))
+        out.append(d)
+    for study in studies:
+        out += ordering_rows(study, summaries_of(study, outcomes))
+    return out
 
 
 def tally(rows: Sequence[Row]) -> Tuple[int, int, int]:

@@ -599,3 +599,41 @@ fn linux_swap_under_zvm_overcommitment_double_pages() {
         "double paging {double} of {out} swap-outs"
     );
 }
+
+#[test]
+fn drift_tolerance_is_validated_and_the_steady_state_check_reaches_the_summary() {
+    for bad in ["0", "1", "-0.1", "1.5"] {
+        let e = scenario::parse(SMALL, "t.toml", &[format!("run.drift_tolerance={bad}")])
+            .err()
+            .expect("rejected");
+        assert_eq!(e.field, "run.drift_tolerance", "{bad}");
+    }
+    let (s, _) = scenario::parse(SMALL, "t.toml", &[]).expect("ok");
+    let (t, _) = scenario::parse(SMALL, "t.toml", &["run.drift_tolerance=0.1".into()]).expect("ok");
+    assert_eq!(t.run.drift_tolerance, 0.1);
+    // The default is left out of the hash, so existing scenarios keep theirs.
+    let (d, _) =
+        scenario::parse(SMALL, "t.toml", &["run.drift_tolerance=0.05".into()]).expect("ok");
+    assert_eq!(s.hash(), d.hash());
+    assert_ne!(s.hash(), t.hash());
+    let sim = {
+        let mut sim = Simulation::from_toml(
+            SMALL,
+            "t.toml",
+            Some(1),
+            &["run.drift_tolerance=0.1".into()],
+        )
+        .expect("valid");
+        sim.run();
+        sim
+    };
+    let ss = &sim.summary()["steady_state"];
+    assert_eq!(ss["intervals"], 4);
+    assert_eq!(ss["tolerance_pct"], 10.0);
+    let figures = ss["figures"].as_array().expect("figures");
+    assert!(figures.iter().any(|f| f["figure"] == "pages_dasd"));
+    assert_eq!(
+        ss["stationary"].as_bool().unwrap(),
+        ss["drifting"].as_array().unwrap().is_empty()
+    );
+}

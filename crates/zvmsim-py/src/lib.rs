@@ -213,6 +213,11 @@ impl Simulation {
         to_py(py, &Value::Array(self.inner.console()))
     }
 
+    /// The VMRM log: VMRMSVM's records (t_s, user, text), empty without [vmrm].
+    fn vmrm_log(&self, py: Python<'_>) -> PyResult<PyObject> {
+        to_py(py, &Value::Array(self.inner.vmrm_log()))
+    }
+
     fn check_invariants(&self) -> PyResult<()> {
         self.inner.check_invariants().map_err(PyValueError::new_err)
     }

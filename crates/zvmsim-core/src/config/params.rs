@@ -116,4 +116,17 @@ params! {
     linux_page_copy: Duration = us(3);
     /// Guest CPU per page scanned by Linux reclaim (kswapd or direct).
     linux_scan_page: Duration = ns(200);
+
+    /// Guest CPU of the cmm balloon thread per page it takes from or gives back to the page
+    /// allocator (one __get_free_page or free_page and its page-array entry,
+    /// arch/s390/mm/cmm.c). Inference: the allocator's fast path, below `linux_page_copy`,
+    /// which also copies 4 KB.
+    linux_cmm_page: Duration = ns(1_000);
+    /// Guest CPU to issue DIAGNOSE X'10' for one page (the instruction; CP's handling is
+    /// `cp_diag10_page`). Inference.
+    linux_diag10: Duration = ns(200);
+    /// CP CPU to release one page for DIAGNOSE X'10': the SIE interception and the release of
+    /// the page's frame, XSTOR block and DASD slot. Inference: the order of a steal
+    /// (`cp_steal`) plus an interception.
+    cp_diag10_page: Duration = us(4);
 }

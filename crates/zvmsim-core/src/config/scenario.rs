@@ -39,6 +39,59 @@ pub struct Scenario {
     /// documented in `config/params.rs`; override only for what-if studies.
     #[serde(default)]
     pub model: crate::config::params::ModelParams,
+    /// The VM Resource Manager service machine (VMRMSVM): its VMRM CONFIG file and how its
+    /// memory-constraint test is set. Absent: VMRMSVM has no configuration and is not started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vmrm: Option<VmrmSpec>,
+}
+
+/// VMRMSVM's configuration: the text of its VMRM CONFIG file and the settings of its
+/// memory-constraint test. IBM does not publish how VMRM-CMM decides that storage is
+/// constrained or how it sizes SHRINK; the fields after `config` are the model's documented
+/// inference (see cp/vmrm/server.rs), each configurable.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VmrmSpec {
+    /// VMRM CONFIG on VMRMSVM's A-disk: ADMIN, GOAL, MANAGE, NOTIFY and WORKLOAD statements.
+    pub config: String,
+    /// How often VMRM reads the monitor data and acts: the CP monitor sample interval, which
+    /// IBM recommends setting to one minute for VMRM (z/VM Performance, "VMRM Tuning
+    /// Parameters").
+    #[serde(default = "default_vmrm_interval")]
+    pub interval: Duration,
+    /// DASD paging rate (page reads and writes of paging DASD per second over the interval)
+    /// at or above which storage is constrained. Inference.
+    #[serde(default = "default_vmrm_constrained")]
+    pub constrained_paging: f64,
+    /// DASD paging rate below which the constraint has eased and SHRINK targets fall.
+    /// Inference.
+    #[serde(default = "default_vmrm_relieved")]
+    pub relieved_paging: f64,
+    /// Share of the SHRINK targets given back in each interval the constraint has eased.
+    /// Inference.
+    #[serde(default = "default_vmrm_relief_step")]
+    pub relief_step: f64,
+    /// Largest SHRINK target, as a share of the guest's virtual storage. Inference: a guest
+    /// keeps three quarters of its storage; a balloon larger than the guest's page cache and
+    /// free pages pushes its allocated memory into Linux swap (docs/vmrm-cmm.md).
+    #[serde(default = "default_vmrm_max_shrink")]
+    pub max_shrink: f64,
+}
+
+fn default_vmrm_interval() -> Duration {
+    Duration::from_secs(60)
+}
+fn default_vmrm_constrained() -> f64 {
+    500.0
+}
+fn default_vmrm_relieved() -> f64 {
+    100.0
+}
+fn default_vmrm_relief_step() -> f64 {
+    0.25
+}
+fn default_vmrm_max_shrink() -> f64 {
+    0.25
 }
 
 /// The z/VM release: "5.2" or "5.3" (a bare number, as `--set lpar.zvm_level=5.2` gives, is
@@ -215,6 +268,21 @@ pub struct RunControl {
     /// Seed of all random streams.
     #[serde(default = "one_u64")]
     pub seed: u64,
+    /// Steady-state check: a headline figure drifts when its fitted change over the measured
+    /// window exceeds this fraction of its mean (and its trend is significant). Default 0.05.
+    /// Left out of the serialized scenario at its default, so existing scenarios keep their hash.
+    #[serde(
+        default = "default_drift_tolerance",
+        skip_serializing_if = "is_default_drift_tolerance"
+    )]
+    pub drift_tolerance: f64,
+}
+
+fn default_drift_tolerance() -> f64 {
+    crate::monitor::steady::DEFAULT_TOLERANCE
+}
+fn is_default_drift_tolerance(x: &f64) -> bool {
+    *x == crate::monitor::steady::DEFAULT_TOLERANCE
 }
 
 fn default_interval() -> Duration {
@@ -299,6 +367,18 @@ pub struct LinuxSpec {
     /// vm.page-cluster: a major fault reads 2^page_cluster swap slots at once (readahead).
     #[serde(default = "default_page_cluster")]
     pub page_cluster: u32,
+    /// The kernel parameter line, as the `parameters = "..."` line of zipl.conf gives it
+    /// (e.g. "root=/dev/dasda1 cmma=on"); `cat /proc/cmdline` prints it. Left out of the
+    /// serialized scenario when empty, so that existing scenarios keep their hash.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub parameters: String,
+}
+
+impl LinuxSpec {
+    /// The boot parameters ask for CMMA (`cmma=on`); see [`crate::linux::cmdline::cmma`].
+    pub fn cmma(&self) -> bool {
+        crate::linux::cmdline::cmma(&self.parameters)
+    }
 }
 
 fn default_page_cluster() -> u32 {
@@ -328,6 +408,7 @@ impl Default for LinuxSpec {
             min_free: default_min_free(),
             swappiness: default_swappiness(),
             page_cluster: default_page_cluster(),
+            parameters: String::new(),
         }
     }
 }
@@ -423,7 +504,8 @@ pub struct ConsoleEntry {
     /// Simulated time the command is issued (from the start of the run, priming included).
     #[serde(default)]
     pub at: Duration,
-    /// Who types it: a CP user (e.g. MAINT) for `cp`, a guest name for `linux`.
+    /// Who types it: a CP user (e.g. MAINT) for `cp`, a guest name for `linux` (or a pattern
+    /// ending in `*`, as `LNX0008*`, for every guest it matches), VMRMSVM for `cms`.
     #[serde(default = "maint")]
     pub user: String,
     /// A CP command, as typed on a z/VM console.
@@ -432,6 +514,9 @@ pub struct ConsoleEntry {
     /// A Linux shell command, as typed in the guest.
     #[serde(default)]
     pub linux: Option<String>,
+    /// A CMS command typed on a CMS virtual machine (`HMONITOR` on VMRMSVM).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cms: Option<String>,
 }
 
 fn maint() -> String {

@@ -125,6 +125,27 @@ impl Source {
             detail: detail.into(),
         }
     }
+
+    /// An error in line `index` (from 0) of the text of string field `field` (a file such as
+    /// VMRM CONFIG carried in the scenario), located at that line of the TOML. A multi-line
+    /// string's first line follows its opening delimiter's line break, which TOML trims.
+    pub fn error_in_text(
+        &self,
+        field: &str,
+        index: usize,
+        detail: impl Into<String>,
+    ) -> ScenarioError {
+        let mut e = self.error(field, detail);
+        if let Some(span) = locate(&self.doc, field) {
+            let raw = &self.text[span.start..];
+            let multi = raw.starts_with("\"\"\"") || raw.starts_with("'''");
+            let trimmed_break =
+                multi && (raw[3..].starts_with('\n') || raw[3..].starts_with("\r\n"));
+            e.line += index + usize::from(trimmed_break);
+            e.column = 1;
+        }
+        e
+    }
 }
 
 /// Parse and validate a scenario. `file` names the source in error messages.

@@ -87,6 +87,15 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             ),
         );
     }
+    if !(r.drift_tolerance > 0.0 && r.drift_tolerance < 1.0) {
+        return err(
+            "run.drift_tolerance",
+            format!(
+                "drift tolerance {} must be a fraction between 0 and 1 (exclusive), e.g. 0.05",
+                r.drift_tolerance
+            ),
+        );
+    }
     if s.guests.is_empty() {
         return err("guests", "at least one guest is needed ([[guests]])".into());
     }
@@ -342,34 +351,71 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             ),
         );
     }
+    check_vmrm(s, src)?;
     let end = s.end_ns();
     for (i, c) in s.console.iter().enumerate() {
         let f = |k: &str| format!("console[{i}].{k}");
-        match (&c.cp, &c.linux) {
+        let user = c.user.to_ascii_uppercase();
+        let vmrmsvm = crate::cp::vmrm::VMRMSVM;
+        let no_vmrm = || {
+            err(
+                &f("cp"),
+                format!(
+                    "{vmrmsvm} needs its VMRM CONFIG: add a [vmrm] table with config = \"...\""
+                ),
+            )
+        };
+        match (&c.cp, &c.linux, &c.cms) {
             // A real command that zvmsim does not model parses (as NotSimulated) and the run
             // answers it "not simulated by zvmsim"; what CP or Linux would reject is an error.
             // CP answers as the scenario's release does (a later release's command is unknown).
-            (Some(cmd), None) => {
-                crate::cp::commands::parse_at(cmd, Some(s.lpar.zvm_level.as_str()))
+            (Some(cmd), None, None) => {
+                if user.contains('*') {
+                    return err(&f("user"), format!("`{}`: a CP command is typed by one user; a pattern with `*` is for Linux commands", c.user));
+                }
+                let parsed = crate::cp::commands::parse_at(cmd, Some(s.lpar.zvm_level.as_str()))
                     .map_err(|m| src.error(&f("cp"), m))?;
+                if matches!(parsed, crate::cp::commands::CpCommand::Xautolog { .. })
+                    && s.vmrm.is_none()
+                {
+                    return no_vmrm();
+                }
             }
-            (None, Some(cmd)) => {
-                let user = c.user.to_ascii_uppercase();
-                if !names.contains(&user) {
+            (None, Some(cmd), None) => {
+                // A user ending in `*` types the command in every guest it matches.
+                let pattern = crate::cp::vmrm::config::check_userid(&user, true);
+                let matched = names
+                    .iter()
+                    .any(|n| crate::cp::vmrm::config::user_matches(&user, n));
+                if pattern.is_err() || !matched {
                     return err(
                         &f("user"),
                         format!(
-                            "`{}` is not a guest of this scenario: Linux commands run in a guest",
+                            "`{}` is not a guest of this scenario (nor a pattern such as LNX0008* matching one): Linux commands run in a guest",
                             c.user
                         ),
                     );
                 }
                 crate::linux::commands::parse(cmd).map_err(|m| src.error(&f("linux"), m))?;
             }
+            (None, None, Some(cmd)) => {
+                if user != vmrmsvm {
+                    return err(
+                        &f("user"),
+                        format!("`{}`: CMS commands are simulated on {vmrmsvm} only", c.user),
+                    );
+                }
+                if s.vmrm.is_none() {
+                    return no_vmrm();
+                }
+                if cmd.trim().is_empty() {
+                    return err(&f("cms"), "the CMS command is empty".into());
+                }
+            }
             _ => {
                 return err(
                     &f("cp"),
-                    "give exactly one of cp = \"...\" or linux = \"...\"".into(),
+                    "give exactly one of cp = \"...\", linux = \"...\" or cms = \"...\"".into(),
                 )
             }
         }
@@ -378,6 +424,39 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 &f("at"),
                 format!("time {} is after the end of the run", c.at),
             );
+        }
+    }
+    Ok(())
+}
+
+/// The [vmrm] table: its VMRM CONFIG parses (a bad statement is reported at its line of the
+/// scenario) and its settings are in range.
+fn check_vmrm(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
+    let Some(v) = &s.vmrm else { return Ok(()) };
+    crate::cp::vmrm::config::parse(&v.config)
+        .map_err(|e| src.error_in_text("vmrm.config", e.line, e.detail))?;
+    let err = |field: &str, detail: String| Err(src.error(field, detail));
+    if v.interval.ns() == 0 {
+        return err("vmrm.interval", "VMRM's interval must be above 0".into());
+    }
+    if !(v.relieved_paging >= 0.0
+        && v.relieved_paging <= v.constrained_paging
+        && v.constrained_paging.is_finite())
+    {
+        return err(
+            "vmrm.relieved_paging",
+            format!(
+                "paging rates: relieved_paging {} must lie between 0 and constrained_paging {}",
+                v.relieved_paging, v.constrained_paging
+            ),
+        );
+    }
+    for (field, x) in [
+        ("vmrm.relief_step", v.relief_step),
+        ("vmrm.max_shrink", v.max_shrink),
+    ] {
+        if !(0.0..=1.0).contains(&x) {
+            return err(field, format!("{x} is a share: give 0 to 1"));
         }
     }
     Ok(())

@@ -16,6 +16,25 @@ pub enum CpCommand {
     QueryAllocPage,
     QueryCplevel,
     IndicateLoad,
+    /// `XAUTOLOG VMRMSVM`: log on the VM Resource Manager service machine, which starts VMRM.
+    Xautolog {
+        user: String,
+    },
+    /// `SMSG userid text`: a special message to a virtual machine that receives them (the
+    /// text as typed).
+    Smsg {
+        to: String,
+        text: String,
+    },
+    /// `SET MEMASSIST ON|OFF ALL|userid` (z/VM 5.3 and later): the CMMA assist for guests.
+    SetMemassist {
+        on: bool,
+        target: Target,
+    },
+    /// `QUERY MEMASSIST [ALL|userid]`.
+    QueryMemassist {
+        target: Target,
+    },
     /// A real CP command (see [`super::catalog`]) that zvmsim does not model, as typed.
     NotSimulated {
         command: String,
@@ -31,7 +50,18 @@ pub const SIMULATED: &[&str] = &[
     "QUERY CPLEVEL",
     "QUERY ALLOC PAGE",
     "INDICATE LOAD",
+    "SET MEMASSIST",
+    "QUERY MEMASSIST",
 ];
+
+/// Whom a per-user command addresses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// Every logged-on user.
+    All,
+    /// One user (upper case, as CP folds it).
+    User(String),
+}
 
 /// What a CP command needs to see of the system to answer.
 pub struct CpView<'a> {
@@ -47,6 +77,9 @@ pub struct CpView<'a> {
     pub paging_per_s: f64,
     pub xstor_per_s: f64,
     pub migrate_per_s: f64,
+    /// Each logged-on guest, its SET MEMASSIST setting and whether the guest uses the assist
+    /// (CMMA in effect since its IPL), in logon order.
+    pub memassist: Vec<(String, bool, bool)>,
 }
 
 /// `word` matches `full` if it is at least `min` characters long and a prefix of it.
@@ -105,6 +138,14 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
                 Some(w) => return Err(format!("HCPQAL003E Invalid option - {w}")),
                 None => return Err("HCPQAL026E Operand missing or invalid".into()),
             }
+        } else if is_memassist(catalog::QUERY, what, level) {
+            if is_own(&ops[1..]) {
+                return not_simulated();
+            }
+            // No operand: all users (inference: the reference's default is the issuer's own
+            // virtual machine, and the scenario's console has no Linux guest of its own).
+            let target = memassist_target(&ops[1..], "CQU")?.unwrap_or(Target::All);
+            return Ok(CpCommand::QueryMemassist { target });
         } else if catalog::find(catalog::QUERY, what, level).is_some() || catalog::is_pf_key(what) {
             return not_simulated();
         } else {
@@ -133,9 +174,35 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
             Some(w) => Err(format!("HCPIND003E Invalid option - {w}")),
         };
     }
+    if abbrev(verb, "SET", 3)
+        && ops
+            .first()
+            .is_some_and(|w| is_memassist(catalog::SET, w, level))
+    {
+        if is_own(ops.get(2..).unwrap_or_default()) {
+            return not_simulated();
+        }
+        return parse_set_memassist(&ops[1..]);
+    }
     let Some(found) = catalog::find_verb(verb, level) else {
         return Err(unknown(verb));
     };
+    match (found.word.name, ops) {
+        ("XAUTOLOG", [user]) if *user == crate::cp::vmrm::VMRMSVM => {
+            return Ok(CpCommand::Xautolog {
+                user: user.to_string(),
+            })
+        }
+        ("SMSG", [to, _, ..]) => {
+            // The message is passed on as typed: skip (CP), the verb and the user ID.
+            let skip = words_before(&upper) + 2;
+            return Ok(CpCommand::Smsg {
+                to: to.to_string(),
+                text: rest_after(typed, skip).trim_end().to_string(),
+            });
+        }
+        _ => {}
+    }
     match found.operands {
         catalog::Operands::Any => not_simulated(),
         catalog::Operands::Strict { words, module } => match ops.first() {
@@ -155,6 +222,96 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
             }
             _ => not_simulated(),
         },
+    }
+}
+
+/// Words before the verb: 1 when the line starts with `CP`.
+fn words_before(upper: &str) -> usize {
+    usize::from(upper.split_whitespace().next() == Some("CP"))
+}
+
+/// `line` after its first `n` blank-separated words and the blanks after them.
+fn rest_after(line: &str, n: usize) -> &str {
+    let mut rest = line.trim_start();
+    for _ in 0..n {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        rest = rest[end..].trim_start();
+    }
+    rest
+}
+
+/// `token` names the MEMASSIST operand of `words` at `level` (absent before z/VM 5.3).
+fn is_memassist(words: &[catalog::Word], token: &str, level: Option<&str>) -> bool {
+    catalog::find(words, token, level).is_some_and(|w| w.name == "MEMASSIST")
+}
+
+/// The users a MEMASSIST command names: `[FOR] ALL`, `[FOR] USER userid` (the forms IBM's
+/// reference shows: "SET MEMASSIST ON|OFF FOR ALL", "QUERY MEMASSIST USER userid") or
+/// `[FOR] userid` (the brief's form; inference). `None`: none named. A word after the target
+/// is an invalid option; `FOR` or `USER` without what follows, a missing operand.
+fn memassist_target(ops: &[&str], module: &str) -> Result<Option<Target>, String> {
+    let missing = || format!("HCP{module}026E Operand missing or invalid");
+    let ops = match ops {
+        [] => return Ok(None),
+        ["FOR"] => return Err(missing()),
+        ["FOR", rest @ ..] => rest,
+        _ => ops,
+    };
+    let (target, rest) = match ops {
+        ["ALL", rest @ ..] => (Target::All, rest),
+        ["USER"] => return Err(missing()),
+        ["USER", u, rest @ ..] => (Target::User(u.to_string()), rest),
+        [u, rest @ ..] => (Target::User(u.to_string()), rest),
+        [] => return Err(missing()),
+    };
+    match rest.first() {
+        Some(extra) => Err(format!("HCP{module}003E Invalid option - {extra}")),
+        None => Ok(Some(target)),
+    }
+}
+
+/// `*` (or `FOR *`): the issuer's own virtual machine, which the scenario's console is not.
+fn is_own(ops: &[&str]) -> bool {
+    matches!(ops, ["*"] | ["FOR", "*"])
+}
+
+/// The operands after `SET MEMASSIST`: `ON|OFF` and the users. Both are required (inference:
+/// the reference's default, the issuer's own virtual machine, is not one the console has).
+fn parse_set_memassist(ops: &[&str]) -> Result<CpCommand, String> {
+    let on = match ops.first() {
+        Some(&"ON") => true,
+        Some(&"OFF") => false,
+        Some(w) => return Err(format!("HCPCFC003E Invalid option - {w}")),
+        None => return Err("HCPCFC026E Operand missing or invalid".into()),
+    };
+    match memassist_target(&ops[1..], "CFC")? {
+        Some(target) => Ok(CpCommand::SetMemassist { on, target }),
+        None => Err("HCPCFC026E Operand missing or invalid".into()),
+    }
+}
+
+/// The guests (indices into `names`, the logged-on users) a MEMASSIST command addresses, or
+/// CP's HCP045E when the named user is not logged on (`module`: the answering CP module).
+pub fn memassist_targets<S: AsRef<str>>(
+    target: &Target,
+    names: &[S],
+    module: &str,
+) -> Result<Vec<usize>, String> {
+    match target {
+        Target::All => Ok((0..names.len()).collect()),
+        Target::User(u) => names
+            .iter()
+            .position(|n| n.as_ref().eq_ignore_ascii_case(u))
+            .map(|i| vec![i])
+            .ok_or_else(|| format!("HCP{module}045E {u} not logged on")),
+    }
+}
+
+fn on_off(on: bool) -> &'static str {
+    if on {
+        "ON"
+    } else {
+        "OFF"
     }
 }
 
@@ -249,9 +406,51 @@ pub fn respond(cmd: &CpCommand, v: &CpView) -> Vec<String> {
             ),
             format!("PAGING-{:04.0}/SEC", v.paging_per_s),
         ],
+        // A successful SET answers with nothing but CP's ready (inference: no response text
+        // is documented that we could verify); the console applies it.
+        CpCommand::SetMemassist { target, .. } => {
+            let names: Vec<&str> = v.memassist.iter().map(|(n, ..)| n.as_str()).collect();
+            match memassist_targets(target, &names, "CFC") {
+                Ok(_) => vec![],
+                Err(m) => vec![m],
+            }
+        }
+        // IBM's response pattern (z/VM CP Commands and Utilities Reference, QUERY MEMASSIST):
+        // the setting for all users, a heading, then user, setting and status in columns of
+        // ten. zvmsim keeps only the per-user settings (SET ... ALL sets each logged-on
+        // guest, as the study uses it), so the all-users line shows its value at z/VM IPL,
+        // ON. ACTIVE: the guest uses the assist (CMMA in effect since its IPL); a guest set
+        // OFF while active keeps it until its next IPL (inference), shown as pending off.
+        CpCommand::QueryMemassist { target } => {
+            let names: Vec<&str> = v.memassist.iter().map(|(n, ..)| n.as_str()).collect();
+            match memassist_targets(target, &names, "CQU") {
+                Ok(ix) => {
+                    let mut out = vec![
+                        "ALL USERS SET - ON".to_string(),
+                        "USER      SETTING   STATUS".to_string(),
+                    ];
+                    for i in ix {
+                        let (name, on, active) = &v.memassist[i];
+                        let (setting, status) = match (*on, *active) {
+                            (true, true) => ("ON", "ACTIVE"),
+                            (false, true) => ("ON", "ACTIVE,PENDING OFF"),
+                            (on, false) => (on_off(on), "INACTIVE"),
+                        };
+                        out.push(format!("{name:<10}{setting:<10}{status}"));
+                    }
+                    out
+                }
+                Err(m) => vec![m],
+            }
+        }
         CpCommand::NotSimulated { command } => vec![format!("not simulated by zvmsim: {command}")],
+        // Answered by the simulation, which starts VMRM or delivers the message.
+        CpCommand::Xautolog { .. } | CpCommand::Smsg { .. } => vec![],
     }
 }
+
+#[cfg(test)]
+mod memassist_tests;
 
 #[cfg(test)]
 mod tests {
@@ -284,16 +483,15 @@ mod tests {
         // Real CP commands and operands zvmsim does not model: as typed, trimmed.
         for cmd in [
             "SET SRM STORBUF 300 250 200",
-            "  cp set memassist on all ",
             "DEFINE STORAGE 512M",
             "def vfb-512 2000 2097152",
             "att 5680 LNX01",
             "defseg DCSS1G 20000-5FFFF sn",
             "saveseg DCSS1G",
-            "xautolog VMRMSVM",
-            "SMSG LNX01 CMM SHRINK 1000",
+            "xautolog TCPIP",
+            "XAUTOLOG VMRMSVM SYNC",
+            "SMSG LNX01",
             "q nss name map dcssname",
-            "QUERY MEMASSIST",
             "Q PAV",
             "query vdisk userlim",
             "q alloc spool",
@@ -320,6 +518,7 @@ mod tests {
             paging_per_s: 0.0,
             xstor_per_s: 0.0,
             migrate_per_s: 0.0,
+            memassist: vec![],
         };
         assert_eq!(
             respond(&parse(" set srm storbuf 300 250 200 ").unwrap(), &v),
@@ -370,6 +569,30 @@ mod tests {
     }
 
     #[test]
+    fn xautolog_and_smsg() {
+        assert_eq!(
+            parse("xautolog vmrmsvm").unwrap(),
+            CpCommand::Xautolog {
+                user: "VMRMSVM".into()
+            }
+        );
+        assert_eq!(
+            parse(" CP SM lnx00080  CMM SHRINK 0x100 ").unwrap(),
+            CpCommand::Smsg {
+                to: "LNX00080".into(),
+                text: "CMM SHRINK 0x100".into()
+            }
+        );
+        assert_eq!(
+            parse("SMSG LNX01 cmm shrink 5").unwrap(),
+            CpCommand::Smsg {
+                to: "LNX01".into(),
+                text: "cmm shrink 5".into()
+            }
+        );
+    }
+
+    #[test]
     fn release_levels() {
         // CMMA (SET/QUERY MEMASSIST) came with z/VM 5.3.
         assert!(parse_at("SET MEMASSIST ON ALL", Some("5.3")).is_ok());
@@ -406,8 +629,14 @@ mod tests {
             if row.system != "cp" || !row.simulated {
                 continue;
             }
-            let full = parse(&row.command).unwrap();
-            let short = parse(row.abbreviation.as_deref().unwrap()).unwrap();
+            // SET MEMASSIST needs its operands.
+            let ops = if row.command == "SET MEMASSIST" {
+                " ON ALL"
+            } else {
+                ""
+            };
+            let full = parse(&format!("{}{ops}", row.command)).unwrap();
+            let short = parse(&format!("{}{ops}", row.abbreviation.as_deref().unwrap())).unwrap();
             assert!(
                 !matches!(full, CpCommand::NotSimulated { .. }),
                 "{}",

@@ -7,4 +7,5 @@ pub mod dispatcher;
 pub(crate) mod faults;
 pub mod pagein;
 pub mod storage;
+pub mod vmrm;
 pub mod xstor;

@@ -2,9 +2,12 @@
 //! simulated guest's memory state. A real command that zvmsim does not model answers
 //! `not simulated by zvmsim: <command>`; an unknown command answers as bash does.
 
+use super::cmm::CmmCommand;
 use super::shell::{
     find_command, is_assignment, lex, redirection, split_redirections, Redirect, Word,
 };
+
+mod cmm;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LinuxCommand {
@@ -16,6 +19,8 @@ pub enum LinuxCommand {
     Vmstat,
     /// `swapon -s` or `cat /proc/swaps`.
     Swaps,
+    /// `cat /proc/cmdline`: the kernel parameter line the guest booted with.
+    Cmdline,
     /// `sysctl vm.swappiness`, `cat /proc/sys/vm/swappiness`.
     ShowVm {
         tunable: VmTunable,
@@ -27,6 +32,9 @@ pub enum LinuxCommand {
         value: u32,
         sysctl: bool,
     },
+    /// The cmm module's commands (modprobe, rmmod, its sysctls): the simulation applies them
+    /// to the guest's module and answers.
+    Cmm(CmmCommand),
     /// A real command (see [`super::catalog`]) that zvmsim does not model, as typed.
     NotSimulated {
         command: String,
@@ -101,6 +109,8 @@ pub struct LinuxView {
     pub page_cluster: u32,
     /// Swap partitions and their size and use in pages (slots are spread round robin).
     pub swap_devices: Vec<String>,
+    /// The kernel parameter line (zipl.conf `parameters`), for /proc/cmdline.
+    pub cmdline: String,
 }
 
 /// The simulated command forms, as `zvmsim commands` lists them, with a note where the answer
@@ -111,6 +121,7 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ("cat /proc/vmstat", None),
     ("vmstat", Some("answers with the /proc/vmstat counters")),
     ("cat /proc/swaps", None),
+    ("cat /proc/cmdline", None),
     ("swapon -s", None),
     ("sysctl [-w] vm.swappiness[=N]", None),
     ("sysctl [-w] vm.page-cluster[=N]", None),
@@ -118,6 +129,24 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ("cat /proc/sys/vm/page-cluster", None),
     ("echo N > /proc/sys/vm/swappiness", None),
     ("echo N > /proc/sys/vm/page-cluster", None),
+    ("modprobe cmm [sender=USERID]", None),
+    ("modprobe -r cmm", None),
+    ("rmmod cmm", None),
+    ("cat /proc/sys/vm/cmm_pages", None),
+    ("cat /proc/sys/vm/cmm_timed_pages", None),
+    ("cat /proc/sys/vm/cmm_timeout", None),
+    ("sysctl [-w] vm.cmm_pages[=N]", None),
+    (
+        "sysctl [-w] vm.cmm_timed_pages[=N]",
+        Some("a write adds N to the timed pool's target"),
+    ),
+    ("sysctl [-w] vm.cmm_timeout[=\"N S\"]", None),
+    ("echo N > /proc/sys/vm/cmm_pages", None),
+    (
+        "echo N > /proc/sys/vm/cmm_timed_pages",
+        Some("adds N to the timed pool's target"),
+    ),
+    ("echo N S > /proc/sys/vm/cmm_timeout", None),
 ];
 
 /// Parse one command line typed in a guest. A real command (see [`super::catalog`]) that
@@ -152,6 +181,10 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
     let Some((&cmd, args)) = args.split_first() else {
         return Ok(not_simulated());
     };
+    if let Some(c) = cmm::parse(cmd, args, &redirects)? {
+        let plain = first == 0 && (redirects.is_empty() || cmd == "echo");
+        return Ok(if plain { c } else { not_simulated() });
+    }
     if cmd == "echo" {
         return echo(args, &redirects).map(|c| c.unwrap_or_else(not_simulated));
     }
@@ -244,6 +277,7 @@ fn cat(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
             "/proc/meminfo" => return Ok(Some(LinuxCommand::Meminfo)),
             "/proc/vmstat" => return Ok(Some(LinuxCommand::Vmstat)),
             "/proc/swaps" => return Ok(Some(LinuxCommand::Swaps)),
+            "/proc/cmdline" => return Ok(Some(LinuxCommand::Cmdline)),
             p => {
                 if let Some(tunable) = VmTunable::by_path(p) {
                     return Ok(Some(LinuxCommand::ShowVm {
@@ -462,6 +496,8 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
             }
             out
         }
+        // The line as zipl passed it (zvmsim adds nothing of its own to it).
+        LinuxCommand::Cmdline => vec![v.cmdline.clone()],
         LinuxCommand::ShowVm { tunable, sysctl } => {
             let value = match tunable {
                 VmTunable::Swappiness => v.swappiness,
@@ -481,6 +517,8 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
             vec![format!("{} = {value}", tunable.key())]
         }
         LinuxCommand::SetVm { sysctl: false, .. } => vec![],
+        // Answered by the simulation, which applies it to the guest's module.
+        LinuxCommand::Cmm(_) => vec![],
         LinuxCommand::NotSimulated { command } => {
             vec![format!("not simulated by zvmsim: {command}")]
         }

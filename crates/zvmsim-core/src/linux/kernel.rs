@@ -184,7 +184,7 @@ impl Machine {
 
     /// After a Linux allocation: charge direct reclaim, wake kswapd below the low watermark,
     /// and start the swap writes reclaim decided on.
-    fn after_alloc(&mut self, g: usize, scanned: u64, w: &mut Work) {
+    pub(super) fn after_alloc(&mut self, g: usize, scanned: u64, w: &mut Work) {
         w.guest_ns += scanned * self.p.linux_scan_page.ns();
         self.apply_essa(g, w);
         let gs = &mut self.guests[g];

@@ -23,6 +23,9 @@ pub use super::swap::{Anon, SwapOut};
 pub(super) const ANON: u32 = 1 << 31;
 /// Free pool page.
 pub(super) const FREE: u32 = NONE;
+/// Pool page in the cmm balloon (given to CP): neither free, nor a file page, nor anonymous.
+/// File block numbers stay below it (the owner word's top bit is ANON).
+pub(super) const BALLOON: u32 = ANON - 1;
 // An anonymous page's state, one word (`anon_at`), so that a reference costs one access:
 /// the page has its pool page but the swap read has not been started yet;
 pub(super) const A_PENDING: u32 = 1 << 31;
@@ -117,6 +120,8 @@ pub struct LinuxMemory {
     pub cmma: bool,
     /// ESSA state changes made since the caller last applied them (global page, state).
     pub essa: Vec<(u32, GuestState)>,
+    /// The cmm module (balloon) and its state.
+    pub cmm: super::cmm::Cmm,
 }
 
 impl LinuxMemory {
@@ -132,6 +137,7 @@ impl LinuxMemory {
         min_free: u32,
         swap_pages: u64,
     ) -> Self {
+        debug_assert!(blocks < BALLOON, "file blocks reach the balloon tag");
         let n = (pages - kernel) as usize;
         // NONE marks "no slot": the slot numbers stay below it.
         let swap = swap_pages.min(u32::MAX as u64 - 1) as u32;
@@ -171,6 +177,7 @@ impl LinuxMemory {
             pgsteal: 0,
             cmma: false,
             essa: Vec::new(),
+            cmm: super::cmm::Cmm::default(),
         }
     }
 
@@ -248,7 +255,7 @@ impl LinuxMemory {
     pub fn file_or_free_runs(&self) -> Vec<(u32, u32)> {
         let mut runs: Vec<(u32, u32)> = Vec::new();
         for (i, &o) in self.pool.iter().enumerate() {
-            if o != FREE && o & ANON != 0 {
+            if (o != FREE && o & ANON != 0) || o == BALLOON {
                 continue;
             }
             let i = i as u32;
@@ -296,19 +303,16 @@ impl LinuxMemory {
     /// A free pool page; at the minimum watermark the allocating task reclaims itself (direct
     /// reclaim). Returns the page and the pages scanned directly.
     pub(super) fn alloc_page(&mut self) -> (u32, u64) {
-        let mut scanned = 0;
-        if self.free_pages() <= self.min {
-            scanned = self.try_to_free_pages();
-        }
-        if let Some(i) = self.free.pop() {
-            self.set_state(i, GuestState::Stable);
+        let (got, scanned) = self.try_alloc_page();
+        if let Some(i) = got {
             return (i, scanned);
         }
-        // Nothing freed at the usual target: reclaim for the one page wanted.
-        scanned += self.reclaim(1, false);
-        if let Some(i) = self.free.pop() {
-            self.set_state(i, GuestState::Stable);
-            return (i, scanned);
+        // Out of memory: the notifiers run first; the cmm module gives back balloon pages.
+        if self.cmm_oom_notify() > 0 {
+            if let Some(i) = self.free.pop() {
+                self.set_state(i, GuestState::Stable);
+                return (i, scanned);
+            }
         }
         // Every page is referenced anonymous memory and swap is full. Validation keeps
         // anonymous memory within the pool and swap, so at least one page is a file page
@@ -316,13 +320,34 @@ impl LinuxMemory {
         let i = (0..self.pool.len() as u32)
             .find(|&i| {
                 let o = self.pool[i as usize];
-                o & ANON == 0 || self.anon_at[(o & !ANON) as usize] & A_SLOT != 0
+                (o & ANON == 0 && o != BALLOON)
+                    || (o & ANON != 0 && self.anon_at[(o & !ANON) as usize] & A_SLOT != 0)
             })
             .expect("anonymous memory exceeds memory and swap");
         self.evict(i);
         let i = self.free.pop().expect("evicted page");
         self.set_state(i, GuestState::Stable);
         (i, scanned)
+    }
+
+    /// A free pool page as `alloc_page` finds one, without the out-of-memory path: None when
+    /// reclaim frees nothing (the cmm thread's allocations fail so).
+    pub(super) fn try_alloc_page(&mut self) -> (Option<u32>, u64) {
+        let mut scanned = 0;
+        if self.free_pages() <= self.min {
+            scanned = self.try_to_free_pages();
+        }
+        if let Some(i) = self.free.pop() {
+            self.set_state(i, GuestState::Stable);
+            return (Some(i), scanned);
+        }
+        // Nothing freed at the usual target: reclaim for the one page wanted.
+        scanned += self.reclaim(1, false);
+        let got = self.free.pop();
+        if let Some(i) = got {
+            self.set_state(i, GuestState::Stable);
+        }
+        (got, scanned)
     }
 
     /// Allocate a page-cache page for `block`. Returns the pool page and pages scanned.
@@ -391,10 +416,12 @@ impl LinuxMemory {
     /// Linux's bookkeeping is consistent: pool owners and their reverse maps agree, counts
     /// equal their sums, and swap slots are conserved.
     pub fn check(&self) -> Result<(), String> {
-        let (mut cached, mut anon, mut free) = (0u64, 0u64, 0u64);
+        let (mut cached, mut anon, mut free, mut balloon) = (0u64, 0u64, 0u64, 0u64);
         for (i, &o) in self.pool.iter().enumerate() {
             if o == FREE {
                 free += 1;
+            } else if o == BALLOON {
+                balloon += 1;
             } else if o & ANON != 0 {
                 anon += 1;
                 if self.anon_at[(o & !ANON) as usize] & A_IDX != i as u32 {
@@ -420,6 +447,7 @@ impl LinuxMemory {
                 self.anon_resident
             ));
         }
+        self.check_balloon(balloon)?;
         self.check_swap()
     }
 }

@@ -9,7 +9,7 @@
 //! swap tendency). Each pass scans `pool >> priority` pages, from DEF_PRIORITY down to 0, as
 //! `shrink_zone` does.
 
-use super::memory::{LinuxMemory, SwapOut, ANON, A_OUT, A_PENDING, A_REF, A_SLOT, FREE};
+use super::memory::{LinuxMemory, SwapOut, ANON, A_OUT, A_PENDING, A_REF, A_SLOT, BALLOON, FREE};
 use crate::cp::storage::{GuestState, NONE};
 
 /// DEF_PRIORITY (include/linux/mmzone.h of 2.6.16): the first reclaim pass scans
@@ -112,7 +112,8 @@ impl LinuxMemory {
                 self.hand = if i + 1 == n { 0 } else { i + 1 };
                 visited += 1;
                 let o = self.pool[i as usize];
-                if o == FREE || (o & ANON != 0 && !reclaim_mapped) {
+                // Balloon pages are the cmm module's: reclaim passes them by.
+                if o == FREE || o == BALLOON || (o & ANON != 0 && !reclaim_mapped) {
                     continue;
                 }
                 examined += 1;

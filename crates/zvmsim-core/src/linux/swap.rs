@@ -124,6 +124,7 @@ impl LinuxMemory {
         self.anon_at[w as usize] = A_OUT | A_SLOT;
         self.pool[i as usize] = FREE;
         self.free.push(i);
+        self.set_state(i, crate::cp::storage::GuestState::Unused);
         self.anon_resident -= 1;
         self.pswpin -= 1;
     }

@@ -49,6 +49,8 @@ counters! {
         essa: u64,
         /// Discard faults: references to clean page-cache pages CP had discarded (CMMA).
         discard_faults: u64,
+        /// Pages the cmm balloon gave to CP with DIAGNOSE X'10'.
+        cmm_diag10_pages: u64,
     }
 }
 
@@ -59,6 +61,8 @@ counters! {
         /// CP time not done for any guest (CP's own system work).
         cp_system_ns: u64,
         guest_ns: u64,
+        /// SMSGs VMRM sent to the NOTIFY MEMORY guests.
+        vmrm_notifications: u64,
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod counters;
 pub mod rows;
+pub mod steady;
 pub mod summary;
 
 /// A time-weighted level: the integral of a value over time within the current interval.

@@ -110,6 +110,14 @@ rows! {
         discard_faults_per_s: f64,
         /// CMMA: ESSA page-state changes, per second.
         essa_per_s: f64,
+        /// The cmm balloon at the interval's end: the static pool (/proc/sys/vm/cmm_pages),
+        /// the timed pool (cmm_timed_pages), and the static pool's target (the last
+        /// `CMM SHRINK n` or cmm_pages write).
+        cmm_pages: u64,
+        cmm_timed_pages: u64,
+        cmm_pages_target: u64,
+        /// Balloon pages given to CP (DIAGNOSE X'10') per second.
+        cmm_diag10_pages_per_s: f64,
     }
 
     /// The LPAR over one interval (system, storage and paging screens). Page counts are
@@ -154,6 +162,8 @@ rows! {
         paging_io_per_s: f64,
         paging_service_ms: f64,
         paging_wait_ms: f64,
+        /// SMSGs (`CMM SHRINK n`) VMRM sent in the interval.
+        vmrm_notifications: u64,
     }
 }
 

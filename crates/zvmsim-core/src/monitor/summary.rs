@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::rows::SystemRow;
+use super::steady::SteadyState;
 
 macro_rules! means {
     ($( $(#[doc = $d:expr])* $f:ident, )*) => {
@@ -51,6 +52,7 @@ means! {
     pagein_blocks_per_s,
     available_frames,
     available_below_2g,
+    vmrm_notifications,
 }
 
 /// One guest over the measured window.
@@ -78,6 +80,10 @@ pub struct GuestSummary {
     pub wait_swap_in_ms: f64,
     pub cmma: bool,
     pub discard_faults: u64,
+    /// The cmm balloon (static and timed pools), mean over the intervals, in pages.
+    pub cmm_pages_mean: f64,
+    /// Balloon pages given to CP (DIAGNOSE X'10') over the window.
+    pub cmm_diag10_pages: u64,
 }
 
 /// The summary of a run.
@@ -124,6 +130,8 @@ pub struct Summary {
     pub cmma_unused_pages: u64,
     pub cmma_volatile_pages: u64,
     pub guests: Vec<GuestSummary>,
+    /// Whether the headline figures drifted across the measured intervals (monitor/steady.rs).
+    pub steady_state: SteadyState,
 }
 
 /// `num / den`, or 0 with nothing to divide by.

@@ -192,6 +192,7 @@ impl Simulation {
                 idle_vcpus: idle,
                 pfault: spec.linux.pfault,
                 kswapd_task,
+                cmm_task: NONE,
                 swap_names,
                 swap_devs,
                 vm_mark: VmMark::default(),
@@ -200,7 +201,7 @@ impl Simulation {
                 resp: Tally::default(),
                 resp_max_ms: 0.0,
                 memassist: false,
-                cmma_requested: false,
+                cmma_requested: spec.linux.cmma(),
                 cmma_reclaimed_mark: 0,
             });
         }
@@ -216,6 +217,10 @@ impl Simulation {
             mon: IntervalState::default(),
             console: Vec::new(),
             ended: None,
+            vmrm: sc
+                .vmrm
+                .as_ref()
+                .map(|v| crate::cp::vmrm::Vmrm::new(v, instances.len())),
             scenario: sc,
         };
         // CP SET commands typed at time 0 configure the system before the guests IPL (SET
@@ -277,10 +282,11 @@ impl Simulation {
 
 /// A console entry that sets CP up before the guests IPL: a CP `SET` command at time 0.
 fn is_setup_command(e: &crate::config::scenario::ConsoleEntry) -> bool {
+    // The seed types it as `CP SET MEMASSIST ON ALL`: a leading CP is skipped, as CP does.
     e.at.ns() == 0
         && e.cp.as_deref().is_some_and(|c| {
-            c.split_whitespace()
-                .next()
-                .is_some_and(|w| w.eq_ignore_ascii_case("SET"))
+            let mut words = c.split_whitespace().peekable();
+            words.next_if(|w| w.eq_ignore_ascii_case("CP"));
+            words.next().is_some_and(|w| w.eq_ignore_ascii_case("SET"))
         })
 }

@@ -4,7 +4,8 @@
 use serde::Serialize;
 
 use crate::config::units::NS_PER_S;
-use crate::cp::commands::{self as cp, CpView};
+use crate::cp::commands::{self as cp, CpCommand, CpView};
+use crate::cp::vmrm::config::user_matches;
 use crate::linux::commands::{self as linux, LinuxCommand, LinuxView, VmTunable};
 
 use super::Simulation;
@@ -31,31 +32,67 @@ impl Simulation {
     pub(super) fn run_console(&mut self, i: usize) {
         let entry = self.scenario.console[i].clone();
         let user = entry.user.to_ascii_uppercase();
+        let logged = self.vmrm_log_len();
         if let Some(cmd) = &entry.cp {
             let response = match cp::parse_at(cmd, Some(self.scenario.lpar.zvm_level.as_str())) {
-                Ok(c) => cp::respond(&c, &self.cp_view()),
+                Ok(CpCommand::Xautolog { user: u }) => self.xautolog(&u),
+                Ok(CpCommand::Smsg { to, text }) => self.smsg(&user, &to, &text),
+                Ok(c) => {
+                    if let cp::CpCommand::SetMemassist { on, target } = &c {
+                        self.set_memassist(*on, target);
+                    }
+                    cp::respond(&c, &self.cp_view())
+                }
                 Err(m) => vec![m],
             };
             self.console_line(&user, cmd, response);
         } else if let Some(cmd) = &entry.linux {
-            let response = match (
-                linux::parse(cmd),
-                self.m.guests.iter().position(|g| g.name == user),
-            ) {
-                (Ok(c), Some(gi)) => {
-                    if let LinuxCommand::SetVm { tunable, value, .. } = c {
-                        let m = &mut self.m.guests[gi].mem;
-                        match tunable {
-                            VmTunable::Swappiness => m.swappiness = value,
-                            VmTunable::PageCluster => m.page_cluster = value,
-                        }
-                    }
-                    linux::respond(&c, &self.linux_view(gi))
-                }
-                (Err(m), _) => vec![m],
-                (_, None) => vec![format!("{user}: no such guest")],
-            };
+            // A user ending in `*` types the command in every guest it matches.
+            let guests: Vec<usize> = (0..self.m.guests.len())
+                .filter(|&g| user_matches(&user, &self.m.guests[g].name))
+                .collect();
+            if guests.is_empty() {
+                self.console_line(&user, cmd, vec![format!("{user}: no such guest")]);
+            }
+            for gi in guests {
+                let response = match linux::parse(cmd) {
+                    Ok(c) => self.linux_command(gi, &c),
+                    Err(m) => vec![m],
+                };
+                let name = self.m.guests[gi].name.clone();
+                self.console_line(&name, cmd, response);
+            }
+        } else if let Some(cmd) = &entry.cms {
+            let response = self.cms(cmd);
             self.console_line(&user, cmd, response);
+        }
+        self.vmrm_echo(logged);
+    }
+
+    /// A Linux command in guest `gi`: what it changes, and what the guest prints.
+    fn linux_command(&mut self, gi: usize, c: &LinuxCommand) -> Vec<String> {
+        match c {
+            LinuxCommand::Cmm(cmm) => return self.cmm_command(gi, cmm),
+            LinuxCommand::SetVm { tunable, value, .. } => {
+                let m = &mut self.m.guests[gi].mem;
+                match tunable {
+                    VmTunable::Swappiness => m.swappiness = *value,
+                    VmTunable::PageCluster => m.page_cluster = *value,
+                }
+            }
+            _ => {}
+        }
+        linux::respond(c, &self.linux_view(gi))
+    }
+
+    /// SET MEMASSIST: the named guest, or every logged-on guest, gets the setting; a user
+    /// not logged on changes nothing (the response says HCP045E).
+    fn set_memassist(&mut self, on: bool, target: &cp::Target) {
+        let names: Vec<&str> = self.m.guests.iter().map(|g| g.name.as_str()).collect();
+        if let Ok(ix) = cp::memassist_targets(target, &names, "CFC") {
+            for i in ix {
+                self.m.guests[i].memassist = on;
+            }
         }
     }
 
@@ -93,7 +130,23 @@ impl Simulation {
             paging_per_s,
             xstor_per_s,
             migrate_per_s,
+            memassist: self
+                .m
+                .guests
+                .iter()
+                .map(|g| (g.name.clone(), g.memassist, g.mem.cmma))
+                .collect(),
         }
+    }
+
+    /// The scenario's Linux settings of guest `gi`.
+    fn linux_spec(&self, gi: usize) -> &crate::config::scenario::LinuxSpec {
+        let spec = self
+            .scenario
+            .guest_instances()
+            .get(gi)
+            .map_or(0, |i| i.spec_index);
+        &self.scenario.guests[spec].linux
     }
 
     /// What Linux's commands in guest `gi` see.
@@ -117,6 +170,172 @@ impl Simulation {
             swappiness: m.swappiness,
             page_cluster: m.page_cluster,
             swap_devices: g.swap_names.clone(),
+            cmdline: self.linux_spec(gi).parameters.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Simulation;
+
+    /// Three guests booted with `cmma=on` but the first; the console script is run by hand.
+    const BASE: &str = r#"
+[lpar]
+ifls = 1
+central = "128M"
+zvm_level = "5.3"
+
+[paging]
+volumes = [{ model = "3390-3", count = 1 }]
+
+[run]
+priming = "1s"
+measure = "2s"
+interval = "1s"
+
+[[guests]]
+name = "LNX01"
+storage = "32M"
+linux = { kernel = "4M", min_free = "1M", parameters = "root=/dev/dasda1 cmma=off" }
+
+[[guests]]
+name = "LNX%02d"
+first = 2
+count = 2
+storage = "32M"
+linux = { kernel = "4M", min_free = "1M", parameters = "root=/dev/dasda1 cmma=on" }
+"#;
+
+    fn sim(console: &[&str]) -> Simulation {
+        let mut text = String::from(BASE);
+        for (k, c) in console.iter().enumerate() {
+            // The first entry at 0 s (before the guests IPL), the rest later.
+            let at = if k == 0 { "0s" } else { "2s" };
+            text += &format!("\n[[console]]\nat = \"{at}\"\ncp = \"{c}\"\n");
+        }
+        Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid")
+    }
+
+    fn memassist(s: &Simulation) -> Vec<bool> {
+        s.m.guests.iter().map(|g| g.memassist).collect()
+    }
+
+    /// Types `cmd` as console entry 0 (bypassing the scenario's check of the script, so that
+    /// the console's own answer to bad input is tested) and returns its response.
+    fn run(s: &mut Simulation, cmd: &str) -> Vec<String> {
+        s.scenario.console[0].cp = Some(cmd.to_string());
+        s.run_console(0);
+        s.console.last().expect("a console line").response.clone()
+    }
+
+    #[test]
+    fn set_memassist_before_ipl_decides_cmma() {
+        // As the seed types it, at 0 s: applied before the guests IPL.
+        let s = sim(&["CP SET MEMASSIST ON LNX03"]);
+        assert_eq!(memassist(&s), vec![false, false, true]);
+        let requested: Vec<bool> = s.m.guests.iter().map(|g| g.cmma_requested).collect();
+        assert_eq!(requested, vec![false, true, true]);
+        // CMMA is in effect only where both the boot line and the assist allow it.
+        let effective: Vec<bool> = s.m.guests.iter().map(|g| g.mem.cmma).collect();
+        assert_eq!(effective, vec![false, false, true]);
+        // /proc/cmdline prints the line.
+        assert_eq!(
+            s.linux_view(1).cmdline,
+            "root=/dev/dasda1 cmma=on".to_string()
+        );
+    }
+
+    #[test]
+    fn set_memassist_applies_and_errors_change_nothing() {
+        let script = [
+            "SET MEMASSIST ON LNX02",
+            "SET MEMASSIST ON LNX09",
+            "SET MEMASSIST OFF",
+            "SET MEMASSIST ON ALL NOW",
+            "SET MEMASSIST PERHAPS ALL",
+            "Q MEMASSIST LNX09",
+            "QUERY MEMASSIST",
+            "SET MEMASSIST ON ALL",
+            "q memassist lnx03",
+            "set memassist off lnx03",
+            "QUERY MEMASSIST",
+        ];
+        let mut s = sim(&script[..1]);
+        assert_eq!(memassist(&s), vec![false, true, false]);
+        let expected: [(&[&str], [bool; 3]); 10] = [
+            (&["HCPCFC045E LNX09 not logged on"], [false, true, false]),
+            (
+                &["HCPCFC026E Operand missing or invalid"],
+                [false, true, false],
+            ),
+            (&["HCPCFC003E Invalid option - NOW"], [false, true, false]),
+            (
+                &["HCPCFC003E Invalid option - PERHAPS"],
+                [false, true, false],
+            ),
+            (&["HCPCQU045E LNX09 not logged on"], [false, true, false]),
+            (
+                &[
+                    "ALL USERS SET - ON",
+                    "USER      SETTING   STATUS",
+                    "LNX01     OFF       INACTIVE",
+                    "LNX02     ON        ACTIVE",
+                    "LNX03     OFF       INACTIVE",
+                ],
+                [false, true, false],
+            ),
+            (&[], [true, true, true]),
+            (
+                &[
+                    "ALL USERS SET - ON",
+                    "USER      SETTING   STATUS",
+                    "LNX03     ON        INACTIVE",
+                ],
+                [true, true, true],
+            ),
+            (&[], [true, true, false]),
+            (
+                &[
+                    "ALL USERS SET - ON",
+                    "USER      SETTING   STATUS",
+                    "LNX01     ON        INACTIVE",
+                    "LNX02     ON        ACTIVE",
+                    "LNX03     OFF       INACTIVE",
+                ],
+                [true, true, false],
+            ),
+        ];
+        for (k, (response, state)) in expected.iter().enumerate() {
+            assert_eq!(run(&mut s, script[k + 1]), *response, "{}", script[k + 1]);
+            assert_eq!(memassist(&s), state.to_vec(), "{}", script[k + 1]);
+        }
+    }
+
+    #[test]
+    fn memassist_is_rejected_on_5_2() {
+        // In a 5.2 scenario the script itself is refused, with CP's message and its place.
+        let text = format!(
+            "{}\n[[console]]\nat = \"1s\"\ncp = \"SET MEMASSIST ON ALL\"\n",
+            BASE.replace("zvm_level = \"5.3\"", "zvm_level = \"5.2\"")
+        );
+        let err = Simulation::from_toml(&text, "t.toml", None, &[])
+            .err()
+            .expect("refused");
+        assert_eq!(err.field, "console[0].cp");
+        assert_eq!(err.detail, "HCPCFC003E Invalid option - MEMASSIST");
+        // Typed on a 5.2 console: refused, nothing changes.
+        let mut s = sim(&["QUERY STORAGE"]);
+        s.scenario.lpar.zvm_level = crate::config::scenario::ZvmLevel::V5R2;
+        for (cmd, msg) in [
+            (
+                "SET MEMASSIST ON ALL",
+                "HCPCFC003E Invalid option - MEMASSIST",
+            ),
+            ("QUERY MEMASSIST", "HCPCQU003E Invalid option - MEMASSIST"),
+        ] {
+            assert_eq!(run(&mut s, cmd), vec![msg.to_string()]);
+            assert_eq!(memassist(&s), vec![false, false, false]);
         }
     }
 }

@@ -24,7 +24,7 @@ impl Simulation {
     }
 
     /// A task becomes ready in its guest; an idle virtual CPU of the guest is dispatched.
-    fn make_ready(&mut self, t: u32) {
+    pub(super) fn make_ready(&mut self, t: u32) {
         let g = self.m.tasks[t as usize].guest as usize;
         self.m.guests[g].ready.push_back(t);
         if let Some(v) = self.m.guests[g].idle_vcpus.pop() {
@@ -107,13 +107,14 @@ impl Simulation {
         let g = task.guest as usize;
         match task.kind {
             TaskKind::Kswapd => (self.m.kswapd_run(g), Outcome::Done),
+            TaskKind::Cmm => (self.m.cmm_run(g, budget), Outcome::Done),
             TaskKind::User(u) => self.workloads[g].run(t, u, g, budget, &mut self.m),
         }
     }
 
     fn finish_task(&mut self, t: u32, at: u64) {
         let task = &self.m.tasks[t as usize];
-        if task.kind != TaskKind::Kswapd {
+        if let TaskKind::User(_) = task.kind {
             let g = task.guest as usize;
             self.workloads[g].finish(t, at, &mut self.m);
         }

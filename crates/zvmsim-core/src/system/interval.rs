@@ -116,6 +116,10 @@ impl Simulation {
                 cmma_reclaimed_per_s: per_s(cmma.reclaimed - g.cmma_reclaimed_mark),
                 discard_faults_per_s: per_s(s.discard_faults),
                 essa_per_s: per_s(s.essa),
+                cmm_pages: g.mem.cmm.static_pages(),
+                cmm_timed_pages: g.mem.cmm.timed_pages(),
+                cmm_pages_target: g.mem.cmm.pages_target,
+                cmm_diag10_pages_per_s: per_s(s.cmm_diag10_pages),
             });
             g.cmma_reclaimed_mark = cmma.reclaimed;
             g.total.add(&s);
@@ -191,6 +195,7 @@ impl Simulation {
             paging_io_per_s: rate(pstats.ios, pm.ios),
             paging_service_ms: (pstats.busy_ns - pm.busy_ns) as f64 / ios / 1e6,
             paging_wait_ms: (pstats.wait_ns - pm.wait_ns) as f64 / ios / 1e6,
+            vmrm_notifications: sys.vmrm_notifications,
         }
     }
 
@@ -243,6 +248,14 @@ impl Simulation {
                     wait_swap_in_ms: ratio(t.wait_swap_ns as f64, t.tx as f64) / 1e6,
                     cmma: g.mem.cmma,
                     discard_faults: t.discard_faults,
+                    cmm_pages_mean: {
+                        let mine = self.mon.rows.iter().filter(|r| r.guest == g.name);
+                        let (n, sum) = mine.fold((0u64, 0u64), |(n, s), r| {
+                            (n + 1, s + r.cmm_pages + r.cmm_timed_pages)
+                        });
+                        ratio(sum as f64, n as f64)
+                    },
+                    cmm_diag10_pages: t.cmm_diag10_pages,
                 }
             })
             .collect();
@@ -288,6 +301,11 @@ impl Simulation {
                 .map(|gi| st.cmma_counts(SpaceId(gi as u32)).volatile)
                 .sum(),
             guests: per_guest,
+            steady_state: crate::monitor::steady::check(
+                rows,
+                self.scenario.run.drift_tolerance,
+                frames,
+            ),
         }
     }
 }

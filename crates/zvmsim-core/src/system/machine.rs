@@ -27,6 +27,8 @@ pub(crate) struct Guest {
     /// Linux uses pfault handshaking (a host page fault in problem state blocks one task).
     pub pfault: bool,
     pub kswapd_task: u32,
+    /// The cmm module's kernel thread (NONE until `modprobe cmm` first loads it).
+    pub cmm_task: u32,
     /// The swap devices (device indices); slot s is on `swap_devs[s % len]` (equal priorities:
     /// Linux spreads pages round robin).
     pub swap_devs: Vec<u32>,
@@ -52,6 +54,8 @@ pub(crate) struct Guest {
 pub(crate) enum TaskKind {
     /// The guest's kswapd kernel thread.
     Kswapd,
+    /// The cmm module's balloon thread (cmmthread).
+    Cmm,
     /// A workload's user (its index in the guest's workload).
     User(u32),
 }

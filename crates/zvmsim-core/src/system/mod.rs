@@ -7,13 +7,16 @@ mod console;
 mod dispatch;
 mod interval;
 pub(crate) mod machine;
+mod vmrm;
 mod warm;
 
 use serde_json::{Map, Value};
 
 use crate::config::scenario::{self, Scenario, ScenarioError};
 use crate::cp::dispatcher::DispatchEvent;
+use crate::cp::vmrm::{Vmrm, VmrmEvent};
 use crate::io::IoEvent;
+use crate::linux::cmm::CmmEvent;
 use crate::monitor::rows::{Columns, GuestRow, SystemRow};
 use crate::workload::{Workload, WorkloadEvent};
 
@@ -32,6 +35,10 @@ pub enum Event {
     Console {
         index: u32,
     },
+    /// The VM Resource Manager's interval.
+    Vmrm(VmrmEvent),
+    /// A guest's cmm module (its timer).
+    Cmm(CmmEvent),
 }
 
 /// The monitor's events.
@@ -57,6 +64,8 @@ pub struct Simulation {
     mon: IntervalState,
     console: Vec<ConsoleLine>,
     ended: Option<String>,
+    /// VMRMSVM, when the scenario configures it.
+    vmrm: Option<Vmrm>,
 }
 
 impl Simulation {
@@ -131,6 +140,8 @@ impl Simulation {
             Event::Monitor(MonitorEvent::PrimingEnd) => self.start_measuring(),
             Event::Monitor(MonitorEvent::IntervalEnd) => self.close_interval(),
             Event::Console { index } => self.run_console(index as usize),
+            Event::Vmrm(VmrmEvent::Interval { epoch }) => self.vmrm_interval(epoch),
+            Event::Cmm(CmmEvent::Timer { guest }) => self.cmm_timer(guest as usize),
         }
     }
 
@@ -181,6 +192,14 @@ impl Simulation {
         self.console.iter().map(to_json).collect()
     }
 
+    /// The VMRM log (VMRMSVM's records: starts, decisions, each SMSG and its text), as JSON.
+    pub fn vmrm_log(&self) -> Vec<Value> {
+        self.vmrm
+            .iter()
+            .flat_map(|v| v.log.iter().map(to_json))
+            .collect()
+    }
+
     /// The run's figures over the measured window, as a JSON object.
     pub fn summary(&self) -> Map<String, Value> {
         match to_json(&self.summary_typed()) {
@@ -198,6 +217,9 @@ impl Simulation {
         Ok(())
     }
 }
+
+// An event stays 8 bytes: the queue holds millions of them.
+const _: () = assert!(std::mem::size_of::<Event>() == 8);
 
 fn to_json<T: serde::Serialize>(x: &T) -> Value {
     serde_json::to_value(x).unwrap_or(Value::Null)

@@ -23,10 +23,6 @@ const BELOW_2G_WANT_MIN: u64 = 64;
 /// One scan below 2 GB examines at most this many frames per frame it wants, as a demand-scan
 /// pass covers a bounded share of the lists. Inference.
 const BELOW_2G_EXAMINE_FACTOR: u64 = 16;
-/// The list of segments whose last resident page left is pruned (stale entries and duplicates
-/// dropped, then sorted, which sets the order PGMBKs are paged out in) when it grows past this
-/// many times the number of segments. Inference: a memory bound, with an effect on results.
-const EMPTY_SEGS_BOUND: usize = 2;
 
 impl Storage {
     /// Steal frames until the available list reaches its high threshold. The clock hand
@@ -160,15 +156,7 @@ impl Storage {
         self.free_frame(f);
         if self.seg_resident[seg] == 0 {
             // The PGMBK stays until demand scan pages it out: a segment refilled soon keeps it.
-            self.empty_segs.push(seg as u32);
-            if self.empty_segs.len() > EMPTY_SEGS_BOUND * self.seg_pgmbk.len() {
-                // Bounded memory: drop stale entries and duplicates.
-                let (res, pg) = (&self.seg_resident, &self.seg_pgmbk);
-                self.empty_segs
-                    .retain(|&x| res[x as usize] == 0 && pg[x as usize][0] != NONE);
-                self.empty_segs.sort_unstable();
-                self.empty_segs.dedup();
-            }
+            self.segment_emptied(seg);
         }
     }
 }

@@ -84,6 +84,20 @@ impl Storage {
                 ));
             }
         }
+        // A used page always has a place (pages released by DIAGNOSE X'10' are unused again).
+        let placed = (0..self.pg.len())
+            .filter(|&i| {
+                self.pg[i] & FMASK != FRAME_NONE
+                    || self.pg_xstor[i] != NONE
+                    || self.pg_slot[i] != NONE
+            })
+            .count() as u64;
+        if placed != self.touched {
+            return Err(format!(
+                "pages used {} != pages with a place {placed}",
+                self.touched
+            ));
+        }
         if res != self.resident || xs != self.on_xstor || sl != self.on_slot {
             return Err(format!(
                 "counters: resident {}/{res}, xstor {}/{xs}, slots {}/{sl}",

@@ -12,8 +12,8 @@
 //!
 //! One file per mechanism: `frames` (available lists), `pgmbk` (page management blocks),
 //! `demand_scan` (stealing frames), `slots` (DASD paging space and block page-out), `migrate`
-//! (XSTOR to DASD), `invariants` (the checks the tests run). docs/storage.md describes the
-//! model and lists its constants with their sources.
+//! (XSTOR to DASD), `release` (DIAGNOSE X'10'), `invariants` (the checks the tests run).
+//! docs/storage.md describes the model and lists its constants with their sources.
 //!
 //! Release differences (IBM z/VM performance reports "64-bit" and "z/VM 5.3 storage
 //! management"; the large-memory study, seed 002):
@@ -36,6 +36,7 @@ mod frames;
 mod invariants;
 mod migrate;
 mod pgmbk;
+mod release;
 mod slots;
 #[cfg(test)]
 mod test_util;
@@ -175,6 +176,8 @@ pub struct Movement {
     pub pgmbk_allocs: u64,
     /// Frames and XSTOR blocks reclaimed without a page-out (CMMA unused or volatile pages).
     pub cmma_reclaimed: u64,
+    /// Pages released by DIAGNOSE X'10' (they had a frame, an XSTOR block or a slot).
+    pub released: u64,
 }
 
 pub struct Storage {

@@ -72,8 +72,8 @@ fn ns(cmd: &str) -> LinuxCommand {
 #[test]
 fn real_commands_not_simulated() {
     for cmd in [
-        "modprobe cmm",
-        "/sbin/modprobe cmm sender=VMRMSVM",
+        "modprobe dcssblk",
+        "/sbin/modprobe -v cmm sender=VMRMSVM",
         "mount -t ext2 -o xip /dev/dcssblk0 /mnt",
         "mkswap /dev/dasdb1",
         "swapon /dev/dasdb1",
@@ -123,10 +123,20 @@ fn real_commands_not_simulated() {
         swappiness: 60,
         page_cluster: 3,
         swap_devices: vec![],
+        cmdline: "root=/dev/dasda1 cmma=on".into(),
     };
     assert_eq!(
-        respond(&parse(" modprobe cmm ").unwrap(), &v),
-        vec!["not simulated by zvmsim: modprobe cmm".to_string()]
+        respond(&parse(" modprobe dcssblk ").unwrap(), &v),
+        vec!["not simulated by zvmsim: modprobe dcssblk".to_string()]
+    );
+    // /proc/cmdline prints the parameter line as the guest booted with it.
+    assert_eq!(
+        respond(&parse("cat /proc/cmdline").unwrap(), &v),
+        vec!["root=/dev/dasda1 cmma=on".to_string()]
+    );
+    assert_eq!(
+        parse("cat -n /proc/cmdline"),
+        Ok(ns("cat -n /proc/cmdline"))
     );
 }
 
