@@ -57,13 +57,36 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
         return err(
             "lpar.expanded",
             format!(
-                "z/VM {} has no expanded storage in zvmsim (z/VM 7.1 removed XSTOR support; \
-                 IBM advised converting it to central storage from z/VM 6.3): set \
+                "z/VM {} has no expanded storage (z/VM 6.4 removed XSTOR support; IBM \
+                 advised converting it to central storage from z/VM 6.3): set \
                  lpar.expanded to 0 and add {} to lpar.central",
                 l.zvm_level.as_str(),
                 l.expanded
             ),
         );
+    }
+    if let Some(a) = &l.agelist {
+        if !l.zvm_level.has_agelist() {
+            return err(
+                "lpar.agelist",
+                format!(
+                    "z/VM {} has no global aging list (it replaced demand scan in z/VM 6.3): \
+                     remove [lpar.agelist] or set lpar.zvm_level to \"6.4\" or \"7.1\"",
+                    l.zvm_level.as_str()
+                ),
+            );
+        }
+        if let Some(crate::config::agelist::AgelistSize::Storage(s)) = a.size {
+            if s > l.central || s.bytes() < PAGE_SIZE {
+                return err(
+                    "lpar.agelist.size",
+                    format!(
+                        "aging list size {s} must be at least 4K and at most central storage {}",
+                        l.central
+                    ),
+                );
+            }
+        }
     }
     if l.expanded.bytes() > (128 << 30) {
         return err(

@@ -11,8 +11,8 @@
 //! inferred rather than stated in a source carry [`RELEASE`] or a specific note.
 //!
 //! Later releases: add the level to [`LEVELS`] and entries with `.since("x.y")` (or `.until`
-//! for what a release removed); nothing else changes. A few later commands are already listed
-//! to show the pattern; they are simply not available at 5.2/5.3.
+//! for what a release removed); nothing else changes. The aging list's SET/QUERY AGELIST came
+//! with 6.3; QUERY XSTORE went with expanded storage in 6.4.
 
 use serde::Serialize;
 
@@ -59,6 +59,10 @@ const fn wa(name: &'static str, min: usize) -> Word {
 impl Word {
     const fn since(mut self, level: &'static str) -> Self {
         self.since = Some(level);
+        self
+    }
+    const fn until(mut self, level: &'static str) -> Self {
+        self.until = Some(level);
         self
     }
     const fn note(mut self, note: &'static str) -> Self {

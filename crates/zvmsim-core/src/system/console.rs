@@ -38,8 +38,14 @@ impl Simulation {
                 Ok(CpCommand::Xautolog { user: u }) => self.xautolog(&u),
                 Ok(CpCommand::Smsg { to, text }) => self.smsg(&user, &to, &text),
                 Ok(c) => {
-                    if let cp::CpCommand::SetMemassist { on, target } = &c {
-                        self.set_memassist(*on, target);
+                    match &c {
+                        CpCommand::SetMemassist { on, target } => self.set_memassist(*on, target),
+                        CpCommand::SetAgelist {
+                            size,
+                            early_writes,
+                            keep_slot,
+                        } => self.set_agelist(*size, *early_writes, *keep_slot),
+                        _ => {}
                     }
                     cp::respond(&c, &self.cp_view())
                 }
@@ -96,6 +102,23 @@ impl Simulation {
         }
     }
 
+    /// SET AGELIST: the operands given change, the others stay (the parser accepts it only
+    /// at a release with the aging list).
+    fn set_agelist(
+        &mut self,
+        size: Option<crate::config::agelist::AgelistSize>,
+        early_writes: Option<bool>,
+        keep_slot: Option<bool>,
+    ) {
+        let st = &mut self.m.storage;
+        if let Some(mut s) = st.agelist().map(|a| a.settings) {
+            s.size = size.unwrap_or(s.size);
+            s.early_writes = early_writes.unwrap_or(s.early_writes);
+            s.keep_slot = keep_slot.unwrap_or(s.keep_slot);
+            st.set_agelist(s);
+        }
+    }
+
     /// What CP's commands see. INDICATE LOAD's rates are those of the current monitor
     /// interval so far, the same counts the interval's row will show; early in an interval
     /// (less than a tenth of it elapsed) they are the last completed interval's.
@@ -136,6 +159,7 @@ impl Simulation {
                 .iter()
                 .map(|g| (g.name.clone(), g.memassist, g.mem.cmma))
                 .collect(),
+            agelist: st.agelist(),
         }
     }
 
