@@ -484,11 +484,7 @@ mod tests {
         m.cmma = true;
         m.initial_states();
         let unused = m.essa.iter().filter(|e| e.1 == GuestState::Unused).count() as u32;
-        let volatile = m
-            .essa
-            .iter()
-            .filter(|e| e.1 == GuestState::Volatile)
-            .count() as u64;
+        let volatile = m.essa.iter().filter(|e| e.1 == GuestState::Volatile).count() as u64;
         assert_eq!((unused, volatile), (m.free_pages(), m.cached));
         m.essa.clear();
         // Allocating past the minimum reclaims page cache: each freed page is unused, and the
