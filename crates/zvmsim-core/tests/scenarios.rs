@@ -184,29 +184,6 @@ fn bad_input_is_located() {
 }
 
 #[test]
-fn later_levels_parse_and_bound_storage() {
-    let lvl = |l: &str| with("zvm_level = \"5.3\"", &format!("zvm_level = \"{l}\""));
-    // 5.4 accepts expanded storage as 5.3 does.
-    let (s, _) = scenario::parse(&lvl("5.4"), "t.toml", &[]).expect("5.4 valid");
-    assert_eq!(s.lpar.zvm_level.as_str(), "5.4");
-    // 7.1 has no expanded storage in the model: located error naming the release.
-    let e = err(&lvl("7.1"));
-    assert_eq!(e.field, "lpar.expanded", "{e}");
-    assert!(e.detail.contains("z/VM 7.1"), "{e}");
-    let no_xs = |l: &str| lvl(l).replacen("expanded = \"32M\"", "expanded = \"0\"", 1);
-    let (s, _) = scenario::parse(&no_xs("7.1"), "t.toml", &[]).expect("7.1 valid");
-    assert_eq!(s.lpar.zvm_level.as_str(), "7.1");
-    // 6.4 supports 2 TB, but the model's page word stops at 1 TB.
-    let big = no_xs("6.4").replacen("central = \"256M\"", "central = \"1536G\"", 1);
-    let e = err(&big);
-    assert_eq!(e.field, "lpar.central", "{e}");
-    assert!(e.detail.contains("zvmsim models at most"), "{e}");
-    // 5.4 keeps 5.3's 256 GB.
-    let e = err(&lvl("5.4").replacen("central = \"256M\"", "central = \"300G\"", 1));
-    assert!(e.detail.contains("z/VM 5.4 supports at most 256G"), "{e}");
-}
-
-#[test]
 fn missing_field_and_syntax_error() {
     let e = err(&with("measure = \"20s\"\n", ""));
     assert_eq!(e.field, "run.measure");

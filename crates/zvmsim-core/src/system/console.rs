@@ -362,4 +362,41 @@ linux = { kernel = "4M", min_free = "1M", parameters = "root=/dev/dasda1 cmma=on
             assert_eq!(memassist(&s), vec![false, false, false]);
         }
     }
+
+    #[test]
+    fn set_agelist_applies_and_rejected_ones_change_nothing() {
+        use crate::config::agelist::{AgelistSettings, AgelistSize};
+        let text = format!(
+            "{}\n[[console]]\nat = \"1s\"\ncp = \"QUERY STORAGE\"\n",
+            BASE.replace("zvm_level = \"5.3\"", "zvm_level = \"7.1\"")
+        );
+        let mut s = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
+        let settings = |s: &Simulation| s.m.storage.agelist().expect("7.1").settings;
+        assert_eq!(settings(&s), AgelistSettings::default());
+        for bad in [
+            "SET AGELIST SIZE 5% KEEPSLOT PERHAPS",
+            "SET AGELIST SIZE 101%",
+            "SET AGELIST EARLYWRITES NO FROB YES",
+            "SET AGELIST",
+        ] {
+            let r = run(&mut s, bad);
+            assert!(r[0].starts_with("HCPCFC"), "{bad}: {r:?}");
+            assert_eq!(settings(&s), AgelistSettings::default(), "{bad}");
+        }
+        assert!(run(&mut s, "SET AGELIST EARLYWRITES NO SIZE 3%").is_empty());
+        let want = AgelistSettings {
+            size: AgelistSize::Percent(300),
+            early_writes: false,
+            keep_slot: true,
+        };
+        assert_eq!(settings(&s), want);
+        assert!(s.m.storage.agelist().unwrap().target_frames > 0);
+        // On 5.3 the same command is refused and there is nothing to change.
+        s.scenario.lpar.zvm_level = crate::config::scenario::ZvmLevel::V5R3;
+        assert_eq!(
+            run(&mut s, "SET AGELIST SIZE 5%"),
+            vec!["HCPCFC003E Invalid option - AGELIST".to_string()]
+        );
+        assert_eq!(settings(&s), want);
+    }
 }

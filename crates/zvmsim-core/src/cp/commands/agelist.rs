@@ -36,6 +36,10 @@ pub(super) fn parse_set(ops: &[&str]) -> Result<CpCommand, String> {
     let mut k = 0;
     while k < ops.len() {
         let key = ops[k];
+        let early = key.len() >= EARLYWRITES_MIN && "EARLYWRITES".starts_with(key);
+        if key != "SIZE" && key != "KEEPSLOT" && !early {
+            return Err(format!("HCPCFC003E Invalid option - {key}"));
+        }
         let Some(&value) = ops.get(k + 1) else {
             return Err(missing());
         };
@@ -49,12 +53,13 @@ pub(super) fn parse_set(ops: &[&str]) -> Result<CpCommand, String> {
                 value.to_string()
             };
             size = Some(AgelistSize::parse(&text).map_err(|_| invalid_operand(value))?);
-        } else if key.len() >= EARLYWRITES_MIN && "EARLYWRITES".starts_with(key) {
-            early_writes = Some(parse_yes_no(value).ok_or_else(|| invalid_operand(value))?);
-        } else if key == "KEEPSLOT" {
-            keep_slot = Some(parse_yes_no(value).ok_or_else(|| invalid_operand(value))?);
         } else {
-            return Err(format!("HCPCFC003E Invalid option - {key}"));
+            let on = parse_yes_no(value).ok_or_else(|| invalid_operand(value))?;
+            if early {
+                early_writes = Some(on);
+            } else {
+                keep_slot = Some(on);
+            }
         }
     }
     Ok(CpCommand::SetAgelist {
@@ -81,7 +86,7 @@ pub(super) fn respond(cmd: &CpCommand, v: &CpView) -> Vec<String> {
             vec![format!(
                 "AGELIST SIZE {} ({}M) EARLYWRITES {} KEEPSLOT {}",
                 s.size,
-                a.target_frames * PAGE_SIZE >> 20,
+                (a.target_frames * PAGE_SIZE) >> 20,
                 yes_no(s.early_writes),
                 yes_no(s.keep_slot)
             )]

@@ -170,15 +170,17 @@ fn release_levels() {
 fn simulated_names_match_the_parser() {
     // Every simulated catalog entry parses, in full and at its minimum abbreviation, to
     // a modelled command; one character less does not.
-    for row in catalog::listing("5.3").unwrap() {
+    let rows = catalog::listing("5.3").unwrap();
+    let later = catalog::listing("7.1").unwrap();
+    for row in rows.iter().chain(&later) {
         if row.system != "cp" || !row.simulated {
             continue;
         }
-        // SET MEMASSIST needs its operands.
-        let ops = if row.command == "SET MEMASSIST" {
-            " ON ALL"
-        } else {
-            ""
+        // SET MEMASSIST and SET AGELIST need their operands.
+        let ops = match row.command.as_str() {
+            "SET MEMASSIST" => " ON ALL",
+            "SET AGELIST" => " SIZE 2%",
+            _ => "",
         };
         let full = parse(&format!("{}{ops}", row.command)).unwrap();
         let short = parse(&format!("{}{ops}", row.abbreviation.as_deref().unwrap())).unwrap();
@@ -189,4 +191,134 @@ fn simulated_names_match_the_parser() {
         );
         assert_eq!(full, short, "{}", row.command);
     }
+}
+
+fn agelist_view(level: &'static str) -> CpView<'static> {
+    use crate::config::agelist::AgelistSettings;
+    CpView {
+        level,
+        central_bytes: 0,
+        xstor_bytes: 0,
+        xstor_used_blocks: 0,
+        ifls: 2,
+        guests: vec![],
+        slots_total: 0,
+        slots_used: 0,
+        avg_proc_pct: 50.0,
+        paging_per_s: 120.0,
+        xstor_per_s: 0.0,
+        migrate_per_s: 0.0,
+        memassist: vec![],
+        agelist: Some(crate::cp::storage::AgelistState {
+            settings: AgelistSettings {
+                size: AgelistSize::Percent(250),
+                early_writes: false,
+                keep_slot: true,
+            },
+            target_frames: 262_144,
+            frames: 1000,
+            early_frames: 0,
+        }),
+    }
+}
+
+#[test]
+fn set_agelist_operands_and_errors() {
+    let at = |cmd: &str| parse_at(cmd, Some("7.1"));
+    let set = |size, early_writes, keep_slot| {
+        Ok(CpCommand::SetAgelist {
+            size,
+            early_writes,
+            keep_slot,
+        })
+    };
+    assert_eq!(
+        at("SET AGELIST SIZE 5%"),
+        set(Some(AgelistSize::Percent(500)), None, None)
+    );
+    assert_eq!(
+        at("cp set agelist keepslot no earlyw yes size 2.5 percent"),
+        set(Some(AgelistSize::Percent(250)), Some(true), Some(false))
+    );
+    assert_eq!(
+        at("SET AGELIST SIZE 512M EARLYWRITES NO"),
+        set(
+            Some(AgelistSize::Storage(crate::config::units::Size(512 << 20))),
+            Some(false),
+            None
+        )
+    );
+    for (cmd, msg) in [
+        ("SET AGELIST", "HCPCFC026E Operand missing or invalid"),
+        ("SET AGELIST SIZE", "HCPCFC026E Operand missing or invalid"),
+        ("SET AGELIST SIZE 150%", "HCPCFC002E Invalid operand - 150%"),
+        ("SET AGELIST SIZE 2", "HCPCFC002E Invalid operand - 2"),
+        (
+            "SET AGELIST EARLYWRITES MAYBE",
+            "HCPCFC002E Invalid operand - MAYBE",
+        ),
+        ("SET AGELIST EARLY YES", "HCPCFC003E Invalid option - EARLY"),
+        (
+            "SET AGELIST KEEPSLOT",
+            "HCPCFC026E Operand missing or invalid",
+        ),
+        ("SET AGELIST KEEP YES", "HCPCFC003E Invalid option - KEEP"),
+        ("SET AGELIST SIZE 2% NOW", "HCPCFC003E Invalid option - NOW"),
+        (
+            "SET AGELIST SIZE 2% NOW YES",
+            "HCPCFC003E Invalid option - NOW",
+        ),
+        ("Q AGELIST ALL", "HCPCQU003E Invalid option - ALL"),
+    ] {
+        assert_eq!(at(cmd).unwrap_err(), msg, "{cmd}");
+    }
+    assert_eq!(at("QUERY AGELIST"), Ok(CpCommand::QueryAgelist));
+    // z/VM 6.4 has them too; 5.x CP has no AGELIST operand.
+    assert!(parse_at("SET AGELIST SIZE 5%", Some("6.4")).is_ok());
+    for level in ["5.2", "5.3", "5.4"] {
+        assert_eq!(
+            parse_at("SET AGELIST SIZE 5%", Some(level)).unwrap_err(),
+            "HCPCFC003E Invalid option - AGELIST"
+        );
+        assert_eq!(
+            parse_at("QUERY AGELIST", Some(level)).unwrap_err(),
+            "HCPCQU003E Invalid option - AGELIST"
+        );
+    }
+}
+
+#[test]
+fn agelist_responses_and_no_xstore_from_6_4() {
+    let v = agelist_view("7.1");
+    assert_eq!(
+        respond(&CpCommand::QueryAgelist, &v),
+        vec!["AGELIST SIZE 2.5% (1024M) EARLYWRITES NO KEEPSLOT YES".to_string()]
+    );
+    let set = CpCommand::SetAgelist {
+        size: None,
+        early_writes: Some(true),
+        keep_slot: None,
+    };
+    assert!(respond(&set, &v).is_empty());
+    // No expanded storage from z/VM 6.4: QUERY XSTORE is gone, INDICATE LOAD has no line.
+    for level in ["6.4", "7.1"] {
+        assert_eq!(
+            parse_at("QUERY XSTORE", Some(level)).unwrap_err(),
+            "HCPCQU003E Invalid option - XSTORE"
+        );
+        assert_eq!(
+            parse_at("q xs", Some(level)).unwrap_err(),
+            "HCPCQU003E Invalid option - XS"
+        );
+    }
+    assert_eq!(parse_at("q xs", Some("5.4")), Ok(CpCommand::QueryXstore));
+    assert_eq!(
+        respond(&CpCommand::IndicateLoad, &v),
+        vec!["AVGPROC-050% 02".to_string(), "PAGING-0120/SEC".into()]
+    );
+    let v53 = CpView {
+        level: "5.3",
+        ..agelist_view("5.3")
+    };
+    assert_eq!(respond(&CpCommand::IndicateLoad, &v53).len(), 3);
 }
