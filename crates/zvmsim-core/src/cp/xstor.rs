@@ -71,6 +71,17 @@ impl Xstor {
         None
     }
 
+    /// Put `page` back as the oldest page (a migration batch that could not place it in a
+    /// full block returns it). The block it got, or None when XSTOR is full.
+    pub fn return_oldest(&mut self, page: u32) -> Option<u32> {
+        let b = self.free.pop()?;
+        self.owner[b as usize] = page;
+        self.next_seq = self.next_seq.wrapping_add(1);
+        self.seq[b as usize] = self.next_seq;
+        self.fifo.push_front((b, self.next_seq));
+        Some(b)
+    }
+
     /// Drop stale FIFO entries when they outnumber the blocks (bounded memory).
     pub fn compact_if_needed(&mut self) {
         if self.fifo.len() > FIFO_COMPACT_FACTOR * self.owner.len() + FIFO_COMPACT_SLACK {
@@ -99,5 +110,19 @@ mod tests {
         assert_eq!(x.evict_oldest(), Some(14));
         assert_eq!(x.evict_oldest(), None);
         assert_eq!(x.used(), 0);
+    }
+
+    #[test]
+    fn a_returned_page_is_again_the_oldest() {
+        let mut x = Xstor::new(3);
+        x.store(10).unwrap();
+        x.store(11).unwrap();
+        assert_eq!(x.evict_oldest(), Some(10));
+        x.store(12).unwrap();
+        x.return_oldest(10).unwrap();
+        assert!(x.return_oldest(13).is_none());
+        assert_eq!(x.evict_oldest(), Some(10));
+        assert_eq!(x.evict_oldest(), Some(11));
+        assert_eq!(x.evict_oldest(), Some(12));
     }
 }
