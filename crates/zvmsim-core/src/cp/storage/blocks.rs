@@ -29,11 +29,18 @@ impl Storage {
         }
         open.push(page);
         if open.len() as u32 >= self.block {
-            let pages = std::mem::take(&mut self.open_blocks[g]);
-            self.write_block(&pages);
-            self.open_blocks[g] = pages;
-            self.open_blocks[g].clear();
+            self.write_open_block(g);
         }
+    }
+
+    /// Write space `g`'s open block (its buffer is kept for the next one).
+    fn write_open_block(&mut self, g: usize) {
+        let pages = std::mem::take(&mut self.open_blocks[g]);
+        if !pages.is_empty() {
+            self.write_block(&pages);
+        }
+        self.open_blocks[g] = pages;
+        self.open_blocks[g].clear();
     }
 
     /// Write every open block, full or not: the demand scan or migration batch that collected
@@ -41,14 +48,7 @@ impl Storage {
     pub(super) fn flush_open_blocks(&mut self) {
         let spaces = std::mem::take(&mut self.open_spaces);
         for &g in &spaces {
-            let g = g as usize;
-            if self.open_blocks[g].is_empty() {
-                continue;
-            }
-            let pages = std::mem::take(&mut self.open_blocks[g]);
-            self.write_block(&pages);
-            self.open_blocks[g] = pages;
-            self.open_blocks[g].clear();
+            self.write_open_block(g as usize);
         }
         self.open_spaces = spaces;
         self.open_spaces.clear();
