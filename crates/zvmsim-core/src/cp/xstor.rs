@@ -45,11 +45,17 @@ impl Xstor {
 
     /// Page-out of `page`: the block it got, or None when XSTOR is full.
     pub fn store(&mut self, page: u32) -> Option<u32> {
+        let b = self.assign(page)?;
+        self.fifo.push_back((b, self.next_seq));
+        Some(b)
+    }
+
+    /// A free block for `page`, with a new sequence number (not yet in the FIFO).
+    fn assign(&mut self, page: u32) -> Option<u32> {
         let b = self.free.pop()?;
         self.owner[b as usize] = page;
         self.next_seq = self.next_seq.wrapping_add(1);
         self.seq[b as usize] = self.next_seq;
-        self.fifo.push_back((b, self.next_seq));
         Some(b)
     }
 
@@ -74,10 +80,7 @@ impl Xstor {
     /// Put `page` back as the oldest page (a migration batch that could not place it in a
     /// full block returns it). The block it got, or None when XSTOR is full.
     pub fn return_oldest(&mut self, page: u32) -> Option<u32> {
-        let b = self.free.pop()?;
-        self.owner[b as usize] = page;
-        self.next_seq = self.next_seq.wrapping_add(1);
-        self.seq[b as usize] = self.next_seq;
+        let b = self.assign(page)?;
         self.fifo.push_front((b, self.next_seq));
         Some(b)
     }
