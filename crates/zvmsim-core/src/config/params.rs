@@ -98,6 +98,11 @@ params! {
     /// Pages written together as one paging block (block paging since VM/ESA; z/VM forms
     /// blocks of pages referenced in the same period).
     paging_block: u32 = 8;
+    /// A page a block read brought in besides the faulting one, still unreferenced after the
+    /// demand-scan clock has travelled this many revolutions, is taken first (IBM's block
+    /// paging patent US 4,967,353: such pages are made available again on their own). The
+    /// window itself is an inference; 0 turns it off (they wait a whole revolution).
+    block_companion_window: f64 = 0.25;
 
     // The global aging list (z/VM 6.3 and later, cp/storage/agelist.rs). Left out of the
     // serialized scenario at their defaults, so that the scenarios written before them keep

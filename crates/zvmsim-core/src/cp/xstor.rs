@@ -45,11 +45,17 @@ impl Xstor {
 
     /// Page-out of `page`: the block it got, or None when XSTOR is full.
     pub fn store(&mut self, page: u32) -> Option<u32> {
+        let b = self.assign(page)?;
+        self.fifo.push_back((b, self.next_seq));
+        Some(b)
+    }
+
+    /// A free block for `page`, with a new sequence number (not yet in the FIFO).
+    fn assign(&mut self, page: u32) -> Option<u32> {
         let b = self.free.pop()?;
         self.owner[b as usize] = page;
         self.next_seq = self.next_seq.wrapping_add(1);
         self.seq[b as usize] = self.next_seq;
-        self.fifo.push_back((b, self.next_seq));
         Some(b)
     }
 
@@ -69,6 +75,14 @@ impl Xstor {
             }
         }
         None
+    }
+
+    /// Put `page` back as the oldest page (a migration batch that could not place it in a
+    /// full block returns it). The block it got, or None when XSTOR is full.
+    pub fn return_oldest(&mut self, page: u32) -> Option<u32> {
+        let b = self.assign(page)?;
+        self.fifo.push_front((b, self.next_seq));
+        Some(b)
     }
 
     /// Drop stale FIFO entries when they outnumber the blocks (bounded memory).
@@ -99,5 +113,19 @@ mod tests {
         assert_eq!(x.evict_oldest(), Some(14));
         assert_eq!(x.evict_oldest(), None);
         assert_eq!(x.used(), 0);
+    }
+
+    #[test]
+    fn a_returned_page_is_again_the_oldest() {
+        let mut x = Xstor::new(3);
+        x.store(10).unwrap();
+        x.store(11).unwrap();
+        assert_eq!(x.evict_oldest(), Some(10));
+        x.store(12).unwrap();
+        x.return_oldest(10).unwrap();
+        assert!(x.return_oldest(13).is_none());
+        assert_eq!(x.evict_oldest(), Some(10));
+        assert_eq!(x.evict_oldest(), Some(11));
+        assert_eq!(x.evict_oldest(), Some(12));
     }
 }

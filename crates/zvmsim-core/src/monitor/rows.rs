@@ -164,6 +164,8 @@ rows! {
         ms_to_dasd_per_s: f64,
         dasd_to_ms_per_s: f64,
         steals_per_s: f64,
+        /// Frames of block-read pages taken back unreferenced (block paging), per second.
+        companions_stolen_per_s: f64,
         /// Frames and XSTOR blocks reclaimed without a page-out (CMMA), per second.
         cmma_reclaimed_per_s: f64,
         frames_scanned_per_s: f64,

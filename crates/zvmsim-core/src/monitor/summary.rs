@@ -41,6 +41,7 @@ means! {
     ms_to_dasd_per_s,
     dasd_to_ms_per_s,
     steals_per_s,
+    companions_stolen_per_s,
     cmma_reclaimed_per_s,
     frames_scanned_per_s,
     paging_io_per_s,

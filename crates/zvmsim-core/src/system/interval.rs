@@ -188,6 +188,7 @@ impl Simulation {
             ms_to_dasd_per_s: rate(mv.ms_to_dasd, mk.ms_to_dasd),
             dasd_to_ms_per_s: rate(mv.dasd_to_ms, mk.dasd_to_ms),
             steals_per_s: rate(mv.steals, mk.steals),
+            companions_stolen_per_s: rate(mv.companions_stolen, mk.companions_stolen),
             cmma_reclaimed_per_s: rate(mv.cmma_reclaimed, mk.cmma_reclaimed),
             frames_scanned_per_s: rate(mv.scanned, mk.scanned),
             demand_scans: mv.scans - mk.scans,

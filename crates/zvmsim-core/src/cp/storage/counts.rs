@@ -53,4 +53,6 @@ pub struct Movement {
     pub agelist_reclaimed: u64,
     pub agelist_revalidated: u64,
     pub agelist_early_writes: u64,
+    /// Frames of block-read pages taken back unreferenced after their window (blocks.rs).
+    pub companions_stolen: u64,
 }

@@ -33,6 +33,7 @@ impl Storage {
         let want = (self.high_mark as u64).saturating_sub(self.avail_free());
         self.release_empty_pgmbks(want, false, cp);
         self.steal_cmma_first(self.high_mark as u64, cp);
+        self.steal_unreferenced_companions(self.high_mark as u64, cp);
         let n = self.fr_page.len() as u32;
         let mut examined: u64 = 0;
         let mut limit = SCAN_PASSES * n as u64;
@@ -40,6 +41,7 @@ impl Storage {
         while self.avail_free() < self.high_mark as u64 && examined < limit {
             let f = self.hand;
             self.hand = if self.hand + 1 == n { 0 } else { self.hand + 1 };
+            self.clock_travel += 1;
             let page = self.fr_page[f as usize];
             if page >= CP_OWNED {
                 // Free and CP-owned frames the hand passes count towards its passes too: with

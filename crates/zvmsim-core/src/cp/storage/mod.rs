@@ -37,6 +37,7 @@ pub use cmma::{CmmaCounts, GuestState};
 use pgmbk::PGMBK_FRAMES;
 
 mod agelist;
+mod blocks;
 mod cmma;
 mod counts;
 pub use counts::{CpWork, Movement, PageLocations, PageWrite};
@@ -188,8 +189,18 @@ pub struct Storage {
     /// Slot groups kept back so that CP can finish the page-outs under way when it detects
     /// that paging space is full (the run then ends as z/VM does, with abend PGT004).
     reserve_groups: u64,
-    /// Pending page-outs not yet written as a block (no-XSTOR systems).
-    open_block: Vec<u32>,
+    /// Per address space, the page-outs waiting for a full block (blocks.rs), and the
+    /// spaces with any.
+    open_blocks: Vec<Vec<u32>>,
+    open_spaces: Vec<u32>,
+    /// Pages a block read made resident unreferenced: (page, frame, due clock travel).
+    companions: std::collections::VecDeque<(u32, u32, u64)>,
+    /// Pages written to DASD blocks since IPL.
+    moved_to_blocks: u64,
+    /// Frames the demand-scan clock hand has passed since IPL.
+    clock_travel: u64,
+    /// Clock travel after which an unreferenced companion is taken (0: never).
+    companion_window: u64,
     pub writes: Vec<PageWrite>,
     // --- accounting ---
     pub moved: Movement,
@@ -281,7 +292,12 @@ impl Storage {
             next_vol: 0,
             free_groups: groups_total as u64,
             reserve_groups: 0,
-            open_block: Vec::new(),
+            open_blocks: vec![Vec::new(); n_spaces],
+            open_spaces: Vec::new(),
+            companions: std::collections::VecDeque::new(),
+            clock_travel: 0,
+            moved_to_blocks: 0,
+            companion_window: blocks::companion_window(params.block_companion_window, frames),
             writes: Vec::new(),
             moved: Movement::default(),
             resident: 0,
@@ -319,6 +335,10 @@ impl Storage {
                 st.pageable as u64,
             ));
             st.keep_slot = crate::config::agelist::AgelistSettings::default().keep_slot;
+            // Block-read pages nobody references join their owner's frame-owned list and age
+            // like any other page: demand scan's taking of unreferenced companions
+            // (`blocks.rs`) has no clock to run on here.
+            st.companion_window = 0;
         }
         st
     }
@@ -527,6 +547,8 @@ impl Storage {
                     self.release_slot(page, s as u32);
                     self.pg[page as usize] |= CHANGED;
                 }
+                let f = self.pg[page as usize] & FMASK;
+                self.note_companion(page, f);
                 self.moved.dasd_to_ms += 1;
                 n += 1;
             }

@@ -17,7 +17,7 @@ impl Storage {
     pub fn release_page(&mut self, s: Space, page: u32, cp: &mut CpWork) -> bool {
         // Page-outs are collected and written within one demand scan: none is open between
         // two calls, so no page is in flight between a frame and its slot.
-        debug_assert!(self.open_block.is_empty());
+        debug_assert!(!self.blocks_open());
         cp.ns += self.p.cp_diag10_page.ns();
         let page = s.base + page;
         let i = page as usize;

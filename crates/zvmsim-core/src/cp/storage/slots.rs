@@ -32,23 +32,15 @@ pub(super) fn reserve_groups(high_mark: u32, block: u32, free_groups: u64) -> u6
 }
 
 impl Storage {
+    /// A page-out from central storage straight to DASD, in its space's next block.
     pub(super) fn page_out_to_dasd(&mut self, page: u32) {
-        self.open_block.push(page);
         self.moved.ms_to_dasd += 1;
-        if self.open_block.len() as u32 >= self.block {
-            self.flush_open_block();
-        }
+        self.queue_for_block(page);
     }
 
-    /// Write the pages collected for one block to a free slot group.
+    /// Write the blocks collected so far, full or not.
     pub(super) fn flush_open_block(&mut self) {
-        if self.open_block.is_empty() {
-            return;
-        }
-        let pages = std::mem::take(&mut self.open_block);
-        self.write_block(&pages);
-        self.open_block = pages;
-        self.open_block.clear();
+        self.flush_open_blocks();
     }
 
     pub(super) fn write_block(&mut self, pages: &[u32]) {
@@ -71,6 +63,7 @@ impl Storage {
             self.space_slots[g] += 1;
         }
         self.grp_live[group as usize] = pages.len() as u8;
+        self.moved_to_blocks += pages.len() as u64;
         self.writes.push(PageWrite {
             volume: vol,
             pages: pages.len() as u32,

@@ -1,0 +1,185 @@
+//! Block paging as IBM designed it for VM (US patent 4,967,353, Brenner and VanLeer, IBM,
+//! 1990: "memory management and block paging in a control program"): pages found
+//! unreferenced system-wide are grouped into blocks of pages *of one virtual machine* and
+//! written together; a fault on any of them reads the whole block; and pages brought in with a
+//! block but not referenced while resident are made available again on their own ("page
+//! frames reallocated ... after being allocated", the patent's title).
+//!
+//! Two mechanisms follow:
+//! - **Blocks per address space.** Each space has its own open block; a page-out joins its
+//!   space's block, which is written when full (or at the end of the demand scan or migration
+//!   batch that filled it). Blocks mixing guests would make every block read bring in pages of
+//!   other guests that nobody is about to use.
+//! - **Unreferenced companions.** The pages a block read validates besides the one that
+//!   faulted are noted with a due point on the clock's travel; when demand scan runs past it
+//!   and the page is still unreferenced, its frame is taken first. It still has its slot, so
+//!   this needs no write. Without it such a page waits a whole revolution of the clock (13–17
+//!   minutes in the ten-guest large-memory runs), and unreferenced companions filled over a
+//!   quarter of central storage.
+
+use super::{CpWork, Storage, CP_OWNED, FMASK, REF};
+
+impl Storage {
+    /// Queue `page` (already off its frame or XSTOR block) for a DASD block of its own space.
+    pub(super) fn queue_for_block(&mut self, page: u32) {
+        let g = self.space_of(page);
+        let open = &mut self.open_blocks[g];
+        if open.is_empty() {
+            self.open_spaces.push(g as u32);
+        }
+        open.push(page);
+        if open.len() as u32 >= self.block {
+            self.write_open_block(g);
+        }
+    }
+
+    /// Write space `g`'s open block (its buffer is kept for the next one).
+    fn write_open_block(&mut self, g: usize) {
+        let pages = std::mem::take(&mut self.open_blocks[g]);
+        if !pages.is_empty() {
+            self.write_block(&pages);
+        }
+        self.open_blocks[g] = pages;
+        self.open_blocks[g].clear();
+    }
+
+    /// Write every open block, full or not: the demand scan or migration batch that collected
+    /// them is over, and no page may stay between two places.
+    pub(super) fn flush_open_blocks(&mut self) {
+        let spaces = std::mem::take(&mut self.open_spaces);
+        for &g in &spaces {
+            self.write_open_block(g as usize);
+        }
+        self.open_spaces = spaces;
+        self.open_spaces.clear();
+    }
+
+    /// Whether any page is waiting in an open block.
+    pub(super) fn blocks_open(&self) -> bool {
+        !self.open_spaces.is_empty()
+    }
+
+    /// A block read made `page` resident in frame `f` without a reference to it (yet).
+    pub(super) fn note_companion(&mut self, page: u32, f: u32) {
+        if self.companion_window == 0 {
+            return;
+        }
+        let due = self.clock_travel + self.companion_window;
+        self.companions.push_back((page, f, due));
+    }
+
+    /// Take the frames of block-read companions that are past their due point and still
+    /// unreferenced, oldest first, until the available list reaches `high`.
+    pub(super) fn steal_unreferenced_companions(&mut self, high: u64, cp: &mut CpWork) {
+        while self.avail_free() < high {
+            let Some(&(page, f, due)) = self.companions.front() else {
+                break;
+            };
+            if due > self.clock_travel {
+                break;
+            }
+            self.companions.pop_front();
+            // Stale when the page left that frame since (stolen, released) or was referenced.
+            if self.fr_page[f as usize] != page
+                || page >= CP_OWNED
+                || self.pg[page as usize] & FMASK != f
+                || self.pg[page as usize] & REF != 0
+            {
+                continue;
+            }
+            self.moved.scanned += 1;
+            self.moved.companions_stolen += 1;
+            cp.ns += self.p.cp_scan_frame.ns();
+            self.steal(f, cp);
+        }
+        // Entries past due whose pages were referenced are dropped as the front is reached;
+        // the queue holds at most the companions of one window.
+        while self
+            .companions
+            .front()
+            .is_some_and(|&(page, f, due)| due <= self.clock_travel && self.fr_page[f as usize] != page)
+        {
+            self.companions.pop_front();
+        }
+    }
+}
+
+/// The clock travel after which an unreferenced companion is taken: `window` revolutions of a
+/// clock over `frames` frames (0 turns the mechanism off).
+pub(super) fn companion_window(window: f64, frames: u32) -> u64 {
+    if window.is_finite() && window > 0.0 {
+        ((window * frames as f64) as u64).max(1)
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::{self, write_pages};
+    use super::super::{Access, SpaceId, Touch, NONE};
+    use super::*;
+    use crate::config::params::ModelParams;
+    use crate::config::scenario::ZvmLevel;
+
+    #[test]
+    fn blocks_hold_pages_of_one_space_only() {
+        // Two guests, no XSTOR: demand scan's page-outs are grouped by guest.
+        let mut st = test_util::storage(ZvmLevel::V5R3, 512, 0, &[4096], &[1024, 1024]);
+        let mut cp = CpWork::default();
+        for k in 0..800u32 {
+            let s = SpaceId(k % 2);
+            st.touch(st.space(s), k / 2, Access::Write, &mut cp);
+        }
+        assert!(st.writes.len() > 4);
+        for group in 0..st.slot_groups() as u32 {
+            let spaces: std::collections::BTreeSet<usize> = (0..st.block)
+                .map(|j| st.slot_page[(group * st.block + j) as usize])
+                .filter(|&p| p != NONE)
+                .map(|p| st.space_of(p))
+                .collect();
+            assert!(spaces.len() <= 1, "group {group} mixes spaces {spaces:?}");
+        }
+        assert!(!st.blocks_open());
+        st.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn an_unreferenced_companion_is_taken_after_its_window_a_referenced_one_is_not() {
+        let p = ModelParams {
+            block_companion_window: 0.25,
+            ..ModelParams::default()
+        };
+        let mut st = test_util::with_params(ZvmLevel::V5R3, &p, 512, 0, &[4096], &[2048]);
+        write_pages(&mut st, 0..1200);
+        // Page 0 went to DASD with its block: read the block back.
+        let Touch::OnDasd { group } = st.touch(st.space(SpaceId(0)), 0, Access::Read, &mut CpWork::default())
+        else {
+            panic!("page 0 not on DASD");
+        };
+        let mut cp = CpWork::default();
+        let n = st.complete_pagein(group, &mut cp);
+        assert!(n > 2, "block brought {n} pages");
+        let companions: Vec<u32> = (0..st.block)
+            .map(|j| st.slot_page[(group * st.block + j) as usize])
+            .filter(|&p| p != NONE && p != 0)
+            .collect();
+        // The faulting page and one companion are referenced; the others are not.
+        st.touch(st.space(SpaceId(0)), 0, Access::Read, &mut cp);
+        let used = companions[0];
+        st.touch(st.space(SpaceId(0)), used, Access::Read, &mut cp);
+        let steals_before = st.moved.companions_stolen;
+        // Run the clock well past the window.
+        write_pages(&mut st, 1200..2048);
+        assert_eq!(
+            st.moved.companions_stolen - steals_before,
+            companions.len() as u64 - 1
+        );
+        for &c in &companions[1..] {
+            assert!(!st.is_resident(SpaceId(0), c), "companion {c} still resident");
+            // Taken without a write: it kept its slot.
+            assert_ne!(st.page_slot(SpaceId(0), c), NONE);
+        }
+        st.check_invariants().unwrap();
+    }
+}
