@@ -41,7 +41,8 @@ def run(
 
         from ._progress import rich_progress
 
-        with rich_progress(Console(stderr=True), os.path.basename(r.scenario), r.sim.end_ns / 1e9) as cb:
+        with rich_progress(Console(stderr=True), os.path.basename(r.scenario), r.sim.end_ns / 1e9,
+                           r.priming_s) as cb:
             drive(r, on_progress=cb)
     else:
         drive(r, on_progress=progress if callable(progress) else None)

@@ -53,6 +53,12 @@ class Run:
     wall_seconds: float = 0.0
     reached_s: float = 0.0  # simulated time the run got to
     interrupted: bool = False
+    priming_s: Optional[float] = None  # where the measured window begins (None: unknown)
+
+    @property
+    def measured_nothing(self) -> bool:
+        """Stopped before the measured window began: there are no figures, not zero figures."""
+        return self.interrupted and self.priming_s is not None and self.reached_s <= self.priming_s
 
     def meta(self) -> Dict[str, Any]:
         events = int(self.sim.events)
@@ -75,7 +81,17 @@ def prepare(scenario: ScenarioInput, seed: Optional[int] = None, overrides: Opti
     text, path = resolve(scenario)
     ovr = list(overrides or [])
     sim = _core.Simulation(text, path, seed=seed, overrides=ovr)
-    return Run(sim=sim, scenario=path, overrides=ovr)
+    return Run(sim=sim, scenario=path, overrides=ovr, priming_s=priming_seconds(text, path, ovr))
+
+
+def priming_seconds(text: str, path: str, overrides: Sequence[str]) -> Optional[float]:
+    """The scenario's priming time, as the core resolves it (units, overrides): its end time with
+    a measured window of one millisecond, less that millisecond."""
+    try:
+        desc = _core.check(text, path, [*overrides, "run.measure=1ms", "run.interval=1ms"])
+        return max(0.0, float(desc["end_s"]) - 0.001)
+    except (_core.ScenarioError, KeyError, TypeError, ValueError):
+        return None
 
 
 def drive(
