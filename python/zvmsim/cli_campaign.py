@@ -89,6 +89,8 @@ def sweep(
         err.print(Text("interrupted: finished points are kept; run the same command to resume",
                        style="bold yellow"))
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    except typer.Exit:
+        raise
     except RuntimeError as e:
         _error(str(e))
         raise typer.Exit(1) from None
@@ -109,10 +111,12 @@ def _print_sweep_table(agg, keys: List[str]) -> None:  # type: ignore[no-untyped
 
     if not agg.height:
         return
-    shown = [(k, label, unit) for k, label, unit in KEY_FIGURES if f"{k}_mean" in agg.columns][:4]
+    out = _out()
+    many = 4 if out.width >= 120 else 2  # the key columns must stay legible at 80 columns
+    shown = [(k, label, unit) for k, label, unit in KEY_FIGURES if f"{k}_mean" in agg.columns][:many]
     t = Table(title="Sweep (mean ± 95 % CI over seeds)", title_justify="left", box=box.SIMPLE_HEAD)
     for k in keys:
-        t.add_column(k, no_wrap=True)
+        t.add_column(k, no_wrap=True, min_width=len(k))
     t.add_column("n", justify="right")
     for _, label, unit in shown:
         t.add_column(f"{label} {unit}", justify="right", no_wrap=True)
@@ -122,7 +126,7 @@ def _print_sweep_table(agg, keys: List[str]) -> None:  # type: ignore[no-untyped
             m, c = r[f"{k}_mean"], r[f"{k}_ci95"]
             cells.append(fmt(m) + (f" ± {fmt(c)}" if c is not None and c == c else ""))
         t.add_row(*cells)
-    _out().print(t)
+    out.print(t)
 
 
 @app.command()
@@ -162,6 +166,8 @@ def plan(
         with _expected_errors():
             res = planner.plan(scenario, goal, search or "", keep, overrides, seeds, out, jobs or default_jobs(),
                                scheduler, exhaustive, on_point)
+    except typer.Exit:
+        raise
     except (ValueError, RuntimeError) as e:
         _error(str(e))
         raise typer.Exit(1) from None

@@ -12,7 +12,7 @@ from types import FrameType
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 from . import _core
-from ._scenario import ScenarioInput, resolve
+from ._scenario import ScenarioInput, dict_errors, resolve
 
 # Wall time one step_until call should take: short enough for a live progress bar and a prompt
 # Ctrl-C, long enough that per-call overhead does not matter.
@@ -80,7 +80,8 @@ def prepare(scenario: ScenarioInput, seed: Optional[int] = None, overrides: Opti
     """Read and validate the scenario and build its Simulation (raises ScenarioError, FileNotFoundError)."""
     text, path = resolve(scenario)
     ovr = list(overrides or [])
-    sim = _core.Simulation(text, path, seed=seed, overrides=ovr)
+    with dict_errors(path):
+        sim = _core.Simulation(text, path, seed=seed, overrides=ovr)
     return Run(sim=sim, scenario=path, overrides=ovr, priming_s=priming_seconds(text, path, ovr))
 
 

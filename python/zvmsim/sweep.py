@@ -26,7 +26,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import polars as pl
 
-from ._scenario import resolve
+from ._scenario import dict_errors, resolve
 from .results import SUMMARY_FILE, Result, load_results, scalar_items
 
 SWEEP_FILE = "sweep.json"
@@ -113,7 +113,8 @@ class Sweep:
         for combo in combos:
             for seed in self.seeds:
                 ovr = tuple(self.sets) + tuple(f"{k}={v}" for k, v in combo) + (f"run.seed={seed}",)
-                key = str(_core.check(self.text, self.path, list(ovr))["scenario_hash"])
+                with dict_errors(self.path):
+                    key = str(_core.check(self.text, self.path, list(ovr))["scenario_hash"])
                 out.append(Point(key, tuple(combo), seed, ovr))
         return out
 
