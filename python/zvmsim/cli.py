@@ -137,8 +137,8 @@ def run(
     if r.measured_nothing:
         # No interval was measured: a table of zeros would read as a system doing nothing.
         err.print(
-            Text(f"stopped during priming at t={r.reached_s:,.1f} s (simulated) of {r.priming_s:,.1f} s priming: "
-                 f"nothing was measured; lengthen the run or let it reach its measured window", style="bold yellow"),
+            Text(f"interrupted at t={r.reached_s:,.1f} s (simulated), during priming ({r.priming_s:,.1f} s): "
+                 f"nothing was measured; partial results in {out_dir}", style="bold yellow"),
             soft_wrap=True,
         )
         raise typer.Exit(EXIT_INTERRUPTED)
