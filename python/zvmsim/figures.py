@@ -109,6 +109,11 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
     "pswpout_per_s": _f("guest", "pages/s", "Pages Linux swapped out per second (pswpout)."),
     "double_paging_per_s": _f("guest", "/s", "Linux page-outs of pages CP had already paged out (double "
                                              "paging) per second."),
+    "pgmajfault": _f("summary", "faults", "A guest's Linux major faults in the window."),
+    "pgscan_direct": _f("summary", "pages", "Pages a guest's direct reclaim scanned in the window."),
+    "pgscan_kswapd": _f("summary", "pages", "Pages a guest's kswapd scanned in the window."),
+    "pswpin": _f("summary", "pages", "Pages a guest swapped in in the window."),
+    "pswpout": _f("summary", "pages", "Pages a guest swapped out in the window."),
     "guest_pgmajfault": _f("summary", "faults", "All guests' Linux major faults in the window."),
     "guest_pswpin": _f("summary", "pages", "All guests' Linux swap-ins in the window."),
     "guest_pswpout": _f("summary", "pages", "All guests' Linux swap-outs in the window."),
@@ -141,6 +146,9 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
     "measured_seconds": _f("summary", "s", "Simulated seconds measured (after priming)."),
     "sim_seconds": _f("summary", "s", "Simulated seconds, priming included."),
     "events": _f("summary", "events", "Simulation events processed."),
+    "seed": _f("summary", "", "The random seed of the run."),
+    "wall_seconds": _f("summary", "s", "Wall-clock seconds the run took (depends on the host)."),
+    "events_per_second": _f("summary", "events/s", "Events processed per wall-clock second (depends on the host)."),
 }
 
 UNIT_SUFFIXES = (
