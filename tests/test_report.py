@@ -161,3 +161,21 @@ def test_large_memory_report_sweep_and_plan(runner, tmp_path: Path) -> None:
     run_plots = _check_in_browser(run_out / "report.html", SHOTS / "report-zvm53-10guests.png")
     assert STUDY_FIGURES <= {p["figure"] for p in run_plots["plots"]}
     _check_in_browser(sweep_out / "report.html", SHOTS / "report-large-memory-sweep.png")
+
+
+def test_monitor_records(small_run: Path) -> None:
+    from zvmsim.monitor import PAGING_DEVICE, SYSTEM_RECORDS, USER_DEVICE
+
+    r = load_results(small_run)
+    mon = pl.read_parquet(small_run / "monitor.parquet")
+    # Every figure the records carry is one the core writes (the mapping cannot rot silently).
+    for figures in SYSTEM_RECORDS.values():
+        assert set(figures) <= set(r.system.columns)
+    assert set(PAGING_DEVICE) <= set(r.system.columns) and set(USER_DEVICE) <= set(r.intervals.columns)
+    assert {"D0R3", "D3R1", "D6R3", "D0R16"} <= set(mon["record"].unique().to_list())
+    d0r3 = mon.filter((pl.col("record") == "D0R3") & (pl.col("figure") == "pages_resident")).sort("interval")
+    assert d0r3["dsect"][0] == "MRSYTRSG"
+    assert d0r3["value"].to_list() == [float(v) for v in r.system.sort("interval")["pages_resident"]]
+    guests = set(r.intervals["guest"].unique().to_list())
+    devices = set(mon.filter(pl.col("record") == "D6R3")["device"].unique().to_list())
+    assert devices == guests | {"CP PAGE"}
