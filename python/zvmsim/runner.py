@@ -19,6 +19,7 @@ from ._scenario import ScenarioInput, dict_errors, resolve
 CHUNK_WALL_LOW_S = 0.1
 CHUNK_WALL_HIGH_S = 0.3
 CHUNKS_PER_RUN = 400  # the largest chunk is end/400 of simulated time
+FIRST_CHUNK_NS = 1_000_000_000
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,9 @@ def drive(
     sim = run.sim
     end = int(sim.end_ns)
     max_chunk = max(1, end // CHUNKS_PER_RUN)
-    chunk = max_chunk
+    # Start with one simulated second and let the wall-time band grow it: a first chunk of
+    # end/400 can take minutes on a long run, and Ctrl-C only takes effect between chunks.
+    chunk = min(max_chunk, FIRST_CHUNK_NS)
     # Track the target we asked for rather than trusting now_ns to land exactly on it, so a
     # clock that stops at the last event cannot make this loop spin.
     pos = int(sim.now_ns)
