@@ -94,8 +94,13 @@ def sweep(
     except RuntimeError as e:
         _error(str(e))
         raise typer.Exit(1) from None
-    _, agg = write_tables(out)
+    pts, agg = write_tables(out)
     _print_sweep_table(agg, [k for k, _ in sw.vary])
+    drifted = pts.filter(pts["drifting"].is_not_null()) if "drifting" in pts.columns else pts.clear()
+    if drifted.height:
+        err.print(Text(f"~ {drifted.height} of {pts.height} points drifted over their window (their figures depend "
+                       "on where the window is; column `drifting` of points.parquet): lengthen run.priming",
+                       style="yellow"), soft_wrap=True)
     if with_report:
         from .report import write_report
 
