@@ -109,7 +109,8 @@ def test_sweep_local_pool_and_dask_agree(tmp_path: Path, runner) -> None:
     b = pl.read_parquet(tmp_path / "dask" / "points.parquet").sort("point")
     assert a.height == 4
     assert a.equals(b)
-    assert pl.read_parquet(tmp_path / "pool" / "sweep.parquet").equals(pl.read_parquet(tmp_path / "dask" / "sweep.parquet"))
+    sweeps = [pl.read_parquet(tmp_path / d / "sweep.parquet") for d in ("pool", "dask")]
+    assert sweeps[0].equals(sweeps[1])
 
 
 def test_plan_agrees_with_sweep(tmp_path: Path, runner) -> None:

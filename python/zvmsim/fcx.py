@@ -145,8 +145,8 @@ def fcx103_storage(summary: Mapping[str, Any], system: pl.DataFrame, intervals: 
     lines = _header("FCX103", "STORAGE", "Storage utilization and paging, by interval", summary, s)
     frames = summary.get("frames_central")
     if frames:
-        lines.append(f"Main storage: {int(frames):,} frames; expanded storage: "
-                     f"{int(summary.get('xstor_blocks', 0)):,} blocks; page slots: {int(summary.get('paging_slots', 0)):,}")
+        xstor, slots = int(summary.get("xstor_blocks", 0)), int(summary.get("paging_slots", 0))
+        lines.append(f"Main storage: {int(frames):,} frames; expanded storage: {xstor:,} blocks; page slots: {slots:,}")
         lines.append("")
     lines += _table(cols, _time_rows(s), _mean(s, "time", "Mean"))
     return "\n".join(lines) + "\n"
@@ -158,7 +158,8 @@ def fcx113_upage(summary: Mapping[str, Any], system: pl.DataFrame, intervals: pl
     lines = _header("FCX113", "UPAGE", "User paging activity and storage utilization (means)", summary, system)
     if g.height == 0:
         return "\n".join(lines + ["no measured interval"]) + "\n"
-    numeric = [c for c in g.columns if c not in ("interval", "t_start_s", "t_end_s", "guest") and g[c].dtype.is_numeric()]
+    numeric = [c for c in g.columns if c not in ("interval", "t_start_s", "t_end_s", "guest")
+               and g[c].dtype.is_numeric()]
     means = g.group_by("guest", maintain_order=True).agg([pl.col(c).mean() for c in numeric]).sort("guest")
     want = [
         ("X>MS|/s", 7, "page_faults_xstor_per_s", 1), ("DS>MS|/s", 7, "page_faults_dasd_per_s", 1),
