@@ -29,18 +29,22 @@ def phase(now_s: float, priming_s: Optional[float]) -> str:
 @contextmanager
 def rich_progress(console: Console, label: str, end_s: float,
                   priming_s: Optional[float] = None) -> Iterator[ProgressCallback]:
-    progress = Progress(
+    # Phase, simulated time, elapsed and ETA must stay legible at 80 columns; the event rate
+    # and a longer bar only where there is room.
+    wide = console.width >= 110
+    columns = [
         TextColumn("[bold]{task.description}"),
         TextColumn("{task.fields[phase]:<9}"),
-        BarColumn(),
+        BarColumn(bar_width=30 if wide else 12),
         TextColumn("sim {task.fields[now]:,.1f}/{task.fields[end]:,.1f} s"),
-        TextColumn("wall"),
         TimeElapsedColumn(),
         TextColumn("ETA"),
         TimeRemainingColumn(),
-        TextColumn("{task.fields[eps]} events/s"),
-        console=console,
-    )
+    ]
+    if wide:
+        columns.append(TextColumn("{task.fields[eps]} events/s"))
+    progress = Progress(*columns, console=console)
+    label = label if wide or len(label) <= 16 else label[:15] + "…"
     task = progress.add_task(label, total=end_s or 1.0, now=0.0, end=end_s, eps="-", phase=phase(0.0, priming_s))
 
     def update(p: RunProgress) -> None:
