@@ -46,7 +46,8 @@ def _go() -> Any:
     return go
 
 
-def _layout(fig: Any, title: str, ytitle: str, xtitle: str = "simulated time (s)", **kw: Any) -> Any:
+def _layout(fig: Any, title: str, ytitle: str, xtitle: str = "simulated time (s), middle of the interval",
+            **kw: Any) -> Any:
     fig.update_layout(title=title, template="plotly_white", height=380, margin=dict(l=60, r=30, t=50, b=50),
                       legend=dict(orientation="h", y=-0.18), **kw)
     fig.update_xaxes(title_text=xtitle)
@@ -55,6 +56,9 @@ def _layout(fig: Any, title: str, ytitle: str, xtitle: str = "simulated time (s)
 
 
 def _x(df: pl.DataFrame) -> List[float]:
+    """Each interval at its middle, so that bars cover their interval and lines meet them."""
+    if "t_start_s" in df.columns:
+        return ((df["t_start_s"] + df["t_end_s"]) / 2).to_list()
     return df["t_end_s"].to_list()
 
 
@@ -83,7 +87,8 @@ def _per_guest(g: pl.DataFrame, col: str, title: str) -> Any:
     fig = go.Figure()
     names = g["guest"].unique(maintain_order=True).to_list()
     if len(names) > BIG_TABLE_GUESTS:
-        s = g.group_by("interval", maintain_order=True).agg(pl.col("t_end_s").first(), pl.col(col).sum())
+        s = g.group_by("interval", maintain_order=True).agg(pl.col("t_start_s").first(), pl.col("t_end_s").first(),
+                                                            pl.col(col).sum())
         fig.add_trace(go.Scatter(x=_x(s), y=s[col].to_list(), name=f"all {len(names)} guests"))
     else:
         for n in names:
@@ -94,13 +99,19 @@ def _per_guest(g: pl.DataFrame, col: str, title: str) -> Any:
 
 def _throughput(s: pl.DataFrame, g: pl.DataFrame) -> Any:
     go = _go()
-    fig = go.Figure()
-    fig.add_trace(go.Bar(x=_x(s), y=s["throughput_tx_per_s"].to_list(), name="LPAR", opacity=0.6))
+    from plotly.subplots import make_subplots
+
+    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    fig.add_trace(go.Bar(x=_x(s), y=s["throughput_tx_per_s"].to_list(), name="LPAR", opacity=0.5),
+                  secondary_y=False)
     if "throughput_tx_per_s" in g.columns:
         for n in g["guest"].unique(maintain_order=True).to_list()[:BIG_TABLE_GUESTS]:
             d = g.filter(pl.col("guest") == n)
-            fig.add_trace(go.Scatter(x=_x(d), y=d["throughput_tx_per_s"].to_list(), name=n, mode="lines"))
-    return _layout(fig, "Throughput per interval", "tx/s")
+            fig.add_trace(go.Scatter(x=_x(d), y=d["throughput_tx_per_s"].to_list(), name=n, mode="lines+markers"),
+                          secondary_y=True)
+    _layout(fig, "Throughput per interval: the LPAR (bars, left) and each guest (lines, right)", "tx/s")
+    fig.update_yaxes(title_text="tx/s per guest", secondary_y=True, rangemode="tozero")
+    return fig
 
 
 def _cpu(s: pl.DataFrame, g: pl.DataFrame) -> Any:
@@ -112,7 +123,7 @@ def _cpu(s: pl.DataFrame, g: pl.DataFrame) -> Any:
         fig.add_trace(go.Bar(x=_x(d), y=d["cpu_pct"].to_list(), name=n))
     if len(names) > BIG_TABLE_GUESTS:
         rest = g.filter(pl.col("guest").is_in(names[BIG_TABLE_GUESTS:])).group_by("interval", maintain_order=True)
-        r = rest.agg(pl.col("t_end_s").first(), pl.col("cpu_pct").sum())
+        r = rest.agg(pl.col("t_start_s").first(), pl.col("t_end_s").first(), pl.col("cpu_pct").sum())
         fig.add_trace(go.Bar(x=_x(r), y=r["cpu_pct"].to_list(), name=f"{len(names) - BIG_TABLE_GUESTS} more guests"))
     for c, dash in (("cpu_lpar_pct", "solid"), ("cpu_cp_pct", "dash")):
         if c in s.columns:
@@ -131,7 +142,8 @@ def _io(s: pl.DataFrame, g: pl.DataFrame) -> Any:
                       secondary_y=False)
     if {"db_reads_per_s", "db_writes_per_s"} <= set(g.columns):
         u = g.group_by("interval", maintain_order=True).agg(
-            pl.col("t_end_s").first(), (pl.col("db_reads_per_s") + pl.col("db_writes_per_s")).sum().alias("r"))
+            pl.col("t_start_s").first(), pl.col("t_end_s").first(),
+            (pl.col("db_reads_per_s") + pl.col("db_writes_per_s")).sum().alias("r"))
         fig.add_trace(go.Bar(x=_x(u), y=u["r"].to_list(), name="user DASD I/O/s", opacity=0.7), secondary_y=False)
     if "paging_service_ms" in s.columns:
         fig.add_trace(go.Scatter(x=_x(s), y=s["paging_service_ms"].to_list(), name="paging service ms",
@@ -254,7 +266,7 @@ CSS = """
 body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1200px;color:#222}
 h1{font-size:1.5em} h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}
 pre{background:#f6f6f6;padding:.8em;overflow-x:auto;font-size:12px;line-height:1.3}
-table.key{border-collapse:collapse} table.key td{padding:.15em .8em;border-bottom:1px solid #eee}
+table.key{border-collapse:collapse} table.key td,table.key th{padding:.15em .8em;border-bottom:1px solid #eee}
 td.n{text-align:right;font-variant-numeric:tabular-nums} .warn{color:#a60;font-weight:bold} .ok{color:#070}
 .zvm-plot{margin:1em 0}
 """
