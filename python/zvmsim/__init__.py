@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 from . import _core
 from ._core import ScenarioError, Simulation
-from ._scenario import ScenarioInput, dumps_toml, resolve
+from ._scenario import ScenarioInput, dict_errors, dumps_toml, resolve
 from .results import Result, from_simulation, load_results
 from .runner import RunProgress, drive, prepare
 
@@ -41,7 +41,8 @@ def run(
 
         from ._progress import rich_progress
 
-        with rich_progress(Console(stderr=True), os.path.basename(r.scenario), r.sim.end_ns / 1e9) as cb:
+        with rich_progress(Console(stderr=True), os.path.basename(r.scenario), r.sim.end_ns / 1e9,
+                           r.priming_s) as cb:
             drive(r, on_progress=cb)
     else:
         drive(r, on_progress=progress if callable(progress) else None)
@@ -54,7 +55,8 @@ def run(
 def check(path_or_scenario: ScenarioInput, overrides: Optional[Sequence[str]] = None) -> Dict[str, Any]:
     """Validate a scenario without running it; returns the core's short description."""
     text, path = resolve(path_or_scenario)
-    return dict(_core.check(text, path, list(overrides or [])))
+    with dict_errors(path):
+        return dict(_core.check(text, path, list(overrides or [])))
 
 
 def schema() -> str:

@@ -91,3 +91,30 @@ def _value(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_value(v) for v in value) + "]"
     raise TypeError(f"cannot write {type(value).__name__} to TOML: {value!r}")
+
+
+class _DictErrors:
+    """Re-raise the core's ScenarioError for a scenario given as a dict so that it names the key
+    path, not a line and column of TOML the caller never wrote."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, e: Any, tb: Any) -> bool:
+        from . import _core
+
+        if self.path != "<dict>" or not isinstance(e, _core.ScenarioError) or not getattr(e, "field", None):
+            return False
+        if str(e).startswith("--set"):  # an override's own position is meaningful
+            return False
+        new = _core.ScenarioError(f"scenario given as a dictionary (no file): key `{e.field}`: {e.detail}")
+        for attr in ("file", "line", "column", "field", "detail"):
+            setattr(new, attr, getattr(e, attr, None))
+        raise new from None
+
+
+def dict_errors(path: str) -> _DictErrors:
+    return _DictErrors(path)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
@@ -17,6 +16,8 @@ from rich.text import Text
 
 from . import _core
 from ._progress import rich_progress, si
+from .cli_format import fmt as _fmt
+from .cli_format import KEY_FIGURES, key_rows, split_unit, whole
 from .results import from_simulation, guests_frame, scalar_items
 from .runner import StopFlag, drive, prepare, sigint_stops, steady_state_line
 
@@ -31,19 +32,6 @@ app = typer.Typer(
 
 EXIT_INTERRUPTED = 130  # the shell's convention for "stopped by SIGINT"
 
-# Shown first, in this order, when present; every other numeric figure follows alphabetically.
-KEY_FIGURES = (
-    ("throughput_tx_per_s", "throughput", "tx/s"),
-    ("response_ms", "response time", "ms"),
-    ("cpu_lpar_pct", "CPU LPAR", "%"),
-    ("cpu_guests_pct", "CPU guests", "%"),
-    ("cpu_cp_pct", "CPU CP", "%"),
-    ("ifl_utilization_pct", "IFL utilization", "%"),
-    ("real_overcommit_pct", "real overcommit", "%"),
-    ("pages_xstor", "pages in XSTOR", "pages"),
-    ("pages_dasd", "pages on DASD", "pages"),
-    ("paging_io_per_s", "paging I/O", "/s"),
-)
 # Per-guest columns, in this order, with short headers; other columns follow while they fit.
 GUEST_COLUMNS = {
     "name": "guest",
@@ -119,6 +107,7 @@ def run(
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Results folder [default: out/<scenario stem>]."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Random seed [default: the scenario's run.seed]."),
     overrides: List[str] = SetOption,
+    with_report: bool = typer.Option(False, "--report", help="Also write the HTML report (OUT/report.html)."),
 ) -> None:
     """Run a scenario and write its results folder. Ctrl-C stops early and keeps partial results."""
     err = _err()
@@ -135,7 +124,7 @@ def run(
 
     stop = StopFlag()
     with sigint_stops(stop):
-        with rich_progress(err, scenario.stem, end_s) as on_progress:
+        with rich_progress(err, scenario.stem, end_s, r.priming_s) as on_progress:
             try:
                 drive(r, on_progress=on_progress, should_stop=stop)
             except KeyboardInterrupt:
@@ -144,7 +133,20 @@ def run(
         with _expected_errors():
             result.save(out_dir)
 
+    if r.measured_nothing:
+        # No interval was measured: a table of zeros would read as a system doing nothing.
+        err.print(
+            Text(f"interrupted at t={r.reached_s:,.1f} s (simulated), during priming ({r.priming_s:,.1f} s): "
+                 f"nothing was measured; partial results in {out_dir}", style="bold yellow"),
+            soft_wrap=True,
+        )
+        raise typer.Exit(EXIT_INTERRUPTED)
     print_summary(result.summary)
+    if with_report:
+        from .report import write_report
+
+        with _expected_errors():
+            err.print(Text(f"report in {write_report(out_dir)}"), soft_wrap=True)
     if r.interrupted:
         err.print(
             Text(f"interrupted at t={r.reached_s:,.1f} s (simulated) of {end_s:,.1f} s; partial results in {out_dir}",
@@ -272,6 +274,8 @@ def validate(
     as_json: bool = typer.Option(False, "--json", help="Print a JSON list of compared figures."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Parallel runs [default: min(2, cores)]."),
     scenarios: Optional[Path] = typer.Option(None, "--scenarios", help="Scenarios folder [default: found]."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 when a figure misses its tolerance or a stated "
+                                "ordering does not hold."),
 ) -> None:
     """Compare simulated figures with published measurements."""
     from . import validate as v
@@ -329,6 +333,14 @@ def validate(
     if failed:
         _error(f"{len(failed)} case(s) failed to run")
         raise typer.Exit(1)
+    if strict:
+        missed = [r for r in rows if r.within is False]
+        broken = [o for study in chosen for o in v.ordering_rows(study, v.summaries_of(study, outcomes))
+                  if o["held"] is False]
+        if missed or broken:
+            _error(f"--strict: {len(missed)} figure(s) missed their tolerance, {len(broken)} ordering(s) "
+                   "did not hold")
+            raise typer.Exit(1)
 
 
 def _case_cells(r: Any, drifted: Mapping[Any, Any]) -> Tuple[str, str]:
@@ -416,20 +428,18 @@ def print_summary(summary: Mapping[str, Any]) -> None:
     scalars = {k: v for k, v in scalar_items(summary).items() if k not in META_KEYS}
     numbers = {k: v for k, v in scalars.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
     figures = Table(title="Summary", title_justify="left")
-    figures.add_column("figure")
-    figures.add_column("value", justify="right")
-    figures.add_column("unit")
-    shown = set()
-    for key, label, unit in KEY_FIGURES:
-        if key in numbers:
-            figures.add_row(label, _fmt(numbers[key]), unit)
-            shown.add(key)
+    figures.add_column("figure", overflow="fold")
+    figures.add_column("value", justify="right", no_wrap=True)
+    figures.add_column("unit", no_wrap=True)
+    for label, value, unit in key_rows(numbers):
+        figures.add_row(label, _fmt(value), unit)
+    shown = {key for key, _, _ in KEY_FIGURES if key in numbers}
     rest = sorted(k for k in numbers if k not in shown)
     if rest and shown:
         figures.add_section()
     for key in rest:
-        name, unit = _split_unit(key)
-        figures.add_row(name, _fmt(numbers[key]), unit)
+        name, unit = split_unit(key)
+        figures.add_row(name, _fmt(whole(key, numbers[key])), unit)
     out.print(figures)
     # Text facts (how the run ended, the model's RNG, ...) and the run's identity go on lines
     # of their own: in the table they would wrap, as a caption be squeezed to the table width.
@@ -457,8 +467,10 @@ def _guest_table(guests: pl.DataFrame, width: int) -> Table:
         header = GUEST_COLUMNS.get(col, col)
         cells = [_fmt(x) for x in rows[col].to_list()]
         w = max(len(header), *(len(c) for c in cells)) + 3
-        if used + w > width and t.columns:
-            left_out.append(col)  # keep the table legible; everything is in the results folder
+        if left_out or (used + w > width and t.columns):
+            # Keep the table legible and the key columns first: once one column does not fit,
+            # the rest (less important) are left out too. Everything is in the results folder.
+            left_out.append(col)
             continue
         used += w
         t.add_column(header, justify="left" if guests[col].dtype == pl.Utf8 else "right", no_wrap=True)
@@ -475,16 +487,6 @@ def _guest_table(guests: pl.DataFrame, width: int) -> Table:
     return t
 
 
-_UNITS = {"_pct": "%", "_tx_per_s": "tx/s", "_per_s": "/s", "_seconds": "s", "_s": "s", "_ms": "ms"}
-
-
-def _split_unit(key: str) -> Tuple[str, str]:
-    for suffix, unit in _UNITS.items():
-        if key.endswith(suffix):
-            return key[: -len(suffix)], unit
-    return key, ""
-
-
 def _caption(s: Mapping[str, Any]) -> str:
     parts = [f"seed {s.get('seed')}", f"scenario {str(s.get('scenario_hash', ''))[:12]}"]
     if "sim_seconds" in s:
@@ -496,23 +498,5 @@ def _caption(s: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def _fmt(v: Any) -> str:
-    if v is None:
-        return "—"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, int):
-        return f"{v:,}"
-    if isinstance(v, (list, dict)):
-        return json.dumps(v)
-    if isinstance(v, float):
-        if not math.isfinite(v):
-            return str(v)
-        if v == int(v):  # counts that cross the boundary as floats
-            return f"{int(v):,}"
-        if abs(v) >= 100:
-            return f"{v:,.1f}"
-        if abs(v) >= 1 or v == 0:
-            return f"{v:.2f}"
-        return f"{v:.4g}"
-    return str(v)
+# The capacity planner's commands (report, sweep, plan, explain) register themselves on `app`.
+from . import cli_campaign  # noqa: E402,F401

@@ -5,10 +5,12 @@ Folder layout (every file is rewritten whole on save)::
     summary.json        core summary + run metadata (sorted keys)
     intervals.parquet   one row per (interval, guest)
     system.parquet      one row per interval, LPAR/CP level
+    monitor.parquet     the interval figures as CP monitor sample records by their IBM names
+                        (D0R3, D3R1, D6R3, ...), one row per interval, record, device, figure
     console.json        the console log
     vmrm.log            VMRMSVM's log (its starts, decisions, each SMSG and its text), when the
                         scenario has [vmrm] and VMRM wrote to it
-    results.duckdb      tables intervals, system, console, guests, summary, steady_state
+    results.duckdb      tables intervals, system, monitor, console, guests, summary, steady_state
                         (copies, not views, so the folder can be moved or shared)
 """
 
@@ -28,10 +30,11 @@ import pyarrow.parquet as pq
 SUMMARY_FILE = "summary.json"
 INTERVALS_FILE = "intervals.parquet"
 SYSTEM_FILE = "system.parquet"
+MONITOR_FILE = "monitor.parquet"
 CONSOLE_FILE = "console.json"
 DUCKDB_FILE = "results.duckdb"
 VMRM_LOG_FILE = "vmrm.log"
-RESULT_FILES = (SUMMARY_FILE, INTERVALS_FILE, SYSTEM_FILE, CONSOLE_FILE, DUCKDB_FILE)
+RESULT_FILES = (SUMMARY_FILE, INTERVALS_FILE, SYSTEM_FILE, MONITOR_FILE, CONSOLE_FILE, DUCKDB_FILE)
 
 # Figures that depend on the host, not on the scenario: two runs of one scenario and seed agree
 # on everything else in summary.json.
@@ -130,6 +133,9 @@ def save(result: Result, out_dir: PathLike) -> Path:
     _atomic_write_text(out / CONSOLE_FILE, console_text)
     _atomic_write_parquet(out / INTERVALS_FILE, result.intervals.to_arrow())
     _atomic_write_parquet(out / SYSTEM_FILE, result.system.to_arrow())
+    from .monitor import monitor_table
+
+    _atomic_write_parquet(out / MONITOR_FILE, monitor_table(result.system, result.intervals))
     if result.vmrm_log:
         _atomic_write_text(out / VMRM_LOG_FILE, vmrm_log_text(result.vmrm_log))
     else:
@@ -212,6 +218,7 @@ def _write_duckdb(out: Path) -> None:
     tables = {
         "intervals": pq.read_table(out / INTERVALS_FILE),
         "system": pq.read_table(out / SYSTEM_FILE),
+        "monitor": pq.read_table(out / MONITOR_FILE),
         "console": _console_table(console),
         "guests": guests_frame(summary.get("guests", [])).to_arrow(),
         "summary": _summary_table(summary),

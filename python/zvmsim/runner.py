@@ -12,13 +12,14 @@ from types import FrameType
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 from . import _core
-from ._scenario import ScenarioInput, resolve
+from ._scenario import ScenarioInput, dict_errors, resolve
 
 # Wall time one step_until call should take: short enough for a live progress bar and a prompt
 # Ctrl-C, long enough that per-call overhead does not matter.
 CHUNK_WALL_LOW_S = 0.1
 CHUNK_WALL_HIGH_S = 0.3
 CHUNKS_PER_RUN = 400  # the largest chunk is end/400 of simulated time
+FIRST_CHUNK_NS = 1_000_000_000
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,12 @@ class Run:
     wall_seconds: float = 0.0
     reached_s: float = 0.0  # simulated time the run got to
     interrupted: bool = False
+    priming_s: Optional[float] = None  # where the measured window begins (None: unknown)
+
+    @property
+    def measured_nothing(self) -> bool:
+        """Stopped before the measured window began: there are no figures, not zero figures."""
+        return self.interrupted and self.priming_s is not None and self.reached_s <= self.priming_s
 
     def meta(self) -> Dict[str, Any]:
         events = int(self.sim.events)
@@ -74,8 +81,19 @@ def prepare(scenario: ScenarioInput, seed: Optional[int] = None, overrides: Opti
     """Read and validate the scenario and build its Simulation (raises ScenarioError, FileNotFoundError)."""
     text, path = resolve(scenario)
     ovr = list(overrides or [])
-    sim = _core.Simulation(text, path, seed=seed, overrides=ovr)
-    return Run(sim=sim, scenario=path, overrides=ovr)
+    with dict_errors(path):
+        sim = _core.Simulation(text, path, seed=seed, overrides=ovr)
+    return Run(sim=sim, scenario=path, overrides=ovr, priming_s=priming_seconds(text, path, ovr))
+
+
+def priming_seconds(text: str, path: str, overrides: Sequence[str]) -> Optional[float]:
+    """The scenario's priming time, as the core resolves it (units, overrides): its end time with
+    a measured window of one millisecond, less that millisecond."""
+    try:
+        desc = _core.check(text, path, [*overrides, "run.measure=1ms", "run.interval=1ms"])
+        return max(0.0, float(desc["end_s"]) - 0.001)
+    except (_core.ScenarioError, KeyError, TypeError, ValueError):
+        return None
 
 
 def drive(
@@ -91,7 +109,9 @@ def drive(
     sim = run.sim
     end = int(sim.end_ns)
     max_chunk = max(1, end // CHUNKS_PER_RUN)
-    chunk = max_chunk
+    # Start with one simulated second and let the wall-time band grow it: a first chunk of
+    # end/400 can take minutes on a long run, and Ctrl-C only takes effect between chunks.
+    chunk = min(max_chunk, FIRST_CHUNK_NS)
     # Track the target we asked for rather than trusting now_ns to land exactly on it, so a
     # clock that stops at the last event cannot make this loop spin.
     pos = int(sim.now_ns)

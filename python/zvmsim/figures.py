@@ -1,0 +1,223 @@
+"""What every figure of a run means: units, descriptions (`zvmsim explain`, docs/glossary.md) and
+how the report groups them.
+
+The result tables' columns are the source of truth: a column that appears in intervals.parquet or
+system.parquet is drawn by `zvmsim report` whether or not it is listed here. Entries here only
+give it a better title, a unit and a sentence of explanation.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+# Columns that identify a row rather than measure something.
+ID_COLUMNS = ("interval", "t_start_s", "t_end_s", "guest")
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    unit: str
+    text: str
+    where: str  # "system", "guest", "both" (interval tables) or "summary" (summary.json only)
+
+
+def _f(where: str, unit: str, text: str) -> Tuple[str, str, str]:
+    return where, unit, text
+
+
+# name -> (where, unit, description). Interval figures are rates or levels over one interval;
+# page counts are samples at the interval's end; the summary averages the measured intervals.
+_GLOSSARY: Dict[str, Tuple[str, str, str]] = {
+    # Throughput and response
+    "throughput_tx_per_s": _f("both", "tx/s", "Transactions completed per second (all guests, or one guest)."),
+    "tx": _f("guest", "tx", "Transactions the guest completed in the interval."),
+    "transactions": _f("summary", "tx", "Transactions completed in the measured window."),
+    "response_ms": _f("both", "ms", "Mean transaction response time: from a user's request to its completion."),
+    "response_max_ms": _f("guest", "ms", "The longest transaction that ended in the interval (window)."),
+    "cpu_ms_per_tx": _f("summary", "ms", "IFL time (guests and CP) per transaction."),
+    "wait_db_read_ms_per_tx": _f("summary", "ms", "Time a transaction waited for database reads, per transaction."),
+    "wait_page_fault_ms_per_tx": _f("summary", "ms",
+                                    "Time a transaction waited for CP page faults (XSTOR or DASD), per transaction."),
+    "wait_swap_in_ms_per_tx": _f("summary", "ms", "Time a transaction waited for Linux swap-ins, per transaction."),
+    "wait_swap_in_ms": _f("summary", "ms", "A guest's total wait for Linux swap-ins in the window."),
+    # Processor
+    "cpu_lpar_pct": _f("system", "%", "IFL time used in the LPAR (guests plus CP), in % of one IFL "
+                                      "(10 busy IFLs are 1000 %)."),
+    "cpu_guests_pct": _f("system", "%", "IFL time spent running guests (emulation time), in % of one IFL."),
+    "cpu_cp_pct": _f("system", "%", "All CP time: spent for guests plus CP's own system work, in % of one IFL."),
+    "cpu_cp_system_pct": _f("system", "%", "CP time not charged to any guest (CP's own system work), % of one IFL."),
+    "ifl_utilization_pct": _f("system", "%", "Mean utilization of the LPAR's IFLs (100 % is all IFLs busy)."),
+    "dispatch_list_avg": _f("system", "vCPUs", "Virtual CPUs waiting for an IFL in the dispatch list, "
+                                               "time-weighted mean."),
+    "cpu_pct": _f("guest", "%", "IFL time the guest's virtual CPUs ran (emulation), in % of one IFL."),
+    "cp_pct": _f("guest", "%", "CP time spent for the guest (its page faults, I/O, ...), in % of one IFL."),
+    # Page locations
+    "pages_resident": _f("system", "pages", "Guest pages resident in central storage (4 KB frames)."),
+    "resident_pages": _f("guest", "pages", "The guest's pages resident in central storage."),
+    "pages_resident_below_2g": _f("both", "pages", "Resident pages in frames below the 2 GB line."),
+    "pages_resident_above_2g": _f("both", "pages", "Resident pages in frames above the 2 GB line."),
+    "pages_xstor": _f("both", "pages", "Pages held in expanded storage (XSTOR), one 4 KB block each."),
+    "pages_dasd": _f("both", "pages", "Pages whose only copy is on the DASD paging volumes."),
+    "pages_not_in_memory": _f("system", "pages", "Guest pages not in central storage (in XSTOR or on DASD)."),
+    "pages_guest_virtual": _f("summary", "pages", "All guests' virtual storage, in pages."),
+    "real_overcommit_pct": _f("system", "%", "Guest pages in use beyond central storage, in % of central "
+                                             "storage: (resident + XSTOR + DASD) / central - 100."),
+    "planned_overcommit_pct": _f("summary", "%", "Guest virtual storage beyond central storage, in % of "
+                                                 "central storage, as sized in the user directory."),
+    "frames_central": _f("summary", "frames", "Central storage frames of the LPAR."),
+    "xstor_blocks": _f("summary", "blocks", "Expanded storage blocks of the LPAR (4 KB each)."),
+    "paging_slots": _f("summary", "slots", "Page slots on the paging volumes (as QUERY ALLOC PAGE shows)."),
+    "available_frames": _f("system", "frames", "Frames on CP's available lists at the interval's end."),
+    "available_below_2g": _f("system", "frames", "Available frames below the 2 GB line."),
+    "pgmbk_frames": _f("system", "frames", "Frames holding page management blocks (PGMBKs)."),
+    # Page movement
+    "ms_to_xs_per_s": _f("system", "pages/s", "Pages moved from main storage to XSTOR per second."),
+    "xs_to_ms_per_s": _f("system", "pages/s", "Pages brought from XSTOR back to main storage per second."),
+    "xs_to_dasd_per_s": _f("system", "pages/s", "Pages migrated from XSTOR to DASD per second."),
+    "ms_to_dasd_per_s": _f("system", "pages/s", "Pages written from main storage directly to DASD per second."),
+    "dasd_to_ms_per_s": _f("system", "pages/s", "Pages read from DASD into main storage per second."),
+    "steals_per_s": _f("system", "frames/s", "Frames taken from guests by the demand scan per second."),
+    "frames_scanned_per_s": _f("system", "frames/s", "Frames the demand scan examined per second."),
+    "demand_scans": _f("system", "scans", "Demand scans started in the interval."),
+    "below_2g_scans_per_s": _f("system", "scans/s", "Scans for frames below 2 GB per second."),
+    "pgmbk_allocs_per_s": _f("system", "/s", "Page management blocks allocated per second."),
+    "pagein_blocks_per_s": _f("system", "blocks/s", "Block page-ins (several pages read in one I/O) per second."),
+    "page_faults_xstor_per_s": _f("guest", "/s", "The guest's page faults resolved from XSTOR per second."),
+    "page_faults_dasd_per_s": _f("guest", "/s", "The guest's page faults that read DASD per second."),
+    "page_faults_xstor": _f("summary", "faults", "A guest's page faults resolved from XSTOR in the window."),
+    "page_faults_dasd": _f("summary", "faults", "A guest's page faults that read DASD in the window."),
+    # Paging and user I/O
+    "paging_io_per_s": _f("system", "I/O/s", "I/O requests to the paging volumes per second."),
+    "paging_service_ms": _f("system", "ms", "Mean service time of a paging I/O (the device busy with it)."),
+    "paging_wait_ms": _f("system", "ms", "Mean time a paging I/O waited for its volume before service."),
+    "db_reads_per_s": _f("guest", "I/O/s", "Database reads the guest issued to its user DASD per second."),
+    "db_writes_per_s": _f("guest", "I/O/s", "Database writes the guest issued to its user DASD per second."),
+    "db_buffer_hit_ratio": _f("summary", "ratio", "Share of database references found in the buffer pool."),
+    # Linux memory
+    "linux_free_pages": _f("guest", "pages", "Linux free memory (MemFree) at the interval's end."),
+    "linux_cached_pages": _f("guest", "pages", "Linux page cache (Cached) at the interval's end."),
+    "linux_anon_pages": _f("guest", "pages", "Linux anonymous memory (AnonPages) at the interval's end."),
+    "linux_swap_used_pages": _f("guest", "pages", "Linux swap in use (SwapTotal - SwapFree) at the interval's end."),
+    "swap_used_pages": _f("summary", "pages", "A guest's Linux swap in use at the window's end."),
+    "pgscan_kswapd_per_s": _f("guest", "pages/s", "Pages kswapd scanned per second (/proc/vmstat pgscan_kswapd)."),
+    "pgscan_direct_per_s": _f("guest", "pages/s", "Pages scanned by direct reclaim per second (pgscan_direct)."),
+    "pgmajfault_per_s": _f("guest", "/s", "Linux major faults per second (pgmajfault)."),
+    "pswpin_per_s": _f("guest", "pages/s", "Pages Linux swapped in per second (pswpin)."),
+    "pswpout_per_s": _f("guest", "pages/s", "Pages Linux swapped out per second (pswpout)."),
+    "double_paging_per_s": _f("guest", "/s", "Linux page-outs of pages CP had already paged out (double "
+                                             "paging) per second."),
+    "pgmajfault": _f("summary", "faults", "A guest's Linux major faults in the window."),
+    "pgscan_direct": _f("summary", "pages", "Pages a guest's direct reclaim scanned in the window."),
+    "pgscan_kswapd": _f("summary", "pages", "Pages a guest's kswapd scanned in the window."),
+    "pswpin": _f("summary", "pages", "Pages a guest swapped in in the window."),
+    "pswpout": _f("summary", "pages", "Pages a guest swapped out in the window."),
+    "guest_pgmajfault": _f("summary", "faults", "All guests' Linux major faults in the window."),
+    "guest_pswpin": _f("summary", "pages", "All guests' Linux swap-ins in the window."),
+    "guest_pswpout": _f("summary", "pages", "All guests' Linux swap-outs in the window."),
+    "guest_double_paging": _f("summary", "pages", "All guests' double paging in the window."),
+    "guest_swap_used_pages": _f("summary", "pages", "All guests' Linux swap in use at the window's end."),
+    "guest_pgscand": _f("summary", "pages", "All guests' direct-reclaim scans in the window."),
+    "guest_pgscan_kswapd": _f("summary", "pages", "All guests' kswapd scans in the window."),
+    # CMMA and VMRM-CMM
+    "cmma_unused_pages": _f("both", "pages", "CMMA: the guest's pages in the unused state."),
+    "cmma_volatile_pages": _f("both", "pages", "CMMA: the guest's pages in the volatile state."),
+    "cmma_reclaimed_per_s": _f("both", "frames/s", "CMMA: frames and XSTOR blocks CP reclaimed without a "
+                                                  "page-out per second."),
+    "discard_faults_per_s": _f("guest", "/s", "CMMA: discard faults (clean page-cache pages read again) per second."),
+    "discard_faults": _f("summary", "faults", "CMMA: a guest's discard faults in the window."),
+    "essa_per_s": _f("guest", "/s", "CMMA: ESSA page-state changes per second."),
+    "guest_discard_faults": _f("summary", "faults", "CMMA: all guests' discard faults in the window."),
+    "guest_essa": _f("summary", "changes", "CMMA: all guests' ESSA page-state changes in the window."),
+    "cmma_guests": _f("summary", "guests", "Guests running with CMMA."),
+    "cmma": _f("summary", "", "Whether the guest runs with CMMA."),
+    "cmm_pages": _f("guest", "pages", "The cmm balloon's static pool (/proc/sys/vm/cmm_pages)."),
+    "cmm_timed_pages": _f("guest", "pages", "The cmm balloon's timed pool (cmm_timed_pages)."),
+    "cmm_pages_target": _f("guest", "pages", "The static pool's target (the last CMM SHRINK or cmm_pages write)."),
+    "cmm_pages_mean": _f("summary", "pages", "A guest's static cmm pool, mean over the window."),
+    "cmm_diag10_pages_per_s": _f("guest", "pages/s", "Balloon pages given to CP (DIAGNOSE X'10') per second."),
+    "cmm_diag10_pages": _f("summary", "pages", "Balloon pages a guest gave to CP in the window."),
+    "vmrm_notifications": _f("system", "SMSGs", "CMM SHRINK messages VMRM sent in the interval."),
+    # Run identity and accounting
+    "guests_count": _f("summary", "guests", "Guests logged on."),
+    "intervals": _f("summary", "intervals", "Statistics intervals in the measured window."),
+    "measured_seconds": _f("summary", "s", "Simulated seconds measured (after priming)."),
+    "sim_seconds": _f("summary", "s", "Simulated seconds, priming included."),
+    "events": _f("summary", "events", "Simulation events processed."),
+    "seed": _f("summary", "", "The random seed of the run."),
+    "wall_seconds": _f("summary", "s", "Wall-clock seconds the run took (depends on the host)."),
+    "events_per_second": _f("summary", "events/s", "Events processed per wall-clock second (depends on the host)."),
+}
+
+UNIT_SUFFIXES = (
+    ("_tx_per_s", "tx/s"), ("_pages_per_s", "pages/s"), ("_per_s", "/s"), ("_pct", "%"), ("_ms", "ms"),
+    ("_seconds", "s"), ("_pages", "pages"), ("_frames", "frames"),
+)
+
+
+def unit_of(name: str) -> str:
+    if name in _GLOSSARY:
+        return _GLOSSARY[name][1]
+    if name.startswith("pages_"):
+        return "pages"
+    for suffix, unit in UNIT_SUFFIXES:
+        if name.endswith(suffix):
+            return unit
+    return ""
+
+
+def is_count(name: str) -> bool:
+    """Figures counted in whole units (pages, frames, blocks): shown without decimals."""
+    return unit_of(name) in ("pages", "frames", "blocks", "slots", "tx", "faults")
+
+
+def title_of(name: str) -> str:
+    """A readable title: "ms_to_xs_per_s" -> "ms to xs"."""
+    base = name
+    for suffix in ("_tx_per_s", "_per_s", "_pct", "_ms"):
+        if base.endswith(suffix):
+            base = base[: -len(suffix)]
+            break
+    return base.replace("_", " ")
+
+
+def lookup(name: str) -> Optional[Figure]:
+    entry = _GLOSSARY.get(name)
+    if entry is None:
+        return None
+    where, unit, text = entry
+    return Figure(name, unit, text, where)
+
+
+def glossary() -> List[Figure]:
+    return [Figure(n, u, t, w) for n, (w, u, t) in sorted(_GLOSSARY.items())]
+
+
+def suggestions(name: str, known: Iterable[str]) -> List[str]:
+    return difflib.get_close_matches(name, list(known), n=5, cutoff=0.5)
+
+
+def missing_from_glossary(columns: Sequence[str]) -> List[str]:
+    return sorted(c for c in columns if c not in ID_COLUMNS and c not in _GLOSSARY)
+
+
+def glossary_markdown() -> str:
+    """docs/glossary.md, generated from this module (a test keeps the two in step)."""
+    lines = [
+        "# Glossary of figures",
+        "",
+        "Every figure zvmsim writes: in `intervals.parquet` (per guest and interval), `system.parquet`",
+        "(per interval) and `summary.json` (the measured window). Rates are per simulated second over",
+        "the interval; page counts are samples at the interval's end; the summary averages the",
+        "measured intervals. `zvmsim explain FIGURE` prints one entry. Generated from",
+        "`python/zvmsim/figures.py`.",
+        "",
+        "| figure | unit | where | meaning |",
+        "| --- | --- | --- | --- |",
+    ]
+    where_text = {"system": "system", "guest": "per guest", "both": "system, per guest", "summary": "summary"}
+    for f in glossary():
+        lines.append(f"| `{f.name}` | {f.unit} | {where_text[f.where]} | {f.text} |")
+    return "\n".join(lines) + "\n"
