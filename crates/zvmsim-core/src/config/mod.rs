@@ -1,6 +1,9 @@
 //! What the user gives: the scenario file, its units, its semantic checks, and the model's
 //! global parameters.
 
+pub mod fio;
+pub mod io;
+mod names;
 mod overrides;
 pub mod params;
 pub mod scenario;
