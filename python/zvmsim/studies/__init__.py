@@ -22,6 +22,7 @@ class Case:
     level: str  # the configuration family a case belongs to, e.g. a z/VM level
     guests: int
     scenario: str  # path relative to the scenarios folder
+    overrides: Tuple[str, ...] = ()  # `--set` overrides making this case of a shared scenario
 
     @property
     def key(self) -> CaseKey:
