@@ -312,7 +312,7 @@ mod tests {
         assert!(find(QUERY, "MEMASSIST", Some("5.3")).is_some());
         assert!(find(QUERY, "AGELIST", Some("5.3")).is_none());
         assert!(is_pf_key("PF12") && !is_pf_key("PF25") && !is_pf_key("PFX"));
-        assert_eq!(simulated_levels(), vec!["5.2", "5.3"]);
+        assert_eq!(simulated_levels(), vec!["5.2", "5.3", "5.4", "6.4", "7.1"]);
     }
 
     #[test]
@@ -358,9 +358,9 @@ mod tests {
         assert!(l53
             .iter()
             .any(|r| r.system == "linux" && r.simulated && r.command.starts_with("free")));
-        let err = listing("6.4").unwrap_err();
+        let err = listing("6.1").unwrap_err();
         assert!(
-            err.contains("5.2") && err.contains("5.3") && err.contains("6.4"),
+            err.contains("5.2") && err.contains("5.3") && err.contains("6.1"),
             "{err}"
         );
     }

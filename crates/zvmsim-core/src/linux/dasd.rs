@@ -325,25 +325,28 @@ mod tests {
     fn alias_taken_only_while_it_has_fewer_requests_than_the_base() {
         let (mut d, b, a) = driver(2);
         // Idle base: count 0, alias count 0 is not fewer: the base takes it.
+        // Every request takes the group's next alias in turn (kernel: group->next advances
+        // on each call). Idle base: a0's 0 is not fewer than the base's 0: the base.
         let (_, s1) = d.submit(1, b, 0, 1, false, 0);
         assert_eq!(s1, Some(b));
-        // Base has 1: the round-robin alias a0 (count 0) takes the next.
+        // Base has 1: a1 (0) is fewer.
         let (_, s2) = d.submit(1, b, 1, 1, false, 0);
-        assert_eq!(s2, Some(a[0]));
+        assert_eq!(s2, Some(a[1]));
         let (_, s3) = d.submit(1, b, 2, 1, false, 0);
-        assert_eq!(s3, Some(a[1]));
-        // Round robin is back at a0, which has 1 request: not fewer than the base's 1, so
-        // the request queues on the base.
+        assert_eq!(s3, Some(a[0]));
+        // a1 has 1, not fewer than the base's 1: the request queues on the base even though
+        // nothing else would serve it sooner.
         let (r4, s4) = d.submit(1, b, 3, 1, false, 0);
         assert_eq!(s4, None);
         assert_eq!(d.req(r4).dev, b);
         assert_eq!(d.devs[b as usize].count, 2);
-        // Now the base has 2: a1 (1) is fewer and takes a queued second request.
+        // Now the base has 2: a0 (1) is fewer and takes a queued second request.
         let (r5, _) = d.submit(1, b, 4, 1, false, 0);
-        assert_eq!(d.req(r5).dev, a[1]);
+        assert_eq!(d.req(r5).dev, a[0]);
         d.check().unwrap();
+        // s2, s3, r5 went to aliases; s1 and r4 stayed on the base.
         assert_eq!(d.to_alias, 3);
-        assert_eq!(d.kept_on_base, 1);
+        assert_eq!(d.kept_on_base, 2);
     }
 
     #[test]
