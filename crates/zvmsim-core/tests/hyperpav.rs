@@ -56,6 +56,7 @@ fn aliases_raise_throughput_of_one_job() {
 
 #[test]
 #[ignore]
+#[allow(clippy::print_stdout)]
 fn speed_five_minutes_four_jobs_twenty_aliases() {
     let mut s = sim(
         "hyperpav/attached-1job.toml",

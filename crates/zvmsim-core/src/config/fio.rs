@@ -221,7 +221,7 @@ mod tests {
         assert_eq!(b, vec![(4096, 25), (8192, 50), (65536, 75), (131072, 100)]);
         assert_eq!(s.file_sizes().unwrap(), (1024, 100 << 20));
         s.rw = "randrw".into();
-        assert_eq!(s.pattern().unwrap().sequential, false);
+        assert!(!s.pattern().unwrap().sequential);
         s.bssplit = "4k/50:8k/40".into();
         assert!(s.block_sizes().unwrap_err().contains("90"));
         s.bssplit = "3k/100".into();

@@ -309,7 +309,7 @@ impl IoSystem {
             }
             if let Some(&h) = self.subs[b as usize].queue.front() {
                 let r = self.requests.get(h);
-                if r.aliases && best.is_none_or(|(t, _)| r.queued_at < t) {
+                if r.aliases && best.map_or(true, |(t, _)| r.queued_at < t) {
                     best = Some((r.queued_at, b));
                 }
             }
