@@ -196,7 +196,7 @@ def test_case_overrides_follow_the_study_overrides(monkeypatch, tmp_path: Path) 
     seen = []
     monkeypatch.setattr(v, "run_case", lambda path, ovr: (seen.append(tuple(ovr)), (None, "x", 0.0))[1])
     v.run_studies([cmm.STUDY], quick=True, jobs=1, scenarios=tmp_path)
-    assert seen[-1] == cmm.QUICK_OVERRIDES + ("run.measure=120s",)
+    assert seen[-1] == ("run.measure=6m",) + cmm.QUICK_OVERRIDES + ("run.measure=120s",)
     assert seen[0] == cmm.QUICK_OVERRIDES
     seen.clear()
     v.run_studies([cmm.STUDY], quick=False, jobs=1, scenarios=tmp_path)

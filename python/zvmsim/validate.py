@@ -94,7 +94,8 @@ def run_studies(
         d = find_scenarios_dir(study, scenarios)  # fail before running anything
         overrides = study.quick_overrides if quick else ()
         work += [
-            (study, c, str(d / c.scenario), tuple(overrides) + (c.quick_overrides if quick else c.overrides))
+            (study, c, str(d / c.scenario),
+             tuple(c.overrides) + tuple(overrides) + (tuple(c.quick_overrides) if quick else ()))
             for c in study.cases
         ]
 

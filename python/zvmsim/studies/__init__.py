@@ -22,7 +22,9 @@ class Case:
     level: str  # the configuration family a case belongs to, e.g. a z/VM level
     guests: int
     scenario: str  # path relative to the scenarios folder
-    # Run-control overrides of this case, applied after the study's (full run / `--quick`).
+    # `--set` overrides of this case: `overrides` always (they make this case of a shared
+    # scenario, before the study's run control), `quick_overrides` after the study's `--quick`
+    # run control (a case's own shortened window).
     overrides: Tuple[str, ...] = ()
     quick_overrides: Tuple[str, ...] = ()
 

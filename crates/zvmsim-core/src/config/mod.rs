@@ -3,6 +3,9 @@
 
 pub mod agelist;
 pub mod level;
+pub mod fio;
+pub mod io;
+mod names;
 mod overrides;
 pub mod params;
 pub mod scenario;

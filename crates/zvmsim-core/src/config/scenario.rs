@@ -45,6 +45,10 @@ pub struct Scenario {
     /// memory-constraint test is set. Absent: VMRMSVM has no configuration and is not started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vmrm: Option<VmrmSpec>,
+    /// The real I/O configuration: channels, LCUs with base and alias devices, the storage
+    /// server (`config/io.rs`). Absent: volumes with the calibrated fixed service times.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io: Option<crate::config::io::IoSpec>,
 }
 
 /// VMRMSVM's configuration: the text of its VMRM CONFIG file and the settings of its
@@ -233,6 +237,11 @@ pub struct GuestSpec {
     /// Linux settings of the guest.
     #[serde(default)]
     pub linux: LinuxSpec,
+    /// User directory statements for the guest's devices, as in the USER DIRECT file:
+    /// `MDISK vdev 3390 DEVNO rdev MR`, `DEDICATE vdev rdev`, `COMMAND cp-command` (run at
+    /// logon, e.g. `COMMAND DEFINE HYPERPAVALIAS 0201 FOR BASE 0200`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub directory: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -334,6 +343,8 @@ impl Default for LinuxSpec {
 pub enum WorkloadKind {
     /// Closed-loop users submitting transactions (CPU, memory references, database I/O).
     Transactional,
+    /// The Flexible I/O tester: processes issuing direct I/O to files (`[workloads.x.fio]`).
+    Fio,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -362,6 +373,9 @@ pub struct WorkloadSpec {
     /// The database the transactions run against; none for a CPU-only workload.
     #[serde(default)]
     pub database: Option<DatabaseSpec>,
+    /// fio's options, for `kind = "fio"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fio: Option<crate::config::fio::FioSpec>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -483,51 +497,10 @@ impl Scenario {
     }
 }
 
-pub(crate) fn expand_name(pattern: &str, first: u32, k: u32, count: u32) -> String {
-    if let Some(pos) = pattern.find('%') {
-        // printf-like %d / %0Nd
-        let rest = &pattern[pos + 1..];
-        let end = rest.find('d').unwrap_or(0);
-        let spec = &rest[..end];
-        let width: usize = spec.trim_start_matches('0').parse().unwrap_or(0);
-        let num = first + k;
-        let formatted = if spec.starts_with('0') {
-            format!("{num:0width$}")
-        } else {
-            format!("{num:width$}")
-        };
-        return format!("{}{}{}", &pattern[..pos], formatted, &rest[end + 1..])
-            .to_ascii_uppercase();
-    }
-    if count <= 1 {
-        return pattern.to_ascii_uppercase();
-    }
-    let digits = pattern
-        .chars()
-        .rev()
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    let (stem, num) = pattern.split_at(pattern.len() - digits);
-    let base: u64 = num.parse().unwrap_or(0);
-    let width = digits.max(1);
-    format!("{}{:0width$}", stem, base + k as u64).to_ascii_uppercase()
-}
+pub(crate) use crate::config::names::expand_name;
 
 /// The JSON Schema of the scenario format, for editors.
 pub fn json_schema() -> String {
     let schema = schemars::schema_for!(Scenario);
     serde_json::to_string_pretty(&schema).unwrap_or_default()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn name_patterns() {
-        assert_eq!(expand_name("LNX%02d", 1, 0, 5), "LNX01");
-        assert_eq!(expand_name("lnx%02d", 1, 4, 5), "LNX05");
-        assert_eq!(expand_name("LNX00080", 1, 3, 5), "LNX00083");
-        assert_eq!(expand_name("DB", 1, 0, 1), "DB");
-    }
 }

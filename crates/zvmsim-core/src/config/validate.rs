@@ -265,6 +265,10 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
         }
     }
     for (name, w) in &s.workloads {
+        if w.kind == crate::config::scenario::WorkloadKind::Fio {
+            // fio's processes and options are checked by check_io.
+            continue;
+        }
         let f = |k: &str| format!("workloads.{name}.{k}");
         match (w.users, w.users_total) {
             (Some(_), Some(_)) => {
@@ -273,6 +277,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                     "give users (per guest) or users_total, not both".into(),
                 )
             }
+            (None, None) if w.kind == crate::config::scenario::WorkloadKind::Fio => {}
             (None, None) => {
                 return err(&f("users"), "give users (per guest) or users_total".into())
             }
@@ -449,6 +454,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             );
         }
     }
+    check_io(s, src)?;
     Ok(())
 }
 
@@ -480,6 +486,66 @@ fn check_vmrm(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     ] {
         if !(0.0..=1.0).contains(&x) {
             return err(field, format!("{x} is a share: give 0 to 1"));
+        }
+    }
+    Ok(())
+}
+
+/// The `[io]` table, the directory's device statements and fio's options.
+fn check_io(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
+    if let Some(io) = &s.io {
+        let mut sys = crate::io::IoSystem::new(
+            &s.model,
+            crate::engine::rng::Stream::new(1, 1),
+        );
+        sys.configure(
+            io,
+            crate::engine::rng::Stream::new(1, 2),
+            crate::engine::rng::Stream::new(1, 3),
+        )
+        .map_err(|e| {
+            let field = e.split(':').next().unwrap_or("io").to_string();
+            src.error(&field, e)
+        })?;
+    }
+    for (i, g) in s.guests.iter().enumerate() {
+        for (j, line) in g.directory.iter().enumerate() {
+            let field = format!("guests[{i}].directory[{j}]");
+            match crate::cp::iocmds::parse_directory(line) {
+                Err(e) => return Err(src.error(&field, e)),
+                Ok(crate::cp::iocmds::DirStatement::MdiskDevno { rdev, .. })
+                | Ok(crate::cp::iocmds::DirStatement::Dedicate { rdev, .. }) => {
+                    let known = s.io.as_ref().is_some_and(|io| {
+                        io.lcus.iter().any(|l| {
+                            l.bases.iter().any(|b| {
+                                crate::config::io::parse_rdev(&b.rdev).is_some_and(|f| {
+                                    rdev >= f && ((rdev - f) as u32) < b.count
+                                })
+                            })
+                        })
+                    });
+                    if !known {
+                        return Err(src.error(
+                            &field,
+                            format!("real device {rdev:04X} is not a base device of [io]"),
+                        ));
+                    }
+                }
+                Ok(_) => {}
+            }
+        }
+    }
+    for (name, w) in &s.workloads {
+        let field = format!("workloads.{name}.fio");
+        match (&w.kind, &w.fio) {
+            (crate::config::scenario::WorkloadKind::Fio, None) => {
+                return Err(src.error(
+                    &format!("workloads.{name}"),
+                    "kind = \"fio\" needs a [workloads.NAME.fio] table with fio's options",
+                ))
+            }
+            (_, Some(f)) => f.check().map_err(|e| src.error(&field, e))?,
+            _ => {}
         }
     }
     Ok(())

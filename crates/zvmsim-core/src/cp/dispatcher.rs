@@ -29,6 +29,9 @@ pub enum Block {
         dev: u32,
         task: u32,
     },
+    /// A process sleeps in io_getevents until one of its asynchronous I/Os completes; the
+    /// channel programs its io_submit built start when the burst ends.
+    Aio { task: u32 },
 }
 
 /// The dispatcher's events.

@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod commands;
 pub mod dispatcher;
 pub(crate) mod faults;
+pub mod iocmds;
 pub mod pagein;
 pub mod storage;
 pub mod vmrm;

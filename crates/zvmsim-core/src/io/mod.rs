@@ -1,20 +1,37 @@
-//! Real I/O. A request passes through stages: a device's subchannel (one channel program at a
-//! time, FIFO queue), then the storage server (cache, NVS, transfer). Its completion is an event
+//! Real I/O. A request passes through stages: a subchannel (one channel program at a time; a
+//! base device's, or an alias's of the same logical control unit), a FICON channel path, then
+//! the storage server (host adapter, cache, NVS, RAID ranks). Its completion is an event
 //! carrying its id; the origin it carries says where the completion goes.
+//!
+//! Who starts a channel program on which subchannel: CP for its own volumes (paging,
+//! minidisks) through [`IoSystem::submit`] — the base if idle, else an idle alias it owns when
+//! the request may use one, else FIFO on the base; a guest for devices attached to it through
+//! [`IoSystem::start_on`] (its own driver chose the subchannel, as Linux's DASD driver does).
 
+pub mod channel;
+mod lcu;
+pub mod rank;
 pub mod request;
 pub mod server;
 pub mod subchannel;
+#[cfg(test)]
+mod tests;
 
+pub use lcu::Lcu;
 pub use request::{IoId, IoRequest, Origin};
-pub use subchannel::DevStats;
+pub use subchannel::{DevStats, SubKind, SubOwner};
 
+use channel::Channels;
 use request::Requests;
-use server::StorageServer;
+use server::{Staged, StorageServer};
 use subchannel::Subchannel;
 
+use crate::config::io::{AliasKind, IoSpec};
 use crate::config::params::ModelParams;
 use crate::engine::rng::Stream;
+
+/// No LCU / no staged volume.
+pub const NONE: u32 = u32::MAX;
 
 /// The I/O events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,121 +40,369 @@ pub enum IoEvent {
     Complete(IoId),
 }
 
-/// Devices, the requests in flight on them, and the storage server.
+/// Pages in and out, for the conservation check.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Flow {
+    pub submitted: u64,
+    pub completed: u64,
+    pub pages_in: u64,
+    pub pages_out: u64,
+}
+
+/// Devices, the requests in flight on them, the channels and the storage server.
 pub struct IoSystem {
     requests: Requests,
-    devices: Vec<Subchannel>,
+    subs: Vec<Subchannel>,
+    lcus: Vec<Lcu>,
     server: StorageServer,
+    chans: Option<Channels>,
+    /// Per subchannel: its volume on the staged server (NONE: fixed-service volume).
+    vol_of: Vec<u32>,
+    /// Per request slot: the channel path it took (staged volumes).
+    path_of: Vec<u32>,
+    pub flow: Flow,
+    /// CP's HyperPAV pool: searches for an idle alias, and those that found none.
+    pub pool_tries: u64,
+    pub pool_fails: u64,
 }
 
 impl IoSystem {
     pub fn new(params: &ModelParams, rng: Stream) -> Self {
         IoSystem {
             requests: Requests::default(),
-            devices: Vec::new(),
+            subs: Vec::new(),
+            lcus: Vec::new(),
             server: StorageServer::new(params, rng),
+            chans: None,
+            vol_of: Vec::new(),
+            path_of: Vec::new(),
+            flow: Flow::default(),
+            pool_tries: 0,
+            pool_fails: 0,
         }
     }
 
-    /// Add a volume whose random reads hit the storage-server cache with `hit_ratio` (None: the
-    /// model's default); returns its device index.
+    /// Add a volume outside `[io]` whose random reads hit the storage-server cache with
+    /// `hit_ratio` (None: the model's default); returns its device index.
     pub fn add_device(&mut self, hit_ratio: Option<f64>) -> u32 {
         let h = hit_ratio.unwrap_or(self.server.default_hit_ratio);
-        self.devices.push(Subchannel::new(h));
-        (self.devices.len() - 1) as u32
+        let rdev = 0xE000u16.wrapping_add(self.subs.len() as u16);
+        self.subs
+            .push(Subchannel::new(rdev, SubKind::Base, NONE, h));
+        self.vol_of.push(NONE);
+        (self.subs.len() - 1) as u32
     }
 
-    /// Queue a request on its device; if the subchannel was idle the channel program starts now
-    /// and its completion (time, id) is returned for the caller to schedule.
+    /// Build the channels, LCUs and the staged storage server of `[io]`.
+    pub fn configure(&mut self, spec: &IoSpec, rng: Stream, rank_rng: Stream) -> Result<(), String> {
+        self.chans = Some(Channels::new(&spec.channels));
+        let mut staged = Staged::new(&spec.server, rng, rank_rng);
+        for (li, l) in spec.lcus.iter().enumerate() {
+            let ssid = crate::config::io::parse_rdev(&l.ssid)
+                .ok_or_else(|| format!("io.lcus[{li}].ssid: `{}` is not 4 hex digits", l.ssid))?;
+            let lcu = self.lcus.len() as u32;
+            let mut bases = Vec::new();
+            for b in &l.bases {
+                let first = crate::config::io::parse_rdev(&b.rdev)
+                    .ok_or_else(|| format!("io.lcus[{li}].bases: rdev `{}` is not hex", b.rdev))?;
+                for k in 0..b.count {
+                    let rdev = first
+                        .checked_add(k as u16)
+                        .ok_or_else(|| format!("io.lcus[{li}].bases: range passes FFFF"))?;
+                    self.unique(rdev)?;
+                    let vol = staged.add_volume(b.model.pages() * 4096);
+                    let mut s = Subchannel::new(rdev, SubKind::Base, lcu, 0.0);
+                    // Not attached until ATTACH or a directory MDISK/DEDICATE uses it.
+                    s.owner = SubOwner::Free;
+                    self.subs.push(s);
+                    self.vol_of.push(vol);
+                    bases.push((self.subs.len() - 1) as u32);
+                }
+            }
+            let mut aliases = Vec::new();
+            let mut hyperpav = false;
+            if let Some(a) = &l.aliases {
+                let first = crate::config::io::parse_rdev(&a.rdev)
+                    .ok_or_else(|| format!("io.lcus[{li}].aliases: rdev `{}` is not hex", a.rdev))?;
+                hyperpav = a.kind == AliasKind::Hyperpav;
+                if !hyperpav && bases.is_empty() {
+                    return Err(format!("io.lcus[{li}].aliases: static PAV aliases need a base"));
+                }
+                for k in 0..a.count {
+                    let rdev = first
+                        .checked_add(k as u16)
+                        .ok_or_else(|| format!("io.lcus[{li}].aliases: range passes FFFF"))?;
+                    self.unique(rdev)?;
+                    let kind = if hyperpav {
+                        SubKind::HyperPavAlias
+                    } else {
+                        SubKind::PavAlias {
+                            base: bases[k as usize % bases.len()],
+                        }
+                    };
+                    let mut s = Subchannel::new(rdev, kind, lcu, 0.0);
+                    s.owner = SubOwner::Free;
+                    self.subs.push(s);
+                    self.vol_of.push(NONE);
+                    aliases.push((self.subs.len() - 1) as u32);
+                }
+            }
+            if bases.len() + aliases.len() > 256 {
+                return Err(format!(
+                    "io.lcus[{li}]: {} devices; a logical control unit addresses at most 256",
+                    bases.len() + aliases.len()
+                ));
+            }
+            self.lcus.push(Lcu {
+                ssid,
+                bases,
+                aliases,
+                hyperpav,
+            });
+        }
+        self.server.staged = Some(staged);
+        Ok(())
+    }
+
+    fn unique(&self, rdev: u16) -> Result<(), String> {
+        if self.subs.iter().any(|s| s.rdev == rdev && s.lcu != NONE) {
+            return Err(format!("real device {rdev:04X} is defined twice in [io]"));
+        }
+        Ok(())
+    }
+
+    /// CP queues a request on its volume: the base if idle, else an idle SYSTEM alias of its
+    /// LCU when the request may use one, else FIFO on the base. If a channel program started
+    /// now, its completion (time, id) is returned for the caller to schedule.
     #[inline]
-    pub fn submit(&mut self, r: IoRequest, now: u64) -> Option<(u64, IoId)> {
-        let dev = r.device as usize;
-        let id = self.requests.insert(r);
-        if self.devices[dev].busy.is_none() {
-            Some((self.start(id, now), id))
+    pub fn submit(&mut self, mut r: IoRequest, now: u64) -> Option<(u64, IoId)> {
+        let base = r.device;
+        self.flow.submitted += 1;
+        self.flow.pages_in += r.pages as u64;
+        let sub = if self.subs[base as usize].busy.is_none() {
+            Some(base)
+        } else if r.aliases {
+            self.idle_alias(base)
         } else {
-            self.devices[dev].queue.push_back(id);
             None
+        };
+        r.sub = sub.unwrap_or(base);
+        let id = self.requests.insert(r);
+        match sub {
+            Some(s) => Some((self.start(id, s, now), id)),
+            None => {
+                self.subs[base as usize].queue.push_back(id);
+                None
+            }
         }
     }
 
-    #[inline]
-    fn start(&mut self, id: IoId, now: u64) -> u64 {
-        let r = *self.requests.get(id);
-        let d = &mut self.devices[r.device as usize];
-        let s = self.server.service(d.hit_ratio, r.pages, r.write);
-        d.stats.wait_ns += now - r.queued_at;
-        d.stats.busy_ns += s;
-        d.stats.ios += 1;
-        d.stats.pages += r.pages as u64;
-        d.busy = Some(id);
-        now + s
+    /// An idle alias CP owns that may serve `base` (CP's HyperPAV pool search).
+    fn idle_alias(&mut self, base: u32) -> Option<u32> {
+        let lcu = self.subs[base as usize].lcu;
+        if lcu == NONE {
+            return None;
+        }
+        self.pool_tries += 1;
+        let found = self.lcus[lcu as usize].aliases.iter().copied().find(|&a| {
+            let s = &self.subs[a as usize];
+            s.owner == SubOwner::System && s.busy.is_none() && s.serves(base, lcu)
+        });
+        self.pool_fails += found.is_none() as u64;
+        found
     }
 
-    /// Request `id` ended: returns it, and the next request started on its subchannel.
+    /// A guest starts a channel program on subchannel `sub` attached to it (idle: its driver
+    /// starts one at a time per device). Returns the completion (time, id).
+    pub fn start_on(&mut self, sub: u32, mut r: IoRequest, now: u64) -> (u64, IoId) {
+        debug_assert!(self.subs[sub as usize].busy.is_none(), "SSCH on a busy subchannel");
+        self.flow.submitted += 1;
+        self.flow.pages_in += r.pages as u64;
+        r.sub = sub;
+        let id = self.requests.insert(r);
+        (self.start(id, sub, now), id)
+    }
+
+    #[inline]
+    fn start(&mut self, id: IoId, sub: u32, now: u64) -> u64 {
+        let r = *self.requests.get(id);
+        let vol = self.vol_of[r.device as usize];
+        let end = if vol == NONE {
+            let h = self.subs[r.device as usize].hit_ratio;
+            now + self.server.service(h, r.pages, r.write)
+        } else {
+            self.staged_service(id, vol, &r, now)
+        };
+        let s = &mut self.subs[sub as usize];
+        debug_assert!(s.busy.is_none(), "two channel programs on one subchannel");
+        s.busy = Some(id);
+        s.stats.busy_ns += end - now;
+        s.stats.ios += 1;
+        s.stats.pages += r.pages as u64;
+        let b = &mut self.subs[r.device as usize];
+        b.stats.wait_ns += now - r.queued_at;
+        if sub != r.device {
+            b.via_alias += 1;
+        }
+        self.requests.get_mut(id).sub = sub;
+        end
+    }
+
+    /// The staged path: channel protocol, host adapter, cache/NVS/ranks, data on the link.
+    fn staged_service(&mut self, id: IoId, vol: u32, r: &IoRequest, now: u64) -> u64 {
+        let (Some(ch), Some(sv)) = (self.chans.as_mut(), self.server.staged.as_mut()) else {
+            return now;
+        };
+        let p = ch.pick();
+        if self.path_of.len() <= id.0 as usize {
+            self.path_of.resize(id.0 as usize + 1, 0);
+        }
+        self.path_of[id.0 as usize] = p;
+        let half = ch.overhead_ns / 2;
+        let bytes = r.pages as u64 * 4096;
+        let at_server = sv.adapter(p, now + half);
+        let data_end = if r.write {
+            let arrived = ch.transfer(p, at_server, bytes);
+            sv.write(vol, r.block, r.pages as u64, arrived)
+        } else {
+            let ready = sv.read(vol, r.block, r.pages as u64, at_server);
+            ch.transfer(p, ready, bytes)
+        };
+        data_end + (ch.overhead_ns - half)
+    }
+
+    /// Request `id` ended: returns it, and the next request CP started on its subchannel.
     #[inline]
     pub fn complete(&mut self, id: IoId, now: u64) -> (IoRequest, Option<(u64, IoId)>) {
         let r = self.requests.remove(id);
-        let d = &mut self.devices[r.device as usize];
-        debug_assert_eq!(d.busy, Some(id), "completion of a request not active");
-        d.busy = None;
-        let next = d.queue.pop_front();
-        let started = next.map(|n| (self.start(n, now), n));
+        self.flow.completed += 1;
+        self.flow.pages_out += r.pages as u64;
+        if self.vol_of[r.device as usize] != NONE {
+            if let Some(ch) = self.chans.as_mut() {
+                ch.release(self.path_of[id.0 as usize]);
+            }
+        }
+        let sub = r.sub;
+        let s = &mut self.subs[sub as usize];
+        debug_assert_eq!(s.busy, Some(id), "completion of a request not active");
+        s.busy = None;
+        if s.owner != SubOwner::System {
+            return (r, None);
+        }
+        let next = if s.is_alias() {
+            self.next_for_alias(sub)
+        } else {
+            s.queue.pop_front()
+        };
+        let started = next.map(|n| (self.start(n, sub, now), n));
         (r, started)
     }
 
+    /// An idle SYSTEM alias takes the oldest alias-eligible request at the head of a queue of
+    /// a base it serves.
+    fn next_for_alias(&mut self, alias: u32) -> Option<IoId> {
+        let lcu = self.subs[alias as usize].lcu;
+        let mut best: Option<(u64, u32)> = None;
+        for &b in &self.lcus[lcu as usize].bases {
+            if !self.subs[alias as usize].serves(b, lcu) {
+                continue;
+            }
+            if let Some(&h) = self.subs[b as usize].queue.front() {
+                let r = self.requests.get(h);
+                if r.aliases && best.map_or(true, |(t, _)| r.queued_at < t) {
+                    best = Some((r.queued_at, b));
+                }
+            }
+        }
+        best.and_then(|(_, b)| self.subs[b as usize].queue.pop_front())
+    }
+
     pub fn stats(&self, dev: u32) -> DevStats {
-        self.devices[dev as usize].stats
+        self.subs[dev as usize].stats
     }
 
     pub fn queued(&self, dev: u32) -> usize {
-        self.devices[dev as usize].queued()
+        self.subs[dev as usize].queued()
     }
 
     pub fn in_flight(&self) -> usize {
         self.requests.in_flight()
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn req(device: u32, origin: Origin) -> IoRequest {
-        IoRequest {
-            origin,
-            device,
-            pages: 1,
-            write: false,
-            queued_at: 0,
-        }
+    /// The subchannel index of real device `rdev` defined in `[io]`.
+    pub fn by_rdev(&self, rdev: u16) -> Option<u32> {
+        self.subs
+            .iter()
+            .position(|s| s.rdev == rdev && s.lcu != NONE)
+            .map(|i| i as u32)
     }
 
-    #[test]
-    fn one_channel_program_per_subchannel_fifo_and_routed_back() {
-        let p = ModelParams {
-            dasd_read_hit_ratio: 0.0,
-            ..Default::default()
-        };
-        let mut io = IoSystem::new(&p, Stream::new(1, 1));
-        let v = io.add_device(None);
-        let w = io.add_device(None);
-        let (t1, a) = io.submit(req(v, Origin::DbRead { task: 7 }), 0).unwrap();
-        assert_eq!(t1, p.dasd_read_miss.ns());
-        assert!(io.submit(req(v, Origin::SwapRead { task: 9 }), 0).is_none());
-        // Another device is independent.
-        assert!(io.submit(req(w, Origin::DbWrite), 0).is_some());
-        assert_eq!(io.queued(v), 2);
-        assert_eq!(io.in_flight(), 3);
-        let (done, next) = io.complete(a, t1);
-        assert_eq!(done.origin, Origin::DbRead { task: 7 });
-        let (t2, b) = next.unwrap();
-        assert_eq!(t2, 2 * t1);
-        let (done, next) = io.complete(b, t2);
-        assert_eq!(done.origin, Origin::SwapRead { task: 9 });
-        assert!(next.is_none());
-        assert_eq!(io.stats(v).wait_ns, t1);
-        assert_eq!(io.stats(v).ios, 2);
-        assert_eq!(io.in_flight(), 1);
+    pub fn sub(&self, i: u32) -> &Subchannel {
+        &self.subs[i as usize]
+    }
+
+    pub fn set_owner(&mut self, i: u32, owner: SubOwner) {
+        self.subs[i as usize].owner = owner;
+    }
+
+    pub fn lcus(&self) -> &[Lcu] {
+        &self.lcus
+    }
+
+    pub fn subchannels(&self) -> usize {
+        self.subs.len()
+    }
+
+    pub fn server(&self) -> Option<&Staged> {
+        self.server.staged.as_ref()
+    }
+
+    pub fn channels(&self) -> Option<&Channels> {
+        self.chans.as_ref()
+    }
+
+    /// The invariants: one channel program per subchannel, each on the subchannel it names;
+    /// an alias runs only requests of bases it serves (its own LCU); every request in flight
+    /// is active or queued exactly once; pages in = pages out + pages in flight.
+    pub fn check(&self) -> Result<(), String> {
+        let mut seen = 0usize;
+        let mut pages = 0u64;
+        for (i, s) in self.subs.iter().enumerate() {
+            if let Some(id) = s.busy {
+                let r = self.requests.get(id);
+                if r.sub as usize != i {
+                    return Err(format!("{:04X}: active request names another subchannel", s.rdev));
+                }
+                if i as u32 != r.device {
+                    let base = &self.subs[r.device as usize];
+                    if !s.serves(r.device, base.lcu) {
+                        return Err(format!(
+                            "alias {:04X} runs a request of base {:04X} it does not serve",
+                            s.rdev, base.rdev
+                        ));
+                    }
+                }
+                seen += 1;
+                pages += r.pages as u64;
+            }
+            for &q in &s.queue {
+                if s.busy == Some(q) {
+                    return Err(format!("{:04X}: a request both queued and active", s.rdev));
+                }
+                seen += 1;
+                pages += self.requests.get(q).pages as u64;
+            }
+        }
+        if seen != self.requests.in_flight() {
+            return Err(format!(
+                "{seen} requests active or queued, {} in flight",
+                self.requests.in_flight()
+            ));
+        }
+        let f = &self.flow;
+        if f.submitted != f.completed + seen as u64 || f.pages_in != f.pages_out + pages {
+            return Err(format!("requests or pages not conserved: {f:?}, {pages} in flight"));
+        }
+        Ok(())
     }
 }

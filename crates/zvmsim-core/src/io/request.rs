@@ -20,6 +20,9 @@ pub enum Origin {
     SwapRead { task: u32 },
     /// Linux writes a page reclaim swapped out.
     SwapWrite,
+    /// A guest's DASD driver request `req` (linux::dasd), started on one of the guest's
+    /// virtual devices; its completion goes back to that guest's driver.
+    Dasd { guest: u32, req: u32 },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -31,6 +34,13 @@ pub struct IoRequest {
     pub pages: u32,
     pub write: bool,
     pub queued_at: u64,
+    /// First 4 KB block on the volume (where the storage server finds the data).
+    pub block: u64,
+    /// CP may run it on a SYSTEM-owned alias of the volume's LCU when the base is busy
+    /// (minidisk I/O, and CP paging with `SET PAGING ALIAS ON`).
+    pub aliases: bool,
+    /// The subchannel that runs it (set when it starts).
+    pub sub: u32,
 }
 
 /// Requests in flight, indexed by `IoId`.
@@ -60,6 +70,11 @@ impl Requests {
     #[inline]
     pub fn get(&self, id: IoId) -> &IoRequest {
         &self.slots[id.0 as usize]
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, id: IoId) -> &mut IoRequest {
+        &mut self.slots[id.0 as usize]
     }
 
     /// The request completed: its id may be reused.

@@ -1,9 +1,76 @@
-//! The storage server behind the subchannels (a DS8000-class box): a random read hits its cache
-//! or goes to the disks; a write goes to NVS (fast write); extra 4 KB pages of a channel program
-//! add FICON transfer time.
+//! The storage server behind the channels (a DS8000-class box).
+//!
+//! Volumes outside `[io]` keep the calibrated fixed times of `[model]` (a random read hits the
+//! cache or goes to the disks; a write goes to NVS; extra pages add transfer time): the
+//! large-memory calibration. Volumes of `[io]` pass the staged server: a host-adapter
+//! processor per I/O; reads found in the cache (sequential prefetch, or the random hit ratio)
+//! or staged from the rank; writes into NVS, which destages them to the ranks and is full when
+//! destage falls behind.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::rank::{RankAddr, Ranks};
+use crate::config::io::ServerSpec;
 use crate::config::params::ModelParams;
 use crate::engine::rng::Stream;
+
+/// Sequential detection: a direct-mapped table per volume of where recent accesses ended
+/// (a read that starts where one ended continues a stream), as a cache directory of recently
+/// used tracks would tell. Entries are overwritten on collision.
+const STREAMS: usize = 4096;
+const BLOCK: u64 = 4096;
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ServerStats {
+    pub reads: u64,
+    pub read_hits: u64,
+    pub sequential: u64,
+    pub writes: u64,
+    /// Time writes waited for NVS space (NVS full).
+    pub nvs_wait_ns: u64,
+    pub staged_bytes: u64,
+    pub destaged_bytes: u64,
+    pub ha_wait_ns: u64,
+}
+
+#[derive(Clone, Copy, Default)]
+struct SeqStream {
+    /// Block the stream continues at.
+    next: u64,
+    /// Prefetched data reaches this block...
+    staged_end: u64,
+    /// ...and is in the cache from this time on.
+    staged_at: u64,
+    /// Last use (for replacement).
+    used: u64,
+}
+
+struct Volume {
+    extents: u64,
+    streams: Vec<SeqStream>,
+}
+
+#[inline]
+fn slot(block: u64) -> usize {
+    (block.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize % STREAMS
+}
+
+pub struct Staged {
+    ha: Vec<u64>,
+    ha_ns: u64,
+    read_hit: f64,
+    prefetch_blocks: u64,
+    nvs_cap: u64,
+    nvs_used: u64,
+    /// (time the destage completes, bytes it frees).
+    nvs_pending: BinaryHeap<Reverse<(u64, u64)>>,
+    ranks: Ranks,
+    vols: Vec<Volume>,
+    extent: u64,
+    rng: Stream,
+    pub stats: ServerStats,
+}
 
 pub struct StorageServer {
     rng: Stream,
@@ -13,6 +80,7 @@ pub struct StorageServer {
     per_page: u64,
     /// The model's default cache hit ratio of random reads.
     pub default_hit_ratio: f64,
+    pub staged: Option<Staged>,
 }
 
 impl StorageServer {
@@ -24,10 +92,12 @@ impl StorageServer {
             write: params.dasd_write.ns(),
             per_page: params.dasd_per_page.ns(),
             default_hit_ratio: params.dasd_read_hit_ratio,
+            staged: None,
         }
     }
 
-    /// Service time of a channel program on a volume whose random reads hit with `hit_ratio`.
+    /// Service time of a channel program on a volume outside `[io]` whose random reads hit
+    /// with `hit_ratio`.
     pub fn service(&mut self, hit_ratio: f64, pages: u32, write: bool) -> u64 {
         let base = if write {
             self.write
@@ -37,5 +107,162 @@ impl StorageServer {
             self.read_miss
         };
         base + self.per_page * pages.saturating_sub(1) as u64
+    }
+}
+
+impl Staged {
+    pub fn new(spec: &ServerSpec, rng: Stream, rank_rng: Stream) -> Self {
+        Staged {
+            ha: vec![0; spec.host_adapters.max(1) as usize],
+            ha_ns: spec.ha_io.ns(),
+            read_hit: spec.read_hit.clamp(0.0, 1.0),
+            prefetch_blocks: (spec.prefetch.bytes() / BLOCK).max(1),
+            nvs_cap: spec.nvs.bytes().max(1 << 20),
+            nvs_used: 0,
+            nvs_pending: BinaryHeap::new(),
+            ranks: Ranks::new(spec, rank_rng),
+            vols: Vec::new(),
+            extent: spec.extent.bytes().max(1 << 20),
+            rng,
+            stats: ServerStats::default(),
+        }
+    }
+
+    /// A volume of `bytes`; returns its index on the server.
+    pub fn add_volume(&mut self, bytes: u64) -> u32 {
+        self.vols.push(Volume {
+            extents: bytes.div_ceil(self.extent),
+            streams: vec![SeqStream::default(); STREAMS],
+        });
+        (self.vols.len() - 1) as u32
+    }
+
+    /// The host adapter of path `port` takes the command arriving at `at`: returns when its
+    /// processor is done with it.
+    pub fn adapter(&mut self, port: u32, at: u64) -> u64 {
+        let i = port as usize % self.ha.len();
+        let start = at.max(self.ha[i]);
+        self.stats.ha_wait_ns += start - at;
+        self.ha[i] = start + self.ha_ns;
+        start + self.ha_ns
+    }
+
+    /// Find (or make) the stream `block` continues; returns (slot, continues a stream).
+    fn stream(&mut self, v: usize, block: u64, now: u64) -> (usize, bool) {
+        let st = &mut self.vols[v].streams;
+        let i = slot(block);
+        if st[i].next == block && st[i].used > 0 {
+            return (i, true);
+        }
+        st[i] = SeqStream {
+            next: block,
+            staged_end: block,
+            staged_at: 0,
+            used: now.max(1),
+        };
+        (i, false)
+    }
+
+    fn addr(&self, v: usize, block: u64) -> RankAddr {
+        self.ranks
+            .locate(v as u32, self.vols[v].extents, block * BLOCK)
+    }
+
+    /// A read of `blocks` at `block` of volume `v`, arriving at `at`: returns when its data is
+    /// in the cache.
+    pub fn read(&mut self, v: u32, block: u64, blocks: u64, at: u64) -> u64 {
+        let vi = v as usize;
+        self.stats.reads += 1;
+        let (s, seq) = self.stream(vi, block, at);
+        let end = block + blocks;
+        let ready = if seq {
+            self.stats.sequential += 1;
+            let mut st = self.vols[vi].streams[s];
+            if end > st.staged_end {
+                // Prefetch from where the staged data ends (or from the read).
+                let from = st.staged_end.max(block);
+                let n = (end - from).max(self.prefetch_blocks);
+                let a = self.addr(vi, from);
+                st.staged_at = self.ranks.read(a, n * BLOCK, at);
+                st.staged_end = from + n;
+                self.stats.staged_bytes += n * BLOCK;
+            } else {
+                self.stats.read_hits += 1;
+            }
+            self.vols[vi].streams[s] = st;
+            st.staged_at.max(at)
+        } else if self.rng.chance(self.read_hit) {
+            self.stats.read_hits += 1;
+            at
+        } else {
+            let a = self.addr(vi, block);
+            self.stats.staged_bytes += blocks * BLOCK;
+            self.ranks.read(a, blocks * BLOCK, at)
+        };
+        self.advance(vi, s, end, at);
+        ready
+    }
+
+    /// The stream in slot `s` now continues at `end`: it moves to that block's slot.
+    fn advance(&mut self, v: usize, s: usize, end: u64, at: u64) {
+        let mut st = self.vols[v].streams[s];
+        st.next = end;
+        st.used = at.max(1);
+        self.vols[v].streams[s].used = 0;
+        self.vols[v].streams[slot(end)] = st;
+    }
+
+    /// A write of `blocks` at `block` of volume `v` whose data arrived at `at`: returns when NVS
+    /// has taken it (the I/O ends then); its destage to the rank is scheduled.
+    pub fn write(&mut self, v: u32, block: u64, blocks: u64, at: u64) -> u64 {
+        let vi = v as usize;
+        self.stats.writes += 1;
+        let bytes = blocks * BLOCK;
+        // Destages completed by `at` have freed their NVS space.
+        let mut t = at;
+        self.free_nvs(t);
+        while self.nvs_used + bytes > self.nvs_cap {
+            match self.nvs_pending.peek() {
+                Some(&Reverse((done, _))) => {
+                    t = t.max(done);
+                    self.free_nvs(t);
+                }
+                None => break,
+            }
+        }
+        self.stats.nvs_wait_ns += t - at;
+        let (s, seq) = self.stream(vi, block, at);
+        {
+            // The written blocks are in the cache too.
+            let st = &mut self.vols[vi].streams[s];
+            if seq && st.staged_end < block + blocks {
+                st.staged_end = block + blocks;
+            }
+        }
+        self.advance(vi, s, block + blocks, at);
+        let a = self.addr(vi, block);
+        let done = self.ranks.destage(a, bytes, t, seq);
+        self.nvs_used += bytes;
+        self.nvs_pending.push(Reverse((done, bytes)));
+        self.stats.destaged_bytes += bytes;
+        t
+    }
+
+    fn free_nvs(&mut self, now: u64) {
+        while let Some(&Reverse((done, bytes))) = self.nvs_pending.peek() {
+            if done > now {
+                break;
+            }
+            self.nvs_pending.pop();
+            self.nvs_used -= bytes;
+        }
+    }
+
+    pub fn ranks(&self) -> &Ranks {
+        &self.ranks
+    }
+
+    pub fn nvs_used(&self) -> u64 {
+        self.nvs_used
     }
 }

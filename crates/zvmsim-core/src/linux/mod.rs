@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod cmm;
 pub mod cmdline;
 pub mod commands;
+pub mod dasd;
 pub(crate) mod kernel;
 pub mod memory;
 mod reclaim;

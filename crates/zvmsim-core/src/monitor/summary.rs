@@ -169,8 +169,37 @@ pub struct Summary {
     pub cmma_unused_pages: u64,
     pub cmma_volatile_pages: u64,
     pub guests: Vec<GuestSummary>,
+    /// The staged I/O path's figures, when the scenario has an `[io]` table.
+    #[serde(flatten)]
+    pub dasd: Option<DasdSummary>,
     /// Whether the headline figures drifted across the measured intervals (monitor/steady.rs).
     pub steady_state: SteadyState,
+}
+
+/// The DASD I/O path over the measured window (scenarios with `[io]`).
+#[derive(Debug, Clone, Serialize)]
+pub struct DasdSummary {
+    /// Guest DASD throughput (reads + writes), MB/s (10^6 bytes).
+    pub dasd_mb_per_s: f64,
+    pub dasd_io_per_s: f64,
+    /// Mean time from a request's submission in Linux to its completion.
+    pub dasd_response_ms: f64,
+    /// CPU of the guests and of CP for them, in % of one processor.
+    pub io_cpu_pct: f64,
+    /// Throughput per CPU: MB/s per processor busy (guest + CP).
+    pub mb_per_cpu_s: f64,
+    /// Share of channel programs that ran on alias subchannels.
+    pub alias_io_pct: f64,
+    /// Requests the Linux alias choice kept on the base (the round-robin alias was not less
+    /// busy than the base), in % of all requests.
+    pub kept_on_base_pct: f64,
+    /// Storage server: read hits in % of reads; writes' mean wait for NVS space.
+    pub read_hit_pct: f64,
+    pub nvs_wait_ms_per_write: f64,
+    /// Mean utilization of the ranks' disks.
+    pub disk_util_pct: f64,
+    /// Mean utilization of the channel links.
+    pub chpid_util_pct: f64,
 }
 
 /// `num / den`, or 0 with nothing to divide by.

@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 
-use crate::config::scenario::{DasdUse, Scenario};
+use crate::config::scenario::{DasdUse, Scenario, WorkloadKind};
 use crate::cp::dispatcher::Dispatcher;
 use crate::cp::pagein::PageIns;
 use crate::cp::storage::{Owner, SpaceId, SpaceSpec, Storage, NONE};
@@ -13,6 +13,7 @@ use crate::linux::memory::LinuxMemory;
 use crate::monitor::counters::{GuestCounters, SysCounters, VmMark};
 use crate::monitor::Tally;
 use crate::workload::database::Database;
+use crate::workload::fio::Fio;
 use crate::workload::oltp::Oltp;
 use crate::workload::Workload;
 
@@ -23,6 +24,8 @@ use super::{Event, MonitorEvent, Simulation};
 // Random stream numbers, one per component.
 const STREAM_DASD: u64 = 1;
 const STREAM_GUEST: u64 = 1000;
+const STREAM_IO_SERVER: u64 = 2;
+const STREAM_RANKS: u64 = 3;
 
 /// CP's nucleus and fixed control blocks: 128 MB, the order of magnitude of a z/VM 5.x nucleus
 /// with its fixed storage (inference from QUERY FRAMES outputs of that era), at most an eighth
@@ -61,6 +64,15 @@ impl Simulation {
             .iter()
             .map(|_| io.add_device(sc.paging.cache_hit))
             .collect();
+        if let Some(spec) = &sc.io {
+            // Checked with the scenario (config::validate); a failure leaves no [io] devices.
+            let _ = io.configure(
+                spec,
+                Stream::new(seed, STREAM_IO_SERVER),
+                Stream::new(seed, STREAM_RANKS),
+            );
+        }
+        let io_cost = sc.io.as_ref().map(|i| i.cost.clone()).unwrap_or_default();
         let frames = sc.lpar.central.pages() as u32;
         let cp_frames = CP_FIXED_FRAMES.min(frames / CP_FIXED_MAX_SHARE);
         // One address space per guest, in guest order.
@@ -98,6 +110,9 @@ impl Simulation {
             guests: Vec::new(),
             tasks: Vec::new(),
             sys: SysCounters::default(),
+            paging_alias: false,
+            io_cost,
+            pending_ssch: Vec::with_capacity(64),
         };
         let mut workloads = Vec::new();
         for (gi, inst) in instances.iter().enumerate() {
@@ -180,12 +195,17 @@ impl Simulation {
             idle.reverse();
             let kswapd_task = m.tasks.len() as u32;
             m.tasks.push(Task::new(gi as u32, TaskKind::Kswapd));
+            let rng = Stream::new(seed, STREAM_GUEST + gi as u64);
             workloads.push(match wl {
-                Some((_, ws)) => Workload::Transactional(Box::new(Oltp::new(
-                    ws,
-                    db,
-                    Stream::new(seed, STREAM_GUEST + gi as u64),
-                ))),
+                Some((_, ws)) => match (&ws.kind, &ws.fio) {
+                    (WorkloadKind::Fio, Some(f)) => {
+                        Workload::Fio(Box::new(Fio::new(f, m.io_cost.clone(), rng)))
+                    }
+                    (WorkloadKind::Fio, None) => Workload::None,
+                    (WorkloadKind::Transactional, _) => {
+                        Workload::Transactional(Box::new(Oltp::new(ws, db, rng)))
+                    }
+                },
                 None => Workload::None,
             });
             m.guests.push(Guest {
@@ -207,6 +227,7 @@ impl Simulation {
                 memassist: false,
                 cmma_requested: spec.linux.cmma(),
                 cmma_reclaimed_mark: 0,
+                dasd: Default::default(),
             });
         }
         let mut sim = Simulation {
@@ -236,6 +257,11 @@ impl Simulation {
                 sim.run_console(i);
             }
         }
+        for g in 0..sim.m.guests.len() {
+            let spec = sim.scenario.guest_instances()[g].spec_index;
+            let dir = sim.scenario.guests[spec].directory.clone();
+            sim.logon_devices(g, &dir);
+        }
         sim.ipl_guests();
         sim.warm_start();
         sim.start_users();
@@ -261,6 +287,15 @@ impl Simulation {
         for gi in 0..self.m.guests.len() {
             let Some(wname) = &wl_of[gi] else { continue };
             let w = &self.scenario.workloads[wname];
+            if let Workload::Fio(f) = &self.workloads[gi] {
+                for _ in 0..f.processes() {
+                    let t = self.m.tasks.len() as u32;
+                    self.m.tasks.push(Task::new(gi as u32, TaskKind::User(0)));
+                    let u = self.workloads[gi].add_user(t, &mut self.m);
+                    self.m.tasks[t as usize].kind = TaskKind::User(u);
+                }
+                continue;
+            }
             let users = match (w.users, w.users_total) {
                 (Some(u), _) => u,
                 (None, Some(total)) => {
@@ -291,6 +326,10 @@ fn is_setup_command(e: &crate::config::scenario::ConsoleEntry) -> bool {
         && e.cp.as_deref().is_some_and(|c| {
             let mut words = c.split_whitespace().peekable();
             words.next_if(|w| w.eq_ignore_ascii_case("CP"));
-            words.next().is_some_and(|w| w.eq_ignore_ascii_case("SET"))
+            words.next().is_some_and(|w| {
+                ["SET", "ATTACH", "ATT", "ATTA", "ATTAC", "DEFINE", "DEF", "DEFI", "DEFIN"]
+                    .iter()
+                    .any(|v| w.eq_ignore_ascii_case(v))
+            })
         })
 }

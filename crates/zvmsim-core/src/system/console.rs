@@ -34,6 +34,11 @@ impl Simulation {
         let user = entry.user.to_ascii_uppercase();
         let logged = self.vmrm_log_len();
         if let Some(cmd) = &entry.cp {
+            if let Some(response) = self.io_command(&user, cmd) {
+                self.console_line(&user, cmd, response);
+                self.vmrm_echo(logged);
+                return;
+            }
             let response = match cp::parse_at(cmd, Some(self.scenario.lpar.zvm_level.as_str())) {
                 Ok(CpCommand::Xautolog { user: u }) => self.xautolog(&u),
                 Ok(CpCommand::Smsg { to, text }) => self.smsg(&user, &to, &text),

@@ -142,6 +142,7 @@ impl Simulation {
                 self.m.guests[g].stats.page_faults_dasd += 1;
                 self.m.tasks[task as usize].blocked_at = now;
             }
+            Block::Aio { task } => self.aio_burst_end(task),
             Block::SwapIn { dev, task } => {
                 // One I/O reads the faulting page and those read ahead with it.
                 let ahead = std::mem::take(&mut self.m.tasks[task as usize].swap_ahead);
@@ -214,6 +215,7 @@ impl Simulation {
                 }
                 self.m.pageins.recycle(pagein, waiters);
             }
+            Origin::Dasd { guest, req } => self.dasd_done(guest, req),
             Origin::DbWrite | Origin::PageOut | Origin::SwapWrite => {}
         }
     }

@@ -311,6 +311,7 @@ impl Simulation {
                 .map(|gi| st.cmma_counts(SpaceId(gi as u32)).volatile)
                 .sum(),
             guests: per_guest,
+            dasd: self.dasd_summary(measured_ns),
             steady_state: crate::monitor::steady::check(
                 rows,
                 self.scenario.run.drift_tolerance,

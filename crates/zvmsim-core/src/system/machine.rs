@@ -47,6 +47,8 @@ pub(crate) struct Guest {
     pub cmma_requested: bool,
     /// Frames CMMA reclaimed for this guest up to the last interval's end.
     pub cmma_reclaimed_mark: u64,
+    /// Linux's DASD device driver: online devices, their queues, the alias choice.
+    pub dasd: crate::linux::dasd::DasdDriver,
 }
 
 /// What a Linux task is.
@@ -74,6 +76,10 @@ pub(crate) struct Task {
     pub pc_page: u32,
     /// The task's read into `pc_page` was started (it sleeps until the data is there).
     pub reading: bool,
+    /// Asynchronous I/Os completed and not yet reaped (its aio completion ring).
+    pub aio_done: u32,
+    /// The task sleeps in io_getevents.
+    pub aio_waiting: bool,
 }
 
 impl Task {
@@ -86,6 +92,8 @@ impl Task {
             swap_ahead: 0,
             pc_page: crate::cp::storage::NONE,
             reading: false,
+            aio_done: 0,
+            aio_waiting: false,
         }
     }
 }
@@ -103,4 +111,11 @@ pub(crate) struct Machine {
     pub guests: Vec<Guest>,
     pub tasks: Vec<Task>,
     pub sys: SysCounters,
+    /// CP's SET PAGING ALIAS setting: paging I/O may run on SYSTEM HyperPAV aliases.
+    pub paging_alias: bool,
+    /// CPU per I/O of Linux and CP (`[io.cost]`, its defaults without `[io]`).
+    pub io_cost: crate::config::io::IoCost,
+    /// Channel programs (guest, DASD request) the running burst's io_submit built, started
+    /// when the burst ends.
+    pub pending_ssch: Vec<(u32, u32)>,
 }

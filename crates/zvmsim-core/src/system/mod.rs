@@ -4,6 +4,8 @@
 
 mod build;
 mod console;
+mod cpio;
+mod dasdio;
 mod dispatch;
 mod interval;
 pub(crate) mod machine;

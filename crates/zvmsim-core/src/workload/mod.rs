@@ -2,6 +2,7 @@
 //! the guest only through the Linux surface (`linux::kernel`).
 
 pub mod database;
+pub mod fio;
 pub mod oltp;
 
 use crate::cp::dispatcher::Block;
@@ -27,12 +28,23 @@ pub enum Workload {
     None,
     /// `kind = "transactional"`: closed-loop users against a database.
     Transactional(Box<oltp::Oltp>),
+    /// `kind = "fio"`: processes doing direct asynchronous I/O.
+    Fio(Box<fio::Fio>),
 }
 
 impl Workload {
     pub(crate) fn add_user(&mut self, task: u32, k: &mut Machine) -> u32 {
         match self {
             Workload::Transactional(w) => w.add_user(task, k),
+            Workload::Fio(f) => {
+                // The processes start together, 1 µs apart (fork order).
+                let p = f.add_process();
+                k.q.push(
+                    p as u64 * 1_000,
+                    crate::system::Event::Workload(WorkloadEvent::Submit { task }),
+                );
+                p
+            }
             Workload::None => 0,
         }
     }
@@ -40,14 +52,14 @@ impl Workload {
     pub(crate) fn submit(&mut self, t: u32, user: u32, k: &mut Machine) {
         match self {
             Workload::Transactional(w) => w.submit(t, user, k),
-            Workload::None => {}
+            Workload::Fio(_) | Workload::None => {}
         }
     }
 
     pub(crate) fn finish(&mut self, t: u32, at: u64, k: &mut Machine) {
         match self {
             Workload::Transactional(w) => w.finish(t, at, k),
-            Workload::None => {}
+            Workload::Fio(_) | Workload::None => {}
         }
     }
 
@@ -61,6 +73,7 @@ impl Workload {
     ) -> (u64, Outcome) {
         match self {
             Workload::Transactional(w) => w.run(t, user, g, budget, k),
+            Workload::Fio(f) => f.run(t, user, g, k),
             Workload::None => (0, Outcome::Done),
         }
     }
@@ -72,7 +85,7 @@ impl Workload {
                 w.db.as_ref()
                     .map(|d| d.hits as f64 / (d.hits + d.misses).max(1) as f64)
             }
-            Workload::None => None,
+            Workload::Fio(_) | Workload::None => None,
         }
     }
 }

@@ -1,0 +1,220 @@
+//! The `[io]` table: the real I/O configuration as the IOCDS and the storage server define it
+//! (FICON channels, logical control units with their base and alias devices, the storage
+//! server's adapters, cache, NVS and RAID ranks), and the CPU Linux and CP spend per I/O.
+//! Without it, volumes live on a storage server described only by the calibrated fixed service
+//! times of `[model]` (the large-memory calibration), one I/O at a time per volume.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::config::scenario::DasdModel;
+use crate::config::units::{Duration, Size};
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IoSpec {
+    /// The FICON channel paths (CHPIDs) to the storage server.
+    #[serde(default)]
+    pub channels: ChannelSpec,
+    /// The storage server (a DS8000-class box).
+    #[serde(default)]
+    pub server: ServerSpec,
+    /// Logical control units (LSS/SSID) with their base and alias devices.
+    pub lcus: Vec<LcuSpec>,
+    /// CPU that Linux and CP spend per I/O.
+    #[serde(default)]
+    pub cost: IoCost,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct ChannelSpec {
+    /// CHPIDs in the path group of every device (seed 003: 8 FICON Express16S+).
+    pub count: u32,
+    /// Link speed in Gbit/s (FICON Express16S+: 16). Data rate taken as 100 MB/s per Gbit/s
+    /// (the 8b/10b and 64b/66b line codes of 8G/16G FC both give about that).
+    pub speed: u32,
+    /// High Performance FICON (zHPF, transport mode): one exchange per I/O instead of a CCW
+    /// chain's command/response round trips (seed 003: enabled on all paths).
+    pub zhpf: bool,
+    /// Concurrent I/Os (open exchanges) per channel: 64 for command-mode FICON on
+    /// FICON Express16S (IBM channel documentation); zHPF allows more.
+    pub exchanges: u32,
+    /// Channel and control-unit protocol time of one command-mode FICON I/O (CCW chain),
+    /// besides the data transfer. Calibrated (docs/calibration.md).
+    pub ficon_overhead: Duration,
+    /// The same for one zHPF I/O. Calibrated (docs/calibration.md).
+    pub zhpf_overhead: Duration,
+}
+
+impl Default for ChannelSpec {
+    fn default() -> Self {
+        ChannelSpec {
+            count: 8,
+            speed: 16,
+            zhpf: true,
+            exchanges: 64,
+            ficon_overhead: Duration(90_000),
+            zhpf_overhead: Duration(60_000),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerSpec {
+    /// Model name, for reports.
+    pub model: String,
+    /// Host-adapter ports the channels connect to (one processor each).
+    pub host_adapters: u32,
+    /// Host-adapter processor time per I/O (command decode, cache directory lookup).
+    /// Calibrated (docs/calibration.md).
+    pub ha_io: Duration,
+    /// Read cache.
+    pub cache: Size,
+    /// Non-volatile storage holding written data until it is destaged.
+    pub nvs: Size,
+    /// Fraction of random (non-sequential) reads found in the cache.
+    pub read_hit: f64,
+    /// Sequential prefetch: a read that continues a stream stages this much ahead.
+    pub prefetch: Size,
+    /// RAID-5 ranks in the extent pool the volumes are striped over (storage pool striping).
+    pub ranks: u32,
+    /// Disks per rank (DS8000 RAID-5 arrays: 7+P, 8 disks).
+    pub disks_per_rank: u32,
+    /// Disk rotation speed (15000 rpm: 4 ms per revolution).
+    pub rpm: u32,
+    /// Average seek (a third of the full stroke), as the disk's data sheet gives it.
+    pub avg_seek: Duration,
+    /// Track-to-track seek.
+    pub track_to_track: Duration,
+    /// Media data rate of one disk, per second.
+    pub disk_rate: Size,
+    /// Capacity of one disk.
+    pub disk_size: Size,
+    /// RAID strip (the data one disk holds before the next disk of the rank).
+    pub strip: Size,
+    /// Extent size of storage pool striping (DS8000 CKD: 1113 cylinders, about 1 GiB).
+    pub extent: Size,
+}
+
+impl Default for ServerSpec {
+    fn default() -> Self {
+        ServerSpec {
+            model: "DS8000".into(),
+            host_adapters: 8,
+            ha_io: Duration(40_000),
+            cache: Size(256 << 30),
+            nvs: Size(8 << 30),
+            read_hit: 0.9,
+            prefetch: Size(1 << 20),
+            ranks: 8,
+            disks_per_rank: 8,
+            rpm: 15_000,
+            avg_seek: Duration(3_400_000),
+            track_to_track: Duration(200_000),
+            disk_rate: Size(150 << 20),
+            disk_size: Size(300 << 30),
+            strip: Size(256 << 10),
+            extent: Size(1 << 30),
+        }
+    }
+}
+
+/// How the aliases of an LCU work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AliasKind {
+    /// HyperPAV: an alias serves any base of its LCU, per I/O.
+    Hyperpav,
+    /// Static PAV: each alias is bound to one base (assigned round robin over the bases).
+    Pav,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LcuSpec {
+    /// Subsystem ID (4 hex digits), as `QUERY DASD DETAILS` and `lsdasd -u` show it.
+    pub ssid: String,
+    /// Base devices: the first real device number (hex) and how many follow it.
+    pub bases: Vec<DeviceRange>,
+    /// Alias devices.
+    #[serde(default)]
+    pub aliases: Option<AliasRange>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceRange {
+    /// First real device number (1-4 hex digits).
+    pub rdev: String,
+    #[serde(default = "one")]
+    pub count: u32,
+    pub model: DasdModel,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AliasRange {
+    /// First real device number (1-4 hex digits).
+    pub rdev: String,
+    pub count: u32,
+    pub kind: AliasKind,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// CPU per I/O. Inference from the path lengths of the Linux block and DASD layers and of CP's
+/// I/O simulation (no published per-I/O figure for these releases); see docs/calibration.md.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct IoCost {
+    /// Guest CPU to submit one asynchronous direct I/O: io_submit, the block layer, the DASD
+    /// driver building its channel program (alias choice included), the SSCH.
+    pub linux_submit: Duration,
+    /// Guest CPU to complete one: the I/O interrupt, the DASD tasklet, the aio completion and
+    /// the reap in io_getevents.
+    pub linux_complete: Duration,
+    /// Guest CPU of the application (fio) per I/O: choosing offset and size, accounting.
+    pub app_per_io: Duration,
+    /// CP CPU for a guest SSCH to a dedicated device: the SIE interception, the channel
+    /// program's translation and the pinning of its pages, and the interrupt's reflection.
+    pub cp_dedicated: Duration,
+    /// CP CPU per 4 KB page of a guest channel program it translates (address translation
+    /// and pinning of each data page).
+    pub cp_per_page: Duration,
+    /// Additional CP CPU for an I/O to a minidisk: the extent check and relocation, CP's
+    /// queueing on the real device and its own I/O interrupt.
+    pub cp_minidisk: Duration,
+    /// Additional CP CPU to dispatch an I/O of a virtual HyperPAV alias on a real alias
+    /// (the search of the LCU's pool).
+    pub cp_virtual_alias: Duration,
+    /// CP CPU to start one of its own paging or minidisk I/Os on a real device.
+    pub cp_real_io: Duration,
+}
+
+impl Default for IoCost {
+    fn default() -> Self {
+        IoCost {
+            linux_submit: Duration(9_000),
+            linux_complete: Duration(7_000),
+            app_per_io: Duration(6_000),
+            cp_dedicated: Duration(6_000),
+            cp_per_page: Duration(150),
+            cp_minidisk: Duration(3_000),
+            cp_virtual_alias: Duration(1_500),
+            cp_real_io: Duration(2_000),
+        }
+    }
+}
+
+/// A real device number as typed: 1 to 4 hex digits.
+pub fn parse_rdev(s: &str) -> Option<u16> {
+    let t = s.trim();
+    if t.is_empty() || t.len() > 4 {
+        return None;
+    }
+    u16::from_str_radix(t, 16).ok()
+}

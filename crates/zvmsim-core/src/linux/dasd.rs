@@ -1,0 +1,368 @@
+//! The Linux DASD device driver (drivers/s390/block/dasd*.c) of one guest: its online devices
+//! (bases with a block device dasdX, and PAV/HyperPAV aliases, which have none), each with
+//! its request queue (the device's ccw_queue: the head runs on the subchannel, one channel
+//! program at a time), and the alias choice of dasd_alias.c.
+//!
+//! The alias choice, as `dasd_alias_get_start_dev` makes it when a request's channel program
+//! is built: the base's alias group (its LCU for HyperPAV, its own aliases for static PAV)
+//! hands out its aliases round robin, one per request; the request goes to that alias only if
+//! the alias has fewer requests outstanding than the base, otherwise it stays on the base.
+//! "Outstanding" is the device's count of requests built for it and not yet freed (queued or
+//! running). So a busy round-robin pick sends the request to the base's queue even when other
+//! aliases are idle — fewer such misses the more aliases there are.
+
+use std::collections::VecDeque;
+
+pub const NONE: u32 = u32::MAX;
+
+/// How the guest's device reaches real I/O (CP's view of the virtual device).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DevPath {
+    /// A real device attached (dedicated) to the guest: subchannel index.
+    Dedicated { sub: u32 },
+    /// A minidisk on real volume `base` (subchannel index), starting at block `offset`.
+    Minidisk { base: u32, offset: u64, blocks: u64 },
+    /// A virtual HyperPAV alias of a full-pack minidisk on real volume `base`: CP runs its
+    /// I/O on a real alias it owns.
+    VirtualAlias { base: u32 },
+}
+
+/// /proc/diskstats-style counters of a block device (what iostat reads).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BlockStats {
+    pub reads: u64,
+    pub writes: u64,
+    pub read_sectors: u64,
+    pub write_sectors: u64,
+    pub read_ticks_ns: u64,
+    pub write_ticks_ns: u64,
+    /// Sum over time of requests in flight (for avgqu-sz), ns.
+    pub queue_ns: u128,
+    /// Time with at least one request in flight (for %util), ns.
+    pub busy_ns: u64,
+    pub in_flight: u32,
+    pub last_change: u64,
+}
+
+impl BlockStats {
+    fn tick(&mut self, now: u64) {
+        let dt = now.saturating_sub(self.last_change);
+        self.queue_ns += dt as u128 * self.in_flight as u128;
+        if self.in_flight > 0 {
+            self.busy_ns += dt;
+        }
+        self.last_change = now;
+    }
+}
+
+pub struct LDev {
+    /// Bus ID 0.0.<vdev>.
+    pub vdev: u16,
+    /// dasda, dasdb, ... for bases; None for aliases.
+    pub name: Option<String>,
+    pub path: DevPath,
+    /// The alias group of the device (NONE: no aliases, e.g. a partial minidisk).
+    pub group: u32,
+    /// Requests built for this device and not yet freed (dasd_eckd_private.count).
+    pub count: u32,
+    pub active: u32,
+    pub queue: VecDeque<u32>,
+    /// Channel programs this device ran.
+    pub started: u64,
+    /// Bases: their block device's counters.
+    pub block: BlockStats,
+    /// 4 KB blocks of the device (bases).
+    pub blocks: u64,
+    /// Real LCU's subsystem ID, for `lsdasd -u`.
+    pub ssid: u16,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LReq {
+    pub task: u32,
+    /// The block device (base LDev) it addresses.
+    pub base: u32,
+    /// The device it was started on (base or alias).
+    pub dev: u32,
+    pub block: u64,
+    pub pages: u32,
+    pub write: bool,
+    pub queued_at: u64,
+}
+
+struct Group {
+    aliases: Vec<u32>,
+    next: usize,
+}
+
+#[derive(Default)]
+pub struct DasdDriver {
+    pub devs: Vec<LDev>,
+    groups: Vec<Group>,
+    /// Group key per group: (real LCU index, base for static PAV or NONE).
+    keys: Vec<(u32, u32)>,
+    reqs: Vec<LReq>,
+    free: Vec<u32>,
+    pub in_flight: u32,
+    /// Requests the alias choice sent to an alias, and those it kept on the base.
+    pub to_alias: u64,
+    pub kept_on_base: u64,
+}
+
+impl DasdDriver {
+    /// Set a device online. `group_key` (real LCU, static-PAV base or NONE) says which alias
+    /// group it joins; `alias` devices are handed out by their group.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add(
+        &mut self,
+        vdev: u16,
+        name: Option<String>,
+        path: DevPath,
+        group_key: Option<(u32, u32)>,
+        alias: bool,
+        blocks: u64,
+        ssid: u16,
+    ) -> u32 {
+        let idx = self.devs.len() as u32;
+        let group = match group_key {
+            Some(k) => match self.keys.iter().position(|&x| x == k) {
+                Some(gi) => gi as u32,
+                None => {
+                    self.keys.push(k);
+                    self.groups.push(Group {
+                        aliases: Vec::new(),
+                        next: 0,
+                    });
+                    (self.groups.len() - 1) as u32
+                }
+            },
+            None => NONE,
+        };
+        if alias && group != NONE {
+            self.groups[group as usize].aliases.push(idx);
+        }
+        self.devs.push(LDev {
+            vdev,
+            name,
+            path,
+            group,
+            count: 0,
+            active: NONE,
+            queue: VecDeque::new(),
+            started: 0,
+            block: BlockStats::default(),
+            blocks,
+            ssid,
+        });
+        idx
+    }
+
+    pub fn is_alias(&self, d: u32) -> bool {
+        self.devs[d as usize].name.is_none()
+    }
+
+    pub fn by_vdev(&self, vdev: u16) -> Option<u32> {
+        self.devs
+            .iter()
+            .position(|d| d.vdev == vdev)
+            .map(|i| i as u32)
+    }
+
+    /// Aliases in the group of base `b`.
+    pub fn aliases_of(&self, b: u32) -> usize {
+        let g = self.devs[b as usize].group;
+        if g == NONE {
+            0
+        } else {
+            self.groups[g as usize].aliases.len()
+        }
+    }
+
+    /// dasd_alias_get_start_dev: the device a request for base `b` starts on.
+    fn start_dev(&mut self, b: u32) -> u32 {
+        let g = self.devs[b as usize].group;
+        if g == NONE || self.groups[g as usize].aliases.is_empty() {
+            return b;
+        }
+        let grp = &mut self.groups[g as usize];
+        let a = grp.aliases[grp.next];
+        grp.next = (grp.next + 1) % grp.aliases.len();
+        if self.devs[a as usize].count < self.devs[b as usize].count {
+            self.to_alias += 1;
+            a
+        } else {
+            self.kept_on_base += 1;
+            b
+        }
+    }
+
+    /// A request of task `task` for base `b` is built: it joins the chosen device's queue.
+    /// Returns (request, device) when the device was idle: the caller starts its channel
+    /// program (SSCH) now.
+    pub fn submit(
+        &mut self,
+        task: u32,
+        b: u32,
+        block: u64,
+        pages: u32,
+        write: bool,
+        now: u64,
+    ) -> (u32, Option<u32>) {
+        let dev = self.start_dev(b);
+        let r = LReq {
+            task,
+            base: b,
+            dev,
+            block,
+            pages,
+            write,
+            queued_at: now,
+        };
+        let id = match self.free.pop() {
+            Some(i) => {
+                self.reqs[i as usize] = r;
+                i
+            }
+            None => {
+                self.reqs.push(r);
+                (self.reqs.len() - 1) as u32
+            }
+        };
+        self.in_flight += 1;
+        let bs = &mut self.devs[b as usize].block;
+        bs.tick(now);
+        bs.in_flight += 1;
+        let d = &mut self.devs[dev as usize];
+        d.count += 1;
+        if d.active == NONE {
+            d.active = id;
+            d.started += 1;
+            (id, Some(dev))
+        } else {
+            d.queue.push_back(id);
+            (id, None)
+        }
+    }
+
+    pub fn req(&self, id: u32) -> LReq {
+        self.reqs[id as usize]
+    }
+
+    /// Request `id`'s channel program ended: it is freed; returns it and the next request the
+    /// device starts (its queue's head), if any.
+    pub fn complete(&mut self, id: u32, now: u64) -> (LReq, Option<u32>) {
+        let r = self.reqs[id as usize];
+        self.free.push(id);
+        self.in_flight -= 1;
+        let bs = &mut self.devs[r.base as usize].block;
+        bs.tick(now);
+        bs.in_flight -= 1;
+        let lat = now - r.queued_at;
+        let sectors = r.pages as u64 * 8;
+        if r.write {
+            bs.writes += 1;
+            bs.write_sectors += sectors;
+            bs.write_ticks_ns += lat;
+        } else {
+            bs.reads += 1;
+            bs.read_sectors += sectors;
+            bs.read_ticks_ns += lat;
+        }
+        let d = &mut self.devs[r.dev as usize];
+        debug_assert_eq!(d.active, id, "completion of a request not running on its device");
+        d.count -= 1;
+        d.active = NONE;
+        let next = d.queue.pop_front();
+        if let Some(n) = next {
+            d.active = n;
+            d.started += 1;
+        }
+        (r, next)
+    }
+
+    /// Invariants: a device runs at most one request, which is its own; counts match the
+    /// queues; aliases only take requests of bases in their group.
+    pub fn check(&self) -> Result<(), String> {
+        let mut total = 0u32;
+        for (i, d) in self.devs.iter().enumerate() {
+            let n = d.queue.len() as u32 + (d.active != NONE) as u32;
+            if n != d.count {
+                return Err(format!("0.0.{:04x}: count {} but {n} requests", d.vdev, d.count));
+            }
+            total += n;
+            for &q in d.queue.iter().chain((d.active != NONE).then_some(&d.active)) {
+                let r = &self.reqs[q as usize];
+                if r.dev as usize != i {
+                    return Err(format!("0.0.{:04x}: holds another device's request", d.vdev));
+                }
+                if r.base as usize != i && self.devs[r.base as usize].group != d.group {
+                    return Err(format!("alias 0.0.{:04x} took a base of another group", d.vdev));
+                }
+            }
+        }
+        if total != self.in_flight {
+            return Err(format!("{total} requests on devices, {} in flight", self.in_flight));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn driver(aliases: u32) -> (DasdDriver, u32, Vec<u32>) {
+        let mut d = DasdDriver::default();
+        let path = DevPath::Dedicated { sub: 0 };
+        let b = d.add(0x200, Some("dasda".into()), path, Some((0, NONE)), false, 1000, 0xb900);
+        let a = (0..aliases)
+            .map(|k| d.add(0x300 + k as u16, None, path, Some((0, NONE)), true, 0, 0xb900))
+            .collect();
+        (d, b, a)
+    }
+
+    #[test]
+    fn alias_taken_only_while_it_has_fewer_requests_than_the_base() {
+        let (mut d, b, a) = driver(2);
+        // Idle base: count 0, alias count 0 is not fewer: the base takes it.
+        // Every request takes the group's next alias in turn (kernel: group->next advances
+        // on each call). Idle base: a0's 0 is not fewer than the base's 0: the base.
+        let (_, s1) = d.submit(1, b, 0, 1, false, 0);
+        assert_eq!(s1, Some(b));
+        // Base has 1: a1 (0) is fewer.
+        let (_, s2) = d.submit(1, b, 1, 1, false, 0);
+        assert_eq!(s2, Some(a[1]));
+        let (_, s3) = d.submit(1, b, 2, 1, false, 0);
+        assert_eq!(s3, Some(a[0]));
+        // a1 has 1, not fewer than the base's 1: the request queues on the base even though
+        // nothing else would serve it sooner.
+        let (r4, s4) = d.submit(1, b, 3, 1, false, 0);
+        assert_eq!(s4, None);
+        assert_eq!(d.req(r4).dev, b);
+        assert_eq!(d.devs[b as usize].count, 2);
+        // Now the base has 2: a0 (1) is fewer and takes a queued second request.
+        let (r5, _) = d.submit(1, b, 4, 1, false, 0);
+        assert_eq!(d.req(r5).dev, a[0]);
+        d.check().unwrap();
+        // s2, s3, r5 went to aliases; s1 and r4 stayed on the base.
+        assert_eq!(d.to_alias, 3);
+        assert_eq!(d.kept_on_base, 2);
+    }
+
+    #[test]
+    fn completion_starts_the_queue_head_and_counts_for_iostat() {
+        let (mut d, b, _) = driver(0);
+        let (r1, _) = d.submit(1, b, 0, 2, false, 0);
+        let (r2, s) = d.submit(2, b, 8, 1, true, 0);
+        assert_eq!(s, None);
+        let (done, next) = d.complete(r1, 100);
+        assert_eq!(done.task, 1);
+        assert_eq!(next, Some(r2));
+        d.complete(r2, 300);
+        let st = d.devs[b as usize].block;
+        assert_eq!((st.reads, st.writes, st.read_sectors, st.write_sectors), (1, 1, 16, 8));
+        assert_eq!(st.busy_ns, 300);
+        assert_eq!(st.queue_ns, 2 * 100 + 200);
+        d.check().unwrap();
+    }
+}

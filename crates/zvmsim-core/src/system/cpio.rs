@@ -1,0 +1,320 @@
+//! CP's DASD commands and the directory's device statements, applied to the simulated system:
+//! real devices attached to a guest or to SYSTEM, full-pack minidisks, virtual HyperPAV
+//! aliases, SET PAGING ALIAS; and Linux setting each new device online in its DASD driver.
+//! A refused command changes nothing.
+
+use crate::cp::iocmds::{self, AttachTo, DirStatement, IoCommand};
+use crate::io::{SubKind, SubOwner, NONE};
+use crate::linux::dasd::DevPath;
+
+use super::Simulation;
+
+impl Simulation {
+    /// A DASD command typed by `user`, if it is one; its response.
+    pub(super) fn io_command(&mut self, user: &str, line: &str) -> Option<Vec<String>> {
+        let level = self.scenario.lpar.zvm_level.as_str();
+        let cmd = match iocmds::parse(line, level)? {
+            Ok(c) => c,
+            Err(m) => return Some(vec![m]),
+        };
+        let guest = self.m.guests.iter().position(|g| g.name == user);
+        Some(match cmd {
+            IoCommand::Attach { first, last, to, vdev } => {
+                self.attach(user, guest, first, last, to, vdev)
+            }
+            IoCommand::DefineHyperpavAlias { vdev, base } => match guest {
+                Some(g) => self.define_alias(g, vdev, base),
+                None => vec![format!("not simulated by zvmsim: {line} typed by {user}, which is not a simulated guest")],
+            },
+            IoCommand::QueryPav { rdev } => self.query_pav(rdev),
+            IoCommand::QueryVirtualDasd => match guest {
+                Some(g) => self.query_virtual_dasd(g),
+                None => vec![format!("not simulated by zvmsim: QUERY VIRTUAL DASD of {user}")],
+            },
+            IoCommand::SetPagingAlias { on } => {
+                self.m.paging_alias = on;
+                vec![]
+            }
+            IoCommand::IndicateIo => self.indicate_io(),
+        })
+    }
+
+    fn attach(
+        &mut self,
+        user: &str,
+        guest: Option<usize>,
+        first: u16,
+        last: u16,
+        to: AttachTo,
+        vdev: Option<u16>,
+    ) -> Vec<String> {
+        let target = match &to {
+            AttachTo::System => None,
+            AttachTo::Me => match guest {
+                Some(g) => Some(g),
+                None => return vec![format!("not simulated by zvmsim: ATTACH to {user}, which is not a simulated guest")],
+            },
+            AttachTo::User(u) => match self.m.guests.iter().position(|g| &g.name == u) {
+                Some(g) => Some(g),
+                None => return vec![format!("HCP045E {u} not logged on")],
+            },
+        };
+        // Check every device first: a refused range attaches none.
+        let mut subs = Vec::new();
+        for r in first..=last {
+            let Some(s) = self.m.io.by_rdev(r) else {
+                return vec![format!("not simulated by zvmsim: ATTACH {r:04X} (no such real device in [io]; CP's message is not modelled)")];
+            };
+            if self.m.io.sub(s).owner != SubOwner::Free {
+                return vec![format!("not simulated by zvmsim: ATTACH {r:04X} (the device is already attached; CP's message is not modelled)")];
+            }
+            if let (Some(g), Some(v)) = (target, vdev) {
+                if self.m.guests[g].dasd.by_vdev(v).is_some() {
+                    return vec![format!("not simulated by zvmsim: ATTACH {r:04X} AS {v:04X} (virtual device {v:04X} exists; CP's message is not modelled)")];
+                }
+            }
+            subs.push(s);
+        }
+        let mut out = Vec::new();
+        for s in subs {
+            let rdev = self.m.io.sub(s).rdev;
+            match target {
+                None => {
+                    self.m.io.set_owner(s, SubOwner::System);
+                    out.push(format!("DASD {rdev:04X} ATTACHED TO SYSTEM"));
+                }
+                Some(g) => {
+                    self.m.io.set_owner(s, SubOwner::Guest(g as u32));
+                    let v = vdev.unwrap_or(rdev);
+                    self.online_real(g, v, s);
+                    out.push(format!("DASD {rdev:04X} ATTACHED TO {} {v:04X}", self.m.guests[g].name));
+                }
+            }
+        }
+        out
+    }
+
+    /// Linux sets the attached real device `s` online as `vdev`.
+    fn online_real(&mut self, g: usize, vdev: u16, s: u32) {
+        let sub = self.m.io.sub(s);
+        let lcu = sub.lcu;
+        let ssid = if lcu == NONE { 0 } else { self.m.io.lcus()[lcu as usize].ssid };
+        let (alias, key) = match sub.kind {
+            SubKind::Base => (false, (lcu, self.pav_key(s))),
+            SubKind::HyperPavAlias => (true, (lcu, NONE)),
+            SubKind::PavAlias { base } => (true, (lcu, base)),
+        };
+        let blocks = if alias { 0 } else { self.volume_blocks(s) };
+        let d = &mut self.m.guests[g].dasd;
+        let name = (!alias).then(|| next_name(d));
+        d.add(vdev, name, DevPath::Dedicated { sub: s }, Some(key), alias, blocks, ssid);
+    }
+
+    /// A base's alias-group key part: NONE for HyperPAV LCUs, the base itself for static PAV.
+    fn pav_key(&self, s: u32) -> u32 {
+        let lcu = self.m.io.sub(s).lcu;
+        if lcu != NONE && !self.m.io.lcus()[lcu as usize].hyperpav {
+            s
+        } else {
+            NONE
+        }
+    }
+
+    fn volume_blocks(&self, s: u32) -> u64 {
+        let rdev = self.m.io.sub(s).rdev;
+        self.scenario
+            .io
+            .as_ref()
+            .and_then(|io| {
+                io.lcus.iter().flat_map(|l| &l.bases).find_map(|b| {
+                    let first = crate::config::io::parse_rdev(&b.rdev)?;
+                    (rdev >= first && (rdev - first) < b.count as u16).then(|| b.model.pages())
+                })
+            })
+            .unwrap_or(0)
+    }
+
+    fn define_alias(&mut self, g: usize, vdev: u16, base: u16) -> Vec<String> {
+        let name = self.m.guests[g].name.clone();
+        let d = &self.m.guests[g].dasd;
+        if d.by_vdev(vdev).is_some() {
+            return vec![format!("not simulated by zvmsim: DEFINE HYPERPAVALIAS {vdev:04X} (virtual device {vdev:04X} exists; CP's message is not modelled)")];
+        }
+        let Some(b) = d.by_vdev(base) else {
+            return vec![format!("not simulated by zvmsim: DEFINE HYPERPAVALIAS {vdev:04X} FOR BASE {base:04X} ({base:04X} does not exist; CP's message is not modelled)")];
+        };
+        let DevPath::Minidisk { base: real, offset: 0, blocks } = d.devs[b as usize].path else {
+            return vec![format!("not simulated by zvmsim: DEFINE HYPERPAVALIAS FOR BASE {base:04X} (not a full-pack minidisk; CP refuses it, its message is not modelled)")];
+        };
+        if blocks != self.volume_blocks(real) {
+            return vec![format!("not simulated by zvmsim: DEFINE HYPERPAVALIAS FOR BASE {base:04X} (not a full-pack minidisk; CP refuses it, its message is not modelled)")];
+        }
+        let lcu = self.m.io.sub(real).lcu;
+        let l = &self.m.io.lcus()[lcu as usize];
+        let real_aliases = l
+            .aliases
+            .iter()
+            .filter(|&&a| self.m.io.sub(a).owner == SubOwner::System)
+            .count();
+        let mine = d.aliases_of(b);
+        if !l.hyperpav || mine + 1 > real_aliases {
+            return vec![format!(
+                "not simulated by zvmsim: DEFINE HYPERPAVALIAS {vdev:04X} FOR BASE {base:04X}: \
+                 {name} would have {} virtual aliases, SYSTEM owns {real_aliases} real HyperPAV \
+                 aliases in LCU {:04X}; CP refuses the definition",
+                mine + 1,
+                l.ssid
+            )];
+        }
+        let ssid = l.ssid;
+        self.m.guests[g].dasd.add(
+            vdev,
+            None,
+            DevPath::VirtualAlias { base: real },
+            Some((lcu, NONE)),
+            true,
+            0,
+            ssid,
+        );
+        vec![format!("DASD {vdev:04X} DEFINED")]
+    }
+
+    fn query_pav(&self, rdev: Option<u16>) -> Vec<String> {
+        let io = &self.m.io;
+        let mut out = Vec::new();
+        for l in io.lcus() {
+            for &b in &l.bases {
+                let s = io.sub(b);
+                if rdev.is_some_and(|r| r != s.rdev) || l.aliases.is_empty() {
+                    continue;
+                }
+                if l.hyperpav {
+                    out.push(format!("Device {:04X} is a base HyperPAV volume in pool {:04X}", s.rdev, l.ssid));
+                } else {
+                    let mine: Vec<String> = l
+                        .aliases
+                        .iter()
+                        .filter(|&&a| io.sub(a).serves(b, s.lcu))
+                        .map(|&a| format!("{:04X}", io.sub(a).rdev))
+                        .collect();
+                    out.push(format!(
+                        "Device {:04X} is a base Parallel Access Volume with the following aliases: {}",
+                        s.rdev,
+                        mine.join(" ")
+                    ));
+                }
+            }
+            for &a in &l.aliases {
+                let s = io.sub(a);
+                if rdev.is_some_and(|r| r != s.rdev) {
+                    continue;
+                }
+                out.push(match s.kind {
+                    SubKind::PavAlias { base } => format!(
+                        "Device {:04X} is an alias Parallel Access Volume device whose base device is {:04X}",
+                        s.rdev,
+                        io.sub(base).rdev
+                    ),
+                    _ => format!("Device {:04X} is an alias HyperPAV volume in pool {:04X}", s.rdev, l.ssid),
+                });
+            }
+        }
+        if out.is_empty() {
+            out.push(match rdev {
+                Some(r) => format!("not simulated by zvmsim: QUERY PAV {r:04X} (not a PAV device; CP's message is not modelled)"),
+                None => "No PAV devices".into(),
+            });
+        }
+        out
+    }
+
+    fn query_virtual_dasd(&self, g: usize) -> Vec<String> {
+        let io = &self.m.io;
+        let d = &self.m.guests[g].dasd;
+        let mut out = Vec::new();
+        for dev in &d.devs {
+            out.push(match dev.path {
+                DevPath::Dedicated { sub } => {
+                    let s = io.sub(sub);
+                    let what = if s.is_alias() { "ALIAS" } else { "ON DASD" };
+                    format!("DASD {:04X} ON DASD  {:04X} R/W {what} {:04X}", dev.vdev, s.rdev, s.rdev)
+                }
+                DevPath::Minidisk { base, blocks, .. } => format!(
+                    "DASD {:04X} 3390 {:04X} R/W {:>6} CYL ON DASD  {:04X}",
+                    dev.vdev,
+                    io.sub(base).rdev,
+                    blocks / 180,
+                    io.sub(base).rdev
+                ),
+                DevPath::VirtualAlias { base } => {
+                    let b = d.devs.iter().find(|x| matches!(x.path, DevPath::Minidisk { base: bb, .. } if bb == base));
+                    format!(
+                        "DASD {:04X} HYPERPAV ALIAS FOR BASE {:04X}",
+                        dev.vdev,
+                        b.map(|x| x.vdev).unwrap_or(0)
+                    )
+                }
+            });
+        }
+        if out.is_empty() {
+            out.push("not simulated by zvmsim: QUERY VIRTUAL DASD with no DASD".into());
+        }
+        out
+    }
+
+    fn indicate_io(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for g in &self.m.guests {
+            if g.dasd.in_flight > 0 {
+                out.push(format!("{:<8} I/O {} requests", g.name, g.dasd.in_flight));
+            }
+        }
+        if out.is_empty() {
+            out.push("No users are in I/O wait".into());
+        }
+        out
+    }
+
+    /// Logon of guest `g`: its directory's device statements (validated with the scenario).
+    pub(super) fn logon_devices(&mut self, g: usize, statements: &[String]) {
+        let name = self.m.guests[g].name.clone();
+        for line in statements {
+            let Ok(st) = iocmds::parse_directory(line) else {
+                continue;
+            };
+            match st {
+                DirStatement::MdiskDevno { vdev, rdev } => {
+                    let Some(s) = self.m.io.by_rdev(rdev) else { continue };
+                    if self.m.io.sub(s).owner == SubOwner::Free {
+                        self.m.io.set_owner(s, SubOwner::System);
+                    }
+                    let lcu = self.m.io.sub(s).lcu;
+                    let ssid = self.m.io.lcus()[lcu as usize].ssid;
+                    let blocks = self.volume_blocks(s);
+                    let d = &mut self.m.guests[g].dasd;
+                    let nm = next_name(d);
+                    let path = DevPath::Minidisk { base: s, offset: 0, blocks };
+                    d.add(vdev, Some(nm), path, Some((lcu, NONE)), false, blocks, ssid);
+                }
+                DirStatement::Mdisk { .. } => {}
+                DirStatement::Dedicate { vdev, rdev } => {
+                    let cmd = format!("ATTACH {rdev:04X} TO {name} AS {vdev:04X}");
+                    let r = self.io_command("SYSTEM", &cmd).unwrap_or_default();
+                    self.console_line(&name, &format!("DEDICATE {vdev:04X} {rdev:04X}"), r);
+                }
+                DirStatement::Command(c) => {
+                    let r = self
+                        .io_command(&name, &c)
+                        .unwrap_or_else(|| vec![format!("not simulated by zvmsim: {c}")]);
+                    self.console_line(&name, &c, r);
+                }
+            }
+        }
+    }
+}
+
+/// The next DASD block-device name: dasda, dasdb, ...
+fn next_name(d: &crate::linux::dasd::DasdDriver) -> String {
+    let n = d.devs.iter().filter(|x| x.name.is_some()).count() as u32;
+    format!("/dev/{}", crate::linux::commands::dasd_name(n)).replace("/dev/", "")
+}

@@ -1,0 +1,175 @@
+//! Routing of guest DASD I/O between Linux's DASD driver, CP's virtual devices and the real
+//! I/O: a channel program the driver starts on a device goes, by the device's path, straight
+//! to the attached real subchannel, or through CP's queue of the real volume (minidisks and
+//! virtual HyperPAV aliases, which CP runs on the base or on a real alias it owns). Its
+//! completion frees the request in the driver, which starts the device's next one, and wakes
+//! the process waiting in io_getevents.
+
+use crate::io::{IoEvent, IoRequest, Origin, SubOwner};
+use crate::linux::dasd::DevPath;
+
+use super::machine::Machine;
+use super::{Event, Simulation};
+
+impl Machine {
+    /// CP CPU for a guest SSCH of `pages` on device `d` of guest `g` (charged with the
+    /// guest's burst).
+    pub(crate) fn ssch_cost(&self, g: usize, d: u32, pages: u32) -> u64 {
+        let c = &self.io_cost;
+        let base = c.cp_dedicated.ns() + c.cp_per_page.ns() * pages as u64;
+        match self.guests[g].dasd.devs[d as usize].path {
+            DevPath::Dedicated { .. } => base,
+            DevPath::Minidisk { .. } => base + c.cp_minidisk.ns(),
+            DevPath::VirtualAlias { .. } => base + c.cp_minidisk.ns() + c.cp_virtual_alias.ns(),
+        }
+    }
+
+    /// Start DASD request `req` of guest `g` on the device the driver chose.
+    pub(crate) fn guest_ssch(&mut self, g: u32, req: u32) {
+        let dasd = &self.guests[g as usize].dasd;
+        let r = dasd.req(req);
+        let base_path = dasd.devs[r.base as usize].path;
+        let dev_path = dasd.devs[r.dev as usize].path;
+        let (volume, offset) = match base_path {
+            DevPath::Dedicated { sub } => (sub, 0),
+            DevPath::Minidisk { base, offset, .. } => (base, offset),
+            DevPath::VirtualAlias { base } => (base, 0),
+        };
+        let mut io = IoRequest {
+            origin: Origin::Dasd { guest: g, req },
+            device: volume,
+            pages: r.pages,
+            write: r.write,
+            queued_at: self.now,
+            block: offset + r.block,
+            aliases: false,
+            sub: 0,
+        };
+        let started = match dev_path {
+            DevPath::Dedicated { sub } => Some(self.io.start_on(sub, io, self.now)),
+            DevPath::Minidisk { .. } | DevPath::VirtualAlias { .. } => {
+                io.aliases = true;
+                self.io.submit(io, self.now)
+            }
+        };
+        if let Some((t, id)) = started {
+            self.q.push(t, Event::Io(IoEvent::Complete(id)));
+        }
+    }
+}
+
+impl Simulation {
+    /// The burst that ended ran io_submit: start the channel programs it built; the process
+    /// sleeps unless completions already wait in its ring.
+    pub(super) fn aio_burst_end(&mut self, task: u32) {
+        let pending = std::mem::take(&mut self.m.pending_ssch);
+        for &(g, req) in &pending {
+            self.m.guest_ssch(g, req);
+        }
+        self.m.pending_ssch = pending;
+        self.m.pending_ssch.clear();
+        let t = &mut self.m.tasks[task as usize];
+        if t.aio_waiting && t.aio_done > 0 {
+            t.aio_waiting = false;
+            self.make_ready(task);
+        }
+    }
+
+    /// DASD request `req` of guest `g` completed.
+    pub(super) fn dasd_done(&mut self, g: u32, req: u32) {
+        let now = self.m.now;
+        let gi = g as usize;
+        let (r, next) = self.m.guests[gi].dasd.complete(req, now);
+        if let Some(n) = next {
+            // The DASD tasklet starts the device's next request from the interrupt.
+            let d = self.m.guests[gi].dasd.req(n).dev;
+            let pages = self.m.guests[gi].dasd.req(n).pages;
+            let cp = self.m.ssch_cost(gi, d, pages);
+            self.m.disp.defer_cp(Some(g), cp);
+            self.m.guest_ssch(g, n);
+        }
+        let st = &mut self.m.guests[gi].stats;
+        st.tx += 1;
+        st.resp_ns += (now - r.queued_at) as u128;
+        st.dasd_bytes += r.pages as u64 * 4096;
+        let t = &mut self.m.tasks[r.task as usize];
+        t.aio_done += 1;
+        if t.aio_waiting {
+            t.aio_waiting = false;
+            self.make_ready(r.task);
+        }
+    }
+
+    /// For tests: the I/O invariants (real subchannels and every guest's DASD driver).
+    pub fn check_io(&self) -> Result<(), String> {
+        self.m.io.check()?;
+        for g in &self.m.guests {
+            g.dasd.check().map_err(|e| format!("{}: {e}", g.name))?;
+        }
+        // A dedicated subchannel runs only its owner's requests.
+        for i in 0..self.m.io.subchannels() as u32 {
+            let s = self.m.io.sub(i);
+            if let (SubOwner::Guest(g), Some(_)) = (s.owner, s.busy) {
+                if g as usize >= self.m.guests.len() {
+                    return Err(format!("{:04X} attached to no guest", s.rdev));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Simulation {
+    /// The DASD path's figures over the measured window, for scenarios with `[io]`.
+    pub(super) fn dasd_summary(&self, measured_ns: u64) -> Option<crate::monitor::summary::DasdSummary> {
+        self.scenario.io.as_ref()?;
+        let ratio = crate::monitor::summary::ratio;
+        let secs = measured_ns.max(1) as f64 / 1e9;
+        let gs = &self.m.guests;
+        let bytes: u64 = gs.iter().map(|g| g.total.dasd_bytes).sum();
+        let ios: u64 = gs.iter().map(|g| g.total.tx).sum();
+        let resp: u128 = gs.iter().map(|g| g.total.resp_ns).sum();
+        let cpu_ns: u64 = gs.iter().map(|g| g.total.cpu_ns + g.total.cp_ns).sum::<u64>();
+        let cpus = cpu_ns as f64 / measured_ns.max(1) as f64;
+        let mb_s = bytes as f64 / 1e6 / secs;
+        let (alias, all) = (0..self.m.io.subchannels() as u32).fold((0u64, 0u64), |(a, n), i| {
+            let s = self.m.io.sub(i);
+            if s.is_alias() {
+                (a + s.stats.ios, n + s.stats.ios)
+            } else {
+                (a, n + s.stats.ios)
+            }
+        });
+        let (to_alias, kept) = gs.iter().fold((0u64, 0u64), |(a, k), g| {
+            (a + g.dasd.to_alias, k + g.dasd.kept_on_base)
+        });
+        let sv = self.m.io.server();
+        let (hit, nvs, disk) = match sv {
+            Some(s) => (
+                100.0 * ratio(s.stats.read_hits as f64, s.stats.reads as f64),
+                ratio(s.stats.nvs_wait_ns as f64, s.stats.writes as f64) / 1e6,
+                100.0 * s.ranks().stats().busy_ns as f64
+                    / (self.m.now.max(1) as f64 * s.ranks().disk_count() as f64),
+            ),
+            None => (0.0, 0.0, 0.0),
+        };
+        let chp = self.m.io.channels().map_or(0.0, |c| {
+            let st = c.stats();
+            100.0 * st.iter().map(|s| s.busy_ns).sum::<u64>() as f64
+                / (self.m.now.max(1) as f64 * st.len() as f64)
+        });
+        Some(crate::monitor::summary::DasdSummary {
+            dasd_mb_per_s: mb_s,
+            dasd_io_per_s: ios as f64 / secs,
+            dasd_response_ms: ratio(resp as f64, ios as f64) / 1e6,
+            io_cpu_pct: 100.0 * cpus,
+            mb_per_cpu_s: ratio(mb_s, cpus),
+            alias_io_pct: 100.0 * ratio(alias as f64, all as f64),
+            kept_on_base_pct: 100.0 * ratio(kept as f64, (to_alias + kept) as f64),
+            read_hit_pct: hit,
+            nvs_wait_ms_per_write: nvs,
+            disk_util_pct: disk,
+            chpid_util_pct: chp,
+        })
+    }
+}

@@ -1,0 +1,76 @@
+//! The staged DASD path under the seed-003 scenarios: invariants hold during a run, aliases
+//! raise throughput, and the run is fast enough.
+
+use std::path::PathBuf;
+
+use zvmsim_core::Simulation;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn sim(file: &str, extra: &[&str]) -> Simulation {
+    let path = root().join("scenarios").join(file);
+    let text = std::fs::read_to_string(&path).expect("scenario file");
+    let ovr: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+    Simulation::from_toml(&text, file, Some(1), &ovr).expect("valid scenario")
+}
+
+fn aliases(n: u32) -> String {
+    if n == 0 {
+        "console[1].cp=\"QUERY PAV\"".into()
+    } else {
+        format!("console[1].cp=\"ATTACH B9E0-{:04X} TO LNXF01\"", 0xB9E0 + n - 1)
+    }
+}
+
+fn mb_s(s: &Simulation) -> f64 {
+    s.summary()["dasd_mb_per_s"].as_f64().unwrap()
+}
+
+#[test]
+fn invariants_hold_while_requests_run_on_base_and_aliases() {
+    let a = aliases(10);
+    let mut s = sim("hyperpav/attached-1job.toml", &[&a, "run.measure=5s", "run.interval=5s"]);
+    let end = s.end_ns();
+    let mut t = 0;
+    while t < end {
+        t += 50_000_000;
+        s.step_until(t);
+        s.check_io().unwrap();
+    }
+    let sum = s.summary();
+    assert!(sum["alias_io_pct"].as_f64().unwrap() > 10.0, "{sum:?}");
+}
+
+#[test]
+fn aliases_raise_throughput_of_one_job() {
+    let mut none = sim("hyperpav/attached-1job.toml", &[&aliases(0), "run.measure=5s", "run.interval=5s"]);
+    none.run();
+    let mut five = sim("hyperpav/attached-1job.toml", &[&aliases(5), "run.measure=5s", "run.interval=5s"]);
+    five.run();
+    let (a, b) = (mb_s(&none), mb_s(&five));
+    assert!(b > 2.0 * a, "0 aliases {a:.0} MB/s, 5 aliases {b:.0} MB/s");
+    assert_eq!(none.summary()["alias_io_pct"].as_f64().unwrap(), 0.0);
+}
+
+#[test]
+#[ignore]
+#[allow(clippy::print_stdout)]
+fn speed_five_minutes_four_jobs_twenty_aliases() {
+    let mut s = sim(
+        "hyperpav/attached-1job.toml",
+        &[&aliases(20), "workloads.fio.fio.jobs=4", "run.priming=0s", "run.measure=300s", "run.interval=60s"],
+    );
+    let t0 = std::time::Instant::now();
+    s.run();
+    let wall = t0.elapsed().as_secs_f64();
+    println!(
+        "5 min, 4 jobs, 20 aliases: {:.1} s wall, {} events, {:.2} M events/s, {:.0} MB/s",
+        wall,
+        s.events(),
+        s.events() as f64 / wall / 1e6,
+        mb_s(&s)
+    );
+    assert!(wall < 30.0);
+}
