@@ -80,6 +80,21 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
     "ms_to_dasd_per_s": _f("system", "pages/s", "Pages written from main storage directly to DASD per second."),
     "dasd_to_ms_per_s": _f("system", "pages/s", "Pages read from DASD into main storage per second."),
     "steals_per_s": _f("system", "frames/s", "Frames taken from guests by the demand scan per second."),
+    "companions_stolen_per_s": _f("system", "frames/s", "Block paging: frames of pages a block read brought in "
+                                                        "and nobody referenced, taken back first, per second."),
+    "agelist_target_frames": _f("system", "frames", "z/VM 6.3+: the global aging list's size (SET AGELIST SIZE) "
+                                                   "in frames."),
+    "agelist_frames": _f("system", "frames", "z/VM 6.3+: frames on the global aging list (invalidated, still "
+                                            "holding their pages)."),
+    "agelist_invalidated_per_s": _f("system", "frames/s", "z/VM 6.3+: frames put on the aging list by trial "
+                                                         "invalidation per second."),
+    "agelist_reclaimed_per_s": _f("system", "frames/s", "z/VM 6.3+: frames reclaimed from the aging list's head "
+                                                       "per second."),
+    "agelist_revalidated_per_s": _f("system", "/s", "z/VM 6.3+: references to pages on the aging list, "
+                                                   "revalidated without I/O, per second."),
+    "agelist_early_writes_per_s": _f("system", "pages/s", "z/VM 6.3+: changed pages near the aging list's head "
+                                                         "written to DASD ahead of need (EARLYWRITES YES) per "
+                                                         "second."),
     "frames_scanned_per_s": _f("system", "frames/s", "Frames the demand scan examined per second."),
     "demand_scans": _f("system", "scans", "Demand scans started in the interval."),
     "below_2g_scans_per_s": _f("system", "scans/s", "Scans for frames below 2 GB per second."),
