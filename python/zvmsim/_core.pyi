@@ -53,3 +53,9 @@ def commands(level: str) -> List[Dict[str, Any]]:
     system ("cp" or "linux"), command, abbreviation (CP's shortest form, or None), simulated,
     since (first z/VM release, or None), kind ("command", "operand", "file") and note.
     Raises ValueError naming the simulated levels for an unknown level."""
+
+def last_panic_location() -> str:
+    """Where the last panic of the core on this thread happened (file:line), or ""."""
+
+def _panic_for_tests(message: str) -> None:
+    """Panics on purpose (raises pyo3_runtime.PanicException): for the error-layer tests."""

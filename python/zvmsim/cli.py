@@ -90,7 +90,7 @@ def _expected_errors() -> Iterator[None]:
     except OSError as e:  # missing scenario, unwritable output folder, ...
         _error(f"{e.strerror}: {e.filename}" if e.filename and e.strerror else str(e))
         raise typer.Exit(1) from None
-    except UnicodeDecodeError as e:
+    except UnicodeDecodeError as e:  # resolve() names file, line and column; this is a fallback
         _error(f"scenario is not UTF-8 text: {e}")
         raise typer.Exit(1) from None
 
@@ -117,7 +117,8 @@ SetOption = typer.Option([], "--set", "-s", help="Override a scenario value, e.g
 def run(
     scenario: Path = typer.Argument(..., help="Scenario TOML file."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Results folder [default: out/<scenario stem>]."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Random seed [default: the scenario's run.seed]."),
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, max=2**64 - 1,
+                                       help="Random seed [default: the scenario's run.seed]."),
     overrides: List[str] = SetOption,
 ) -> None:
     """Run a scenario and write its results folder. Ctrl-C stops early and keeps partial results."""

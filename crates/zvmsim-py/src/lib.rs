@@ -239,9 +239,42 @@ fn commands(py: Python<'_>, level: &str) -> PyResult<PyObject> {
     to_py(py, &v)
 }
 
+/// A panic of the core becomes a Python `PanicException` (PyO3); the hook keeps Rust's own
+/// report off stderr and puts where it happened into the exception's message instead, which
+/// the command line shows as an internal error (python/zvmsim/_errors.py).
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let at = info
+            .location()
+            .map(|l| format!("{}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        LAST_PANIC_AT.with(|c| *c.borrow_mut() = at);
+    }));
+}
+
+thread_local! {
+    static LAST_PANIC_AT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Where the last panic on this thread happened (`file:line`), empty if none.
+#[pyfunction]
+fn last_panic_location() -> String {
+    LAST_PANIC_AT.with(|c| c.borrow().clone())
+}
+
+/// Panics on purpose: lets the tests check that a panic reaches the user as an internal error.
+#[pyfunction]
+#[pyo3(name = "_panic_for_tests")]
+fn panic_for_tests(message: &str) {
+    panic!("{message}");
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    install_panic_hook();
     m.add("__version__", zvmsim_core::VERSION)?;
+    m.add_function(wrap_pyfunction!(last_panic_location, m)?)?;
+    m.add_function(wrap_pyfunction!(panic_for_tests, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;

@@ -1,6 +1,7 @@
 //! What the user gives: the scenario file, its units, its semantic checks, and the model's
 //! global parameters.
 
+pub mod bounds;
 mod overrides;
 pub mod params;
 pub mod scenario;

@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod commands;
 pub mod dispatcher;
 pub(crate) mod faults;
+pub mod input;
 pub mod pagein;
 pub mod storage;
 pub mod vmrm;
