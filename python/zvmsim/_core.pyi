@@ -17,7 +17,7 @@ class ScenarioError(ValueError):
 def schema() -> str:
     """JSON Schema of the scenario format, as text."""
 
-def check(text: str, path: str, overrides: List[str] = ...) -> Dict[str, Any]:
+def check(text: str, path: str, overrides: List[str] = ..., max_memory: Optional[str] = ...) -> Dict[str, Any]:
     """Validate a scenario; return a short description. Raises ScenarioError."""
 
 class Simulation:
@@ -33,6 +33,7 @@ class Simulation:
         path: str,
         seed: Optional[int] = None,
         overrides: List[str] = ...,
+        max_memory: Optional[str] = ...,
     ) -> None: ...
     def step_until(self, t_ns: int) -> int:
         """Advance to t_ns (releases the GIL); return the events processed in this call."""

@@ -111,6 +111,8 @@ def main(
 
 
 SetOption = typer.Option([], "--set", "-s", help="Override a scenario value, e.g. --set lpar.ifls=8 (repeatable).")
+MaxMemoryOption = typer.Option(None, "--max-memory", help="Refuse a run whose memory estimate is above this size, "
+                               "e.g. 8G [run default: the memory available on this machine].")
 
 
 @app.command()
@@ -120,13 +122,14 @@ def run(
     seed: Optional[int] = typer.Option(None, "--seed", min=0, max=2**64 - 1,
                                        help="Random seed [default: the scenario's run.seed]."),
     overrides: List[str] = SetOption,
+    max_memory: Optional[str] = MaxMemoryOption,
 ) -> None:
     """Run a scenario and write its results folder. Ctrl-C stops early and keeps partial results."""
     err = _err()
     try:
         # Validates before anything is written; building a full-scale model can take seconds.
         with _expected_errors(), err.status(f"building {scenario}"):
-            r = prepare(scenario, seed=seed, overrides=overrides)
+            r = prepare(scenario, seed=seed, overrides=overrides, max_memory=max_memory)
     except KeyboardInterrupt:
         err.print(Text("interrupted before the run started; nothing written", style="bold yellow"))
         raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -160,12 +163,13 @@ def run(
 def check(
     scenario: Path = typer.Argument(..., help="Scenario TOML file."),
     overrides: List[str] = SetOption,
+    max_memory: Optional[str] = MaxMemoryOption,
 ) -> None:
     """Validate a scenario without running it."""
     from . import check as check_scenario
 
     with _expected_errors():
-        desc = check_scenario(scenario, overrides=overrides)
+        desc = check_scenario(scenario, overrides=overrides, max_memory=max_memory)
     title = desc.pop("name", None)
     pairs = ", ".join(f"{k}={_fmt(v)}" for k, v in desc.items())
     _out().print(Text(f"ok: {scenario}{f' ({title})' if title else ''}: {pairs}", style="green"), soft_wrap=True)

@@ -52,6 +52,21 @@ pub fn check_counts(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             format!("{total} guests: zvmsim simulates at most {MAX_GUESTS} (its own bound; z/VM publishes none)"),
         ));
     }
+    // Guest pages are numbered in one 32-bit space across all guests (cp/storage).
+    let pages: u64 = s
+        .guests
+        .iter()
+        .map(|g| g.storage.pages().saturating_mul(g.count as u64))
+        .fold(0, u64::saturating_add);
+    if pages >= u64::from(u32::MAX) {
+        return Err(src.error(
+            "guests",
+            format!(
+                "the guests define {} of virtual storage in all; zvmsim numbers guest pages in 32 bits, at most 16T",
+                crate::config::units::Size(pages.saturating_mul(4096))
+            ),
+        ));
+    }
     for (i, g) in s.guests.iter().enumerate() {
         let last = g.first as u64 + (g.count as u64).saturating_sub(1);
         if g.name.contains('%') && last > MAX_NAME_NUMBER {

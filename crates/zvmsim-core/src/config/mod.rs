@@ -4,6 +4,7 @@
 pub mod bounds;
 mod overrides;
 pub mod params;
+pub mod resources;
 pub mod scenario;
 mod source;
 pub mod units;

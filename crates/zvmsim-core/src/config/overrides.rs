@@ -127,7 +127,7 @@ fn check_key(key: &str) -> Result<(), String> {
 }
 
 /// An error inside a value set with `--set` is reported against the override, not the file.
-pub(super) fn blame_override(mut e: ScenarioError, overrides: &[String]) -> ScenarioError {
+pub fn blame_override(mut e: ScenarioError, overrides: &[String]) -> ScenarioError {
     for o in overrides {
         let key = o.split('=').next().unwrap_or("").trim();
         if !key.is_empty()

@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 
 use crate::config::units::{Duration, Size};
 
-pub use crate::config::source::{parse, ScenarioError, Source};
+pub use crate::config::source::{blame_override, parse, ScenarioError, Source};
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
