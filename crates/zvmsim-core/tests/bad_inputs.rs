@@ -1,4 +1,4 @@
-//! The corpus of bad inputs (tests/data/bad_inputs.txt): each case mutates a shipped scenario
+//! The corpus of bad inputs (tests/data/bad/*.txt): each case mutates a shipped scenario
 //! (overrides, text replacements, appended tables, console commands) and names the exact
 //! located message it must get. None may panic, be accepted, or take long.
 //!
@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use zvmsim_core::config::scenario::parse;
 
-const CORPUS: &str = "tests/data/bad_inputs.txt";
+const CORPUS: &str = "tests/data/bad";
 
 struct Case {
     name: String,
@@ -70,7 +70,12 @@ fn scenario_text(c: &Case) -> String {
     let path = format!("{}/../../scenarios/{}", env!("CARGO_MANIFEST_DIR"), c.base);
     let mut text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     for (a, b) in &c.replaces {
-        assert!(text.contains(a.as_str()), "case {}: `{a}` not in {}", c.name, c.base);
+        assert!(
+            text.contains(a.as_str()),
+            "case {}: `{a}` not in {}",
+            c.name,
+            c.base
+        );
         text = text.replacen(a.as_str(), b, 1);
     }
     for a in &c.appends {
@@ -97,10 +102,23 @@ fn answer(c: &Case) -> Result<String, String> {
 
 #[test]
 fn every_bad_input_gets_its_located_message() {
-    let path = format!("{}/{CORPUS}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).expect("corpus");
-    let all = cases(&text);
-    assert!(all.len() >= 100, "{} cases: the corpus keeps at least 100", all.len());
+    let dir = format!("{}/{CORPUS}", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .expect("corpus folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("corpus file");
+            (p.display().to_string(), text)
+        })
+        .collect();
+    files.sort();
+    let all: Vec<Case> = files.iter().flat_map(|(_, t)| cases(t)).collect();
+    assert!(
+        all.len() >= 100,
+        "{} cases: the corpus keeps at least 100",
+        all.len()
+    );
     let mut names = std::collections::BTreeSet::new();
     let bless = std::env::var_os("ZVMSIM_BLESS").is_some();
     let mut failures = Vec::new();
@@ -112,7 +130,9 @@ fn every_bad_input_gets_its_located_message() {
             Ok(msg) => {
                 blessed.push((c.name.clone(), msg.clone()));
                 // Located: file (or --set), line, column and field come first.
-                if !(msg.starts_with("bad.toml:") || msg.starts_with("--set ")) || !msg.contains(": field `") {
+                if !(msg.starts_with("bad.toml:") || msg.starts_with("--set "))
+                    || !msg.contains(": field `")
+                {
                     failures.push(format!("{}: not located: {msg}", c.name));
                 }
                 if !bless && c.expect.as_deref() != Some(msg.as_str()) {
@@ -126,9 +146,17 @@ fn every_bad_input_gets_its_located_message() {
         }
     }
     if bless {
-        rewrite(&path, &text, &blessed);
+        for (path, text) in &files {
+            rewrite(path, text, &blessed);
+        }
     }
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), all.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        all.len(),
+        failures.join("\n")
+    );
 }
 
 fn rewrite(path: &str, text: &str, blessed: &[(String, String)]) {

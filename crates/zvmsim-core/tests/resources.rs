@@ -9,7 +9,9 @@ const QUICKSTART: &str = include_str!("../../../scenarios/quickstart.toml");
 
 fn with(sets: &[&str]) -> zvmsim_core::config::scenario::Scenario {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    parse(QUICKSTART, "quickstart.toml", &sets).expect("valid").0
+    parse(QUICKSTART, "quickstart.toml", &sets)
+        .expect("valid")
+        .0
 }
 
 #[test]

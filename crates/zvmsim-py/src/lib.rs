@@ -130,7 +130,9 @@ fn memory_limit(
                     },
                 )
             }),
-        None => Ok(resources::machine_available().map(|s| (s, "the memory available on this machine"))),
+        None => {
+            Ok(resources::machine_available().map(|s| (s, "the memory available on this machine")))
+        }
     }
 }
 
@@ -150,7 +152,12 @@ fn parse_within(
     let (sc, src) = zvmsim_core::config::scenario::parse(text, path, overrides)
         .map_err(|e| scenario_err(py, e))?;
     // Reported against a --set when one set the field, as parse's own errors are.
-    let located = |e| scenario_err(py, zvmsim_core::config::scenario::blame_override(e, overrides));
+    let located = |e| {
+        scenario_err(
+            py,
+            zvmsim_core::config::scenario::blame_override(e, overrides),
+        )
+    };
     let events = resources::check_events(&sc, &src).map_err(located)?;
     let est = match limit {
         Some((l, from)) => resources::check(&sc, &src, l, from).map_err(located)?,

@@ -79,7 +79,10 @@ pub fn check_counts(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             if w > 8 {
                 return Err(src.error(
                     &format!("guests[{i}].name"),
-                    format!("pattern `{}` pads to {w} digits; a user ID has at most 8 characters", g.name),
+                    format!(
+                        "pattern `{}` pads to {w} digits; a user ID has at most 8 characters",
+                        g.name
+                    ),
                 ));
             }
         }
@@ -211,10 +214,7 @@ fn check_model(p: &ModelParams, src: &Source) -> Result<(), ScenarioError> {
         if x.is_nan() || below || above {
             let lo = if lo_open { "(0" } else { "[0" };
             let hi = if hi_open { "1)" } else { "1]" };
-            return Err(src.error(
-                &field(name),
-                format!("{x} is not a fraction in {lo}, {hi}"),
-            ));
+            return Err(src.error(&field(name), format!("{x} is not a fraction in {lo}, {hi}")));
         }
         Ok(())
     };
@@ -322,7 +322,11 @@ fn check_model(p: &ModelParams, src: &Source) -> Result<(), ScenarioError> {
                 format!(
                     "{} lies outside {} to {}: {}",
                     b.value,
-                    if b.min.ns() == 0 { "0".to_string() } else { b.min.to_string() },
+                    if b.min.ns() == 0 {
+                        "0".to_string()
+                    } else {
+                        b.min.to_string()
+                    },
                     b.max,
                     b.why
                 ),

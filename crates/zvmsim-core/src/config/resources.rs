@@ -62,13 +62,19 @@ pub fn estimate(s: &Scenario) -> Estimate {
         }
     };
     add("lpar.central".into(), s.lpar.central.pages() * CP_PER_FRAME);
-    add("lpar.expanded".into(), s.lpar.expanded.pages() * CP_PER_XSTOR_BLOCK);
+    add(
+        "lpar.expanded".into(),
+        s.lpar.expanded.pages() * CP_PER_XSTOR_BLOCK,
+    );
     let slots_field = if s.paging.slots.is_some() {
         "paging.slots"
     } else {
         "paging.volumes"
     };
-    add(slots_field.into(), s.paging_slots().saturating_mul(CP_PER_SLOT));
+    add(
+        slots_field.into(),
+        s.paging_slots().saturating_mul(CP_PER_SLOT),
+    );
     let mut guests: u64 = 0;
     for (i, g) in s.guests.iter().enumerate() {
         let n = u64::from(g.count);
@@ -108,7 +114,7 @@ pub fn estimate(s: &Scenario) -> Estimate {
         intervals.saturating_mul(row).saturating_mul(ROW_COPIES),
     );
     drivers.retain(|d| d.1 > 0);
-    drivers.sort_by(|a, b| b.1.cmp(&a.1));
+    drivers.sort_by_key(|d| std::cmp::Reverse(d.1));
     let bytes = drivers
         .iter()
         .fold(BASE_BYTES, |acc, d| acc.saturating_add(d.1));
@@ -208,7 +214,11 @@ pub fn estimate_events(s: &Scenario) -> u64 {
             .map(f64::from)
             .unwrap_or_else(|| mean(&|t| f64::from(t.db_refs)));
         let think = w.think_time.secs_f64();
-        let by_users = if think > 0.0 { users / think } else { f64::INFINITY };
+        let by_users = if think > 0.0 {
+            users / think
+        } else {
+            f64::INFINITY
+        };
         let tx_rate = by_users.min(ifls / cpu);
         rate += tx_rate * (4.0 + refs / 4.0);
     }

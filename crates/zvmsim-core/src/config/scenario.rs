@@ -541,8 +541,7 @@ impl Scenario {
 }
 
 pub(crate) fn expand_name(pattern: &str, first: u32, k: u32, count: u32) -> String {
-    // printf-like %d / %0Nd; a `%` not followed by digits and `d` is kept as typed (and the
-    // user ID check then refuses it).
+    // printf-like %d / %0Nd; any other `%` is kept as typed (the user ID check refuses it).
     let spec_end = pattern.find('%').and_then(|pos| {
         let rest = &pattern[pos + 1..];
         let end = rest.find('d')?;
@@ -554,8 +553,7 @@ pub(crate) fn expand_name(pattern: &str, first: u32, k: u32, count: u32) -> Stri
     if let Some((pos, end)) = spec_end {
         let rest = &pattern[pos + 1..];
         let spec = &rest[..end];
-        // Widths over 8 are refused by validation (config/bounds.rs); the cap keeps an
-        // unvalidated pattern from asking for a huge string.
+        // Widths over 8 are refused (config/bounds.rs); the cap guards unvalidated patterns.
         let width: usize = spec.trim_start_matches('0').parse().unwrap_or(0).min(16);
         let num = u64::from(first) + u64::from(k);
         let formatted = if spec.starts_with('0') {

@@ -233,11 +233,10 @@ fn words_before(upper: &str) -> usize {
 
 /// `line` after its first `n` blank-separated words and the blanks after them.
 fn rest_after(line: &str, n: usize) -> &str {
-    let blank = crate::cp::input::BLANK;
-    let mut rest = line.trim_start_matches(blank);
+    use crate::cp::input::BLANK;
+    let mut rest = line.trim_start_matches(BLANK);
     for _ in 0..n {
-        let end = rest.find(blank).unwrap_or(rest.len());
-        rest = rest[end..].trim_start_matches(blank);
+        rest = rest[rest.find(BLANK).unwrap_or(rest.len())..].trim_start_matches(BLANK);
     }
     rest
 }

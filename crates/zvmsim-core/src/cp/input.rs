@@ -42,7 +42,9 @@ mod tests {
 
     #[test]
     fn control_characters_and_long_lines_are_refused() {
-        assert!(check("QUERY\tSTORAGE").unwrap_err().contains("U+0009 at column 6"));
+        assert!(check("QUERY\tSTORAGE")
+            .unwrap_err()
+            .contains("U+0009 at column 6"));
         assert!(check("Q STOR\u{7}").unwrap_err().contains("U+0007"));
         assert!(check("Q STOR\u{85}").unwrap_err().contains("U+0085"));
         let long = format!("MSG OP {}", "x".repeat(MAX_LINE));

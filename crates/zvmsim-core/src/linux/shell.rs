@@ -58,9 +58,7 @@ pub(super) fn lex(line: &str) -> Result<Lexed, String> {
                 started = true;
             }
             // bash's blanks are space and tab; a non-breaking space is part of a word.
-            (None, ' ' | '\t') => {
-                flush(&mut commands, &mut text, &mut quoted, &mut started)
-            }
+            (None, ' ' | '\t') => flush(&mut commands, &mut text, &mut quoted, &mut started),
             // `2>&1`, `&>file`: part of a redirection, not a list operator.
             (None, '&') if text.ends_with(['>', '<']) || chars.get(i + 1) == Some(&'>') => {
                 text.push(c);
