@@ -69,9 +69,9 @@ def test_the_refusal_names_the_memory_and_the_fields() -> None:
         _core.Simulation(text, "q.toml", overrides=["guests[0].count=99", "paging.slots=50000000"],
                          max_memory="1G")
     msg = str(e.value)
-    assert msg.startswith("q.toml:38:8: field `workloads.oltp.database.size`"), msg
-    assert "this run would need about 2165M of memory, more than --max-memory (1G)" in msg
-    assert "it is driven by workloads.oltp.database.size 792M, guests[0].storage 661M, paging.slots 287M" in msg
+    assert msg.startswith("q.toml:26:11: field `guests[0].storage`"), msg
+    assert "this run would need about 2308M of memory, more than --max-memory (1G)" in msg
+    assert "it is driven by guests[0].storage 803M, workloads.oltp.database.size 792M, paging.slots 287M" in msg
 
 
 def test_a_bad_max_memory_is_a_located_error(runner) -> None:  # type: ignore[no-untyped-def]

@@ -218,16 +218,18 @@ const SH_WORDS: &[&str] = &[
     "-1",
 ];
 
-fn cases() -> u32 {
-    std::env::var("ZVMSIM_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
+/// Cases per target: ZVMSIM_FUZZ_CASES_<TARGET> (SCENARIOS, OVERRIDES, CP, LINUX), else
+/// ZVMSIM_FUZZ_CASES, else 300 (CI).
+fn cases(target: &str) -> u32 {
+    let read = |k: &str| std::env::var(k).ok().and_then(|v| v.parse().ok());
+    read(&format!("ZVMSIM_FUZZ_CASES_{target}"))
+        .or_else(|| read("ZVMSIM_FUZZ_CASES"))
         .unwrap_or(300)
 }
 
-fn runner() -> TestRunner {
+fn runner(target: &str) -> TestRunner {
     TestRunner::new(Config {
-        cases: cases(),
+        cases: cases(target),
         failure_persistence: None,
         ..Config::default()
     })
@@ -327,7 +329,7 @@ fn fuzz_scenarios() {
         0..SCENARIOS.len(),
         proptest::collection::vec(mutation(), 1..4),
     );
-    runner()
+    runner("SCENARIOS")
         .run(&strategy, |(i, muts)| {
             let (file, text) = SCENARIOS[i];
             check_scenario(file, &mutate(text, &muts), &[])
@@ -350,7 +352,7 @@ fn fuzz_overrides() {
         8 => (key, value).prop_map(|(k, v)| format!("{k}={v}")),
         1 => "\\PC{0,20}",
     ];
-    runner()
+    runner("OVERRIDES")
         .run(&proptest::collection::vec(one, 1..4), |sets| {
             check_scenario("quickstart.toml", SCENARIOS[0].1, &sets)
         })
@@ -370,7 +372,7 @@ fn line_of(words: &'static [&'static str]) -> impl Strategy<Value = String> {
 #[test]
 fn fuzz_cp_commands() {
     let levels = proptest::sample::select(vec![None, Some("5.2"), Some("5.3"), Some("9.9")]);
-    runner()
+    runner("CP")
         .run(&(line_of(CP_WORDS), levels), |(line, level)| {
             let got = timed("CP parse", &line, || {
                 zvmsim_core::cp::commands::parse_at(&line, level)
@@ -385,7 +387,7 @@ fn fuzz_cp_commands() {
 
 #[test]
 fn fuzz_linux_commands() {
-    runner()
+    runner("LINUX")
         .run(&line_of(SH_WORDS), |line| {
             let got = timed("Linux parse", &line, || {
                 zvmsim_core::linux::commands::parse(&line)
@@ -409,7 +411,7 @@ fn zz_peak_memory_stays_small() {
         .find_map(|l| l.strip_prefix("VmHWM:"))
         .and_then(|v| v.split_whitespace().next()?.parse().ok())
         .unwrap_or(0);
-    if std::env::var_os("ZVMSIM_FUZZ_CASES").is_some() {
+    if std::env::vars().any(|(k, _)| k.starts_with("ZVMSIM_FUZZ_CASES")) {
         eprintln!(
             "fuzz: {} executions so far in this process, peak RSS {} MB",
             EXECUTIONS.load(Ordering::Relaxed),
