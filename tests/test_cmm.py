@@ -39,6 +39,7 @@ def _all_held() -> Dict[Any, Dict[str, Any]]:
         cmm.CMMA: _summary(650.0),
         cmm.VMRM: _summary(700.0),
         cmm.BOTH: _summary(680.0),
+        cmm.DOUBLED: _summary(590.0, lpar=90, guests=75),
     }
 
 
@@ -48,7 +49,12 @@ def test_cmm_registered_with_the_studys_cases() -> None:
     assert [c.scenario for c in study.cases] == [
         "large-memory/zvm52-10guests.toml", "large-memory/zvm53-10guests.toml",
         "cmm/zvm53-10guests-cmma.toml", "cmm/zvm53-10guests-vmrm-cmm.toml",
-        "cmm/zvm53-10guests-vmrm-cmm-cmma.toml", "large-memory/zvm53-5guests.toml"]
+        "cmm/zvm53-10guests-vmrm-cmm-cmma.toml", "large-memory/zvm53-5guests.toml",
+        "large-memory/zvm53-10guests.toml"]
+    # The last case is the 5.3 ten-guest scenario with its measured window doubled.
+    assert study.cases[-1].key == cmm.DOUBLED
+    assert study.cases[-1].overrides == ("run.measure=6m",)
+    assert study.cases[-1].quick_overrides == ("run.measure=120s",)
     # Measured values are withheld: nothing to compare against, nothing toleranced.
     assert study.paper == {}
     assert all(m.tolerance is None for m in study.metrics)
@@ -107,7 +113,7 @@ def test_json_rows_fields_and_drift_marks() -> None:
     out = v.json_rows(rows, outcomes, [cmm.STUDY])
     json.dumps(out)  # serializable
     figures = [r for r in out if r["kind"] == "figure"]
-    orderings = [r for r in out if r["kind"] == "ordering"]
+    orderings = [r for r in out if r["kind"] in ("ordering", "window")]
     assert len(figures) == len(cmm.CASES) * (len(cmm.STUDY.metrics) - len(cmm.OPTIONAL))
     assert len(orderings) == len(cmm.ORDERINGS)
     for r in figures:
@@ -152,10 +158,46 @@ def test_validate_cmm_cli_with_stand_in_scenarios(runner, tmp_path: Path) -> Non
     figures = [r for r in rows if r["kind"] == "figure"]
     assert {r["case"] for r in figures} == {f"z/VM {c.level}, {c.guests} guests" for c in cmm.CASES}
     # Identical runs: every case at 100 % of 5.2, so no "improves" ordering holds.
-    rel = [r["simulated"] for r in figures if r["metric"] == cmm.THROUGHPUT_VS_52]
-    assert rel == [pytest.approx(100.0)] * len(cmm.CASES)
+    # (The window-doubled case measures longer, so its figures differ.)
+    doubled = f"z/VM {cmm.DOUBLED[0]}, {cmm.DOUBLED[1]} guests"
+    rel = [r["simulated"] for r in figures if r["metric"] == cmm.THROUGHPUT_VS_52 and r["case"] != doubled]
+    assert rel == [pytest.approx(100.0)] * (len(cmm.CASES) - 1)
+    assert {r["metric"] for r in rows if r["kind"] == "window"} == set(cmm.WINDOW_METRICS)
     held = {r["ordering"]: r["held"] for r in rows if r["kind"] == "ordering"}
     assert held["CMMA improves 5.3 at ten guests"] is False
     res = invoke(runner, args)
     assert res.exit_code == 0, res.stderr
     assert "MISSED" in res.stdout and "orderings held" in res.stdout
+
+
+def test_window_doubling_check() -> None:
+    """Throughput 1.7 % lower with the window doubled holds; 6.5 % lower misses; no run, no verdict."""
+    s = _all_held()
+    rows = {r["metric"]: r for r in v.ordering_rows(cmm.STUDY, s) if r["kind"] == "window"}
+    assert rows["throughput_tx_per_s"]["held"] is True
+    assert rows["throughput_tx_per_s"]["change_pct"] == pytest.approx(-10 / 600 * 100)
+    assert rows["pages_dasd"]["held"] is True and rows["pages_dasd"]["change_pct"] == 0.0
+    s[cmm.DOUBLED] = _summary(561.0, real=125.5)
+    rows = {r["metric"]: r for r in v.ordering_rows(cmm.STUDY, s) if r["kind"] == "window"}
+    assert rows["throughput_tx_per_s"]["held"] is False
+    assert "(-6.5 %)" in rows["throughput_tx_per_s"]["ordering"]
+    assert rows["real_overcommit_pct"]["held"] is True  # +4.6 %
+    del s[cmm.DOUBLED]
+    rows = [r for r in v.ordering_rows(cmm.STUDY, s) if r["kind"] == "window"]
+    assert [r["held"] for r in rows] == [None] * len(cmm.WINDOW_METRICS)
+
+
+def test_case_overrides_follow_the_study_overrides(monkeypatch, tmp_path: Path) -> None:
+    """Each case runs with the study's run control, then its own (full or quick)."""
+    for case in cmm.CASES:
+        dest = tmp_path / case.scenario
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text("")
+    seen = []
+    monkeypatch.setattr(v, "run_case", lambda path, ovr: (seen.append(tuple(ovr)), (None, "x", 0.0))[1])
+    v.run_studies([cmm.STUDY], quick=True, jobs=1, scenarios=tmp_path)
+    assert seen[-1] == cmm.QUICK_OVERRIDES + ("run.measure=120s",)
+    assert seen[0] == cmm.QUICK_OVERRIDES
+    seen.clear()
+    v.run_studies([cmm.STUDY], quick=False, jobs=1, scenarios=tmp_path)
+    assert seen[-1] == ("run.measure=6m",) and seen[0] == ()

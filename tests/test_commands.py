@@ -22,6 +22,8 @@ def scenario(tmp_path: Path, console: List[Tuple[str, str, str]], level: str = "
     of (at, user or "", "cp"/"linux" command)."""
     text = BASE.replace('priming = "10s"', 'priming = "1s"').replace('measure = "60s"', 'measure = "2s"')
     text = text.replace('interval = "20s"', 'interval = "1s"').replace('zvm_level = "5.3"', f'zvm_level = "{level}"')
+    if level in ("6.4", "7.1"):  # no expanded storage from z/VM 6.4: the 1 GB is central storage
+        text = text.replace('central = "8G"\nexpanded = "1G"', 'central = "9G"')
     text = text[: text.index("[[console]]")]
     for at, user, cmd in console:
         kind, _, command = cmd.partition(":")
@@ -81,6 +83,11 @@ def test_check_accepts_not_simulated(tmp_path: Path, cmd: str) -> None:
         # CMMA came with z/VM 5.3; the global aging list after 5.3.
         ("cp:SET MEMASSIST ON ALL", "5.2", "HCPCFC003E Invalid option - MEMASSIST"),
         ("cp:QUERY AGELIST", "5.3", "HCPCQU003E Invalid option - AGELIST"),
+        ("cp:SET AGELIST SIZE 5%", "5.4", "HCPCFC003E Invalid option - AGELIST"),
+        ("cp:SET AGELIST SIZE 150%", "7.1", "HCPCFC002E Invalid operand - 150%"),
+        ("cp:SET AGELIST KEEPSLOT", "6.4", "HCPCFC026E Operand missing or invalid"),
+        # No expanded storage from z/VM 6.4.
+        ("cp:QUERY XSTORE", "7.1", "HCPCQU003E Invalid option - XSTORE"),
         ("linux:frob", "5.3", "-bash: frob: command not found"),
         ("linux:free -z", "5.3", "free: invalid option -- 'z'"),
         ("linux:cat /proc/nothing", "5.3", "cat: /proc/nothing: No such file or directory"),
@@ -111,12 +118,12 @@ def test_commands_cli_all(runner) -> None:
     assert "MEMASSIST" not in res.stdout  # z/VM 5.3 and later
 
 
-@pytest.mark.parametrize("level", ["6.4", "five"])
+@pytest.mark.parametrize("level", ["6.2", "five"])
 def test_commands_cli_unknown_level(runner, level: str) -> None:
     res = invoke(runner, ["commands", "--level", level])
     assert res.exit_code == 1
     assert "Traceback" not in res.output + res.stderr
-    assert level in res.stderr and "5.2" in res.stderr and "5.3" in res.stderr, res.stderr
+    assert level in res.stderr and "5.2" in res.stderr and "7.1" in res.stderr, res.stderr
 
 
 def test_commands_api() -> None:
@@ -132,5 +139,32 @@ def test_commands_api() -> None:
     assert by_name[("linux", "lsmod")]["simulated"] is False
     assert any(r["system"] == "linux" and r["simulated"] and re.match(r"free\b", r["command"]) for r in rows)
     assert ("cp", "QUERY MEMASSIST") not in {(r["system"], r["command"]) for r in _core.commands("5.2")}
-    with pytest.raises(ValueError, match="5.2, 5.3"):
-        _core.commands("7.1")
+    with pytest.raises(ValueError, match="5.2, 5.3, 5.4, 6.4, 7.1"):
+        _core.commands("6.3")
+    later = {(r["system"], r["command"]): r for r in _core.commands("7.1")}
+    assert later[("cp", "SET AGELIST")]["simulated"] is True
+    assert later[("cp", "QUERY AGELIST")]["since"] == "6.3"
+    assert ("cp", "QUERY XSTORE") not in later
+
+
+def test_agelist_commands_answer_on_7_1(runner, tmp_path: Path) -> None:
+    path = scenario(tmp_path, [
+        ("1s", "", "cp:QUERY AGELIST"),
+        ("1s", "", "cp:SET AGELIST SIZE 5% EARLYWRITES NO"),
+        ("2s", "", "cp:Q AGELIST"),
+        ("2s", "", "cp:INDICATE LOAD"),
+    ], level="7.1")
+    out = tmp_path / "out"
+    res = invoke(runner, ["run", str(path), "--out", str(out)])
+    assert res.exit_code == 0, res.output + res.stderr
+    answers = [c["response"] for c in json.loads((out / "console.json").read_text())]
+    # 9 GB: 2,359,296 frames less CP's 32,768; 2 % and then 5 % of the rest.
+    assert answers[0] == ["AGELIST SIZE 2% (181M) EARLYWRITES YES KEEPSLOT YES"]
+    assert answers[1] == []
+    assert answers[2] == ["AGELIST SIZE 5% (454M) EARLYWRITES NO KEEPSLOT YES"]
+    assert not any(line.startswith("XSTORE-") for line in answers[3])
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["zvm_level"] == "7.1"
+    assert summary["agelist_target_frames"] > 0
+    assert "agelist_revalidated_per_s" in summary and "agelist_early_writes_per_s" in summary
+

@@ -93,7 +93,10 @@ def run_studies(
     for study in studies:
         d = find_scenarios_dir(study, scenarios)  # fail before running anything
         overrides = study.quick_overrides if quick else ()
-        work += [(study, c, str(d / c.scenario), overrides) for c in study.cases]
+        work += [
+            (study, c, str(d / c.scenario), tuple(overrides) + (c.quick_overrides if quick else c.overrides))
+            for c in study.cases
+        ]
 
     outcomes: List[CaseOutcome] = []
 

@@ -22,6 +22,9 @@ class Case:
     level: str  # the configuration family a case belongs to, e.g. a z/VM level
     guests: int
     scenario: str  # path relative to the scenarios folder
+    # Run-control overrides of this case, applied after the study's (full run / `--quick`).
+    overrides: Tuple[str, ...] = ()
+    quick_overrides: Tuple[str, ...] = ()
 
     @property
     def key(self) -> CaseKey:

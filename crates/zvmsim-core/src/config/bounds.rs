@@ -230,6 +230,12 @@ fn check_model(p: &ModelParams, src: &Source) -> Result<(), ScenarioError> {
         ));
     }
     fraction("dasd_read_hit_ratio", p.dasd_read_hit_ratio, false, false)?;
+    fraction(
+        "agelist_early_write_share",
+        p.agelist_early_write_share,
+        false,
+        false,
+    )?;
     if !(0.0..=1.0).contains(&p.block_companion_window) {
         return Err(src.error(
             &field("block_companion_window"),
@@ -305,6 +311,8 @@ fn check_model(p: &ModelParams, src: &Source) -> Result<(), ScenarioError> {
         ("linux_cmm_page", p.linux_cmm_page),
         ("linux_diag10", p.linux_diag10),
         ("cp_diag10_page", p.cp_diag10_page),
+        ("cp_trial_invalidate", p.cp_trial_invalidate),
+        ("cp_agelist_revalidate", p.cp_agelist_revalidate),
     ] {
         // Zero is allowed: a what-if study of a path made free.
         rows.push(DurBound {

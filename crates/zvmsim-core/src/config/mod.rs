@@ -1,7 +1,9 @@
 //! What the user gives: the scenario file, its units, its semantic checks, and the model's
 //! global parameters.
 
+pub mod agelist;
 pub mod bounds;
+pub mod level;
 mod overrides;
 pub mod params;
 pub mod resources;

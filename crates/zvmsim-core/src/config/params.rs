@@ -20,11 +20,11 @@ pub enum AvailSearch {
 }
 
 macro_rules! params {
-    ($( $(#[doc = $doc:expr])* $name:ident : $ty:ty = $default:expr ;)*) => {
+    ($( $(#[$meta:meta])* $name:ident : $ty:ty = $default:expr ;)*) => {
         #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
         #[serde(deny_unknown_fields, default)]
         pub struct ModelParams {
-            $( $(#[doc = $doc])* pub $name: $ty, )*
+            $( $(#[$meta])* pub $name: $ty, )*
         }
         impl Default for ModelParams {
             fn default() -> Self {
@@ -104,6 +104,26 @@ params! {
     /// window itself is an inference; 0 turns it off (they wait a whole revolution).
     block_companion_window: f64 = 0.25;
 
+    // The global aging list (z/VM 6.3 and later, cp/storage/agelist.rs). Left out of the
+    // serialized scenario at their defaults, so that the scenarios written before them keep
+    // their hash.
+    /// CP CPU to trial-invalidate a frame: invalidate its page table entry and move it from
+    /// its owner's frame-owned list to the tail of the global aging list. Inference: twice a
+    /// demand-scan examination (`cp_scan_frame`), for the invalidation and the list move.
+    #[serde(skip_serializing_if = "default_trial_invalidate")]
+    cp_trial_invalidate: Duration = ns(300);
+    /// CP CPU to revalidate a page found on the aging list: the page fault, the page table
+    /// entry made valid again and the frame put back on its owner's list; no I/O, no data
+    /// moved. Inference: a quarter of a page-in from XSTOR (`cp_pagein_xstor`), which also
+    /// moves 4 KB and releases the XSTOR block.
+    #[serde(skip_serializing_if = "default_revalidate")]
+    cp_agelist_revalidate: Duration = us(2);
+    /// EARLYWRITES YES: the share of the aging list, from its head, that CP keeps written
+    /// (changed pages paged out ahead of need, so that reclaim finds them clean). Inference:
+    /// IBM describes the writes as done ahead of need near the head, without a figure.
+    #[serde(skip_serializing_if = "default_early_write_share")]
+    agelist_early_write_share: f64 = 0.25;
+
     /// 3390 on DS8300, 15k rpm DDMs: service of a random read that misses the storage-server
     /// cache (seek + rotation + transfer).
     dasd_read_miss: Duration = us(5_500);
@@ -134,4 +154,14 @@ params! {
     /// the page's frame, XSTOR block and DASD slot. Inference: the order of a steal
     /// (`cp_steal`) plus an interception.
     cp_diag10_page: Duration = us(4);
+}
+
+fn default_trial_invalidate(d: &Duration) -> bool {
+    *d == ModelParams::default().cp_trial_invalidate
+}
+fn default_revalidate(d: &Duration) -> bool {
+    *d == ModelParams::default().cp_agelist_revalidate
+}
+fn default_early_write_share(x: &f64) -> bool {
+    *x == ModelParams::default().agelist_early_write_share
 }

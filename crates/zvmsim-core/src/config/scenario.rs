@@ -12,6 +12,8 @@ use sha2::{Digest, Sha256};
 
 use crate::config::units::{Duration, Size};
 
+pub use crate::config::agelist::{AgelistSettings, AgelistSize, AgelistSpec};
+pub use crate::config::level::ZvmLevel;
 pub use crate::config::source::{blame_override, parse, ScenarioError, Source};
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -94,69 +96,6 @@ fn default_vmrm_max_shrink() -> f64 {
     0.25
 }
 
-/// The z/VM release: "5.2" or "5.3" (a bare number, as `--set lpar.zvm_level=5.2` gives, is
-/// accepted too).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
-pub enum ZvmLevel {
-    #[serde(rename = "5.2")]
-    V5R2,
-    #[serde(rename = "5.3")]
-    V5R3,
-}
-
-impl<'de> Deserialize<'de> for ZvmLevel {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Level;
-        impl serde::de::Visitor<'_> for Level {
-            type Value = ZvmLevel;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a z/VM level: \"5.2\" or \"5.3\"")
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ZvmLevel, E> {
-                match v.trim() {
-                    "5.2" => Ok(ZvmLevel::V5R2),
-                    "5.3" => Ok(ZvmLevel::V5R3),
-                    other => Err(E::custom(format!(
-                        "unknown z/VM level `{other}`: zvmsim simulates \"5.2\" and \"5.3\""
-                    ))),
-                }
-            }
-            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<ZvmLevel, E> {
-                // Shortest form that reads back as `v`: 5.25 stays 5.25 (not a release).
-                self.visit_str(&format!("{v}"))
-            }
-            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<ZvmLevel, E> {
-                self.visit_str(&v.to_string())
-            }
-            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<ZvmLevel, E> {
-                self.visit_str(&v.to_string())
-            }
-        }
-        d.deserialize_any(Level)
-    }
-}
-
-impl ZvmLevel {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ZvmLevel::V5R2 => "5.2",
-            ZvmLevel::V5R3 => "5.3",
-        }
-    }
-    /// Largest real storage the release supports (z/VM 5.2: 128 GB; 5.3: 256 GB).
-    pub fn max_central(self) -> Size {
-        match self {
-            ZvmLevel::V5R2 => Size(128 << 30),
-            ZvmLevel::V5R3 => Size(256 << 30),
-        }
-    }
-    /// Largest virtual machine storage CP accepts for a guest (architected 64-bit limit of the
-    /// release's DEFINE STORAGE: 1 TB for 5.2/5.3).
-    pub fn max_guest_storage(self) -> Size {
-        Size(1 << 40)
-    }
-}
-
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Lpar {
@@ -167,8 +106,12 @@ pub struct Lpar {
     /// Expanded storage (XSTOR); 0 for none.
     #[serde(default)]
     pub expanded: Size,
-    /// z/VM release: "5.2" or "5.3".
+    /// z/VM release: "5.2", "5.3", "5.4", "6.4" or "7.1".
     pub zvm_level: ZvmLevel,
+    /// z/VM 6.3 and later: the global aging list at IPL (`[lpar.agelist]`, as the STORAGE
+    /// AGELIST statement sets it). Left out: IBM's defaults. Refused on earlier releases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agelist: Option<AgelistSpec>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]

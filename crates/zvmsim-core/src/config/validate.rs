@@ -40,6 +40,54 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             ),
         );
     }
+    // The page word's frame field holds MAX_FRAMES frames (1 TB): the model's own bound,
+    // below 6.4's and 7.1's 2 TB.
+    let model_max = (crate::cp::storage::MAX_FRAMES as u64) << 12;
+    if l.central.bytes() > model_max {
+        return err(
+            "lpar.central",
+            format!(
+                "zvmsim models at most {} of real storage (the page word's frame field); {} was given",
+                crate::config::units::Size(model_max),
+                l.central
+            ),
+        );
+    }
+    if l.zvm_level.has_agelist() && l.expanded.bytes() > 0 {
+        return err(
+            "lpar.expanded",
+            format!(
+                "z/VM {} has no expanded storage (z/VM 6.4 removed XSTOR support; IBM \
+                 advised converting it to central storage from z/VM 6.3): set \
+                 lpar.expanded to 0 and add {} to lpar.central",
+                l.zvm_level.as_str(),
+                l.expanded
+            ),
+        );
+    }
+    if let Some(a) = &l.agelist {
+        if !l.zvm_level.has_agelist() {
+            return err(
+                "lpar.agelist",
+                format!(
+                    "z/VM {} has no global aging list (it replaced demand scan in z/VM 6.3): \
+                     remove [lpar.agelist] or set lpar.zvm_level to \"6.4\" or \"7.1\"",
+                    l.zvm_level.as_str()
+                ),
+            );
+        }
+        if let Some(crate::config::agelist::AgelistSize::Storage(s)) = a.size {
+            if s > l.central || s.bytes() < PAGE_SIZE {
+                return err(
+                    "lpar.agelist.size",
+                    format!(
+                        "aging list size {s} must be at least 4K and at most central storage {}",
+                        l.central
+                    ),
+                );
+            }
+        }
+    }
     if l.expanded.bytes() > (128 << 30) {
         return err(
             "lpar.expanded",

@@ -11,8 +11,8 @@
 //! inferred rather than stated in a source carry [`RELEASE`] or a specific note.
 //!
 //! Later releases: add the level to [`LEVELS`] and entries with `.since("x.y")` (or `.until`
-//! for what a release removed); nothing else changes. A few later commands are already listed
-//! to show the pattern; they are simply not available at 5.2/5.3.
+//! for what a release removed); nothing else changes. The aging list's SET/QUERY AGELIST came
+//! with 6.3; QUERY XSTORE went with expanded storage in 6.4.
 
 use serde::Serialize;
 
@@ -59,6 +59,10 @@ const fn wa(name: &'static str, min: usize) -> Word {
 impl Word {
     const fn since(mut self, level: &'static str) -> Self {
         self.since = Some(level);
+        self
+    }
+    const fn until(mut self, level: &'static str) -> Self {
+        self.until = Some(level);
         self
     }
     const fn note(mut self, note: &'static str) -> Self {
@@ -312,7 +316,7 @@ mod tests {
         assert!(find(QUERY, "MEMASSIST", Some("5.3")).is_some());
         assert!(find(QUERY, "AGELIST", Some("5.3")).is_none());
         assert!(is_pf_key("PF12") && !is_pf_key("PF25") && !is_pf_key("PFX"));
-        assert_eq!(simulated_levels(), vec!["5.2", "5.3"]);
+        assert_eq!(simulated_levels(), vec!["5.2", "5.3", "5.4", "6.4", "7.1"]);
     }
 
     #[test]
@@ -350,7 +354,24 @@ mod tests {
             .filter(|r| r.simulated && r.system == "cp")
             .map(|r| r.command.as_str())
             .collect();
+        // Every simulated command but the aging list's (z/VM 6.3 and later)...
+        let mut expected: Vec<&str> = super::super::commands::SIMULATED
+            .iter()
+            .copied()
+            .filter(|c| !c.ends_with("AGELIST"))
+            .collect();
+        expected.sort_unstable();
+        assert_eq!(simulated, expected);
+        // ... and at 7.1 every one but QUERY XSTORE (no expanded storage from 6.4).
+        let l71 = listing("7.1").unwrap();
+        let mut simulated: Vec<&str> = l71
+            .iter()
+            .filter(|r| r.simulated && r.system == "cp")
+            .map(|r| r.command.as_str())
+            .collect();
+        simulated.sort_unstable();
         let mut expected = super::super::commands::SIMULATED.to_vec();
+        expected.retain(|c| *c != "QUERY XSTORE");
         expected.sort_unstable();
         assert_eq!(simulated, expected);
         let load = l53.iter().find(|r| r.command == "INDICATE LOAD").unwrap();
@@ -358,9 +379,12 @@ mod tests {
         assert!(l53
             .iter()
             .any(|r| r.system == "linux" && r.simulated && r.command.starts_with("free")));
-        let err = listing("6.4").unwrap_err();
+        // 6.3's aging list commands exist at the simulated later levels, not at 5.4.
+        assert!(has(&listing("7.1").unwrap(), "QUERY AGELIST"));
+        assert!(!has(&listing("5.4").unwrap(), "QUERY AGELIST"));
+        let err = listing("6.2").unwrap_err();
         assert!(
-            err.contains("5.2") && err.contains("5.3") && err.contains("6.4"),
+            err.contains("5.2") && err.contains("5.4") && err.contains("7.1"),
             "{err}"
         );
     }

@@ -4,7 +4,10 @@
 //! [`super::catalog`]) answers `not simulated by zvmsim: <command>`.
 
 use super::catalog;
+use crate::config::agelist::AgelistSize;
 use crate::config::units::PAGE_SIZE;
+
+mod agelist;
 
 /// A parsed CP command.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,6 +38,15 @@ pub enum CpCommand {
     QueryMemassist {
         target: Target,
     },
+    /// `SET AGELIST [SIZE n%|nU] [EARLYWRITES YES|NO] [KEEPSLOT YES|NO]` (z/VM 6.3 and
+    /// later): what the command changes; the rest stays as it is.
+    SetAgelist {
+        size: Option<AgelistSize>,
+        early_writes: Option<bool>,
+        keep_slot: Option<bool>,
+    },
+    /// `QUERY AGELIST` (z/VM 6.3 and later).
+    QueryAgelist,
     /// A real CP command (see [`super::catalog`]) that zvmsim does not model, as typed.
     NotSimulated {
         command: String,
@@ -52,6 +64,8 @@ pub const SIMULATED: &[&str] = &[
     "INDICATE LOAD",
     "SET MEMASSIST",
     "QUERY MEMASSIST",
+    "SET AGELIST",
+    "QUERY AGELIST",
 ];
 
 /// Whom a per-user command addresses.
@@ -80,6 +94,8 @@ pub struct CpView<'a> {
     /// Each logged-on guest, its SET MEMASSIST setting and whether the guest uses the assist
     /// (CMMA in effect since its IPL), in logon order.
     pub memassist: Vec<(String, bool, bool)>,
+    /// The global aging list (z/VM 6.3 and later).
+    pub agelist: Option<crate::cp::storage::AgelistState>,
 }
 
 /// `word` matches `full` if it is at least `min` characters long and a prefix of it.
@@ -122,7 +138,9 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
         };
         let cmd = if abbrev(what, "STORAGE", 3) {
             CpCommand::QueryStorage
-        } else if abbrev(what, "XSTORE", 2) || what == "XSTORAGE" {
+        } else if (abbrev(what, "XSTORE", 2) || what == "XSTORAGE")
+            && is_operand(catalog::QUERY, "XSTORE", level)
+        {
             CpCommand::QueryXstore
         } else if abbrev(what, "PROCESSORS", 4) {
             CpCommand::QueryProcessors
@@ -139,6 +157,8 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
                 Some(w) => return Err(format!("HCPQAL003E Invalid option - {w}")),
                 None => return Err("HCPQAL026E Operand missing or invalid".into()),
             }
+        } else if is_named(catalog::QUERY, what, level, "AGELIST") {
+            CpCommand::QueryAgelist
         } else if is_memassist(catalog::QUERY, what, level) {
             if is_own(&ops[1..]) {
                 return not_simulated();
@@ -174,6 +194,13 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
             }
             Some(w) => Err(format!("HCPIND003E Invalid option - {w}")),
         };
+    }
+    if abbrev(verb, "SET", 3)
+        && ops
+            .first()
+            .is_some_and(|w| is_named(catalog::SET, w, level, "AGELIST"))
+    {
+        return agelist::parse_set(&ops[1..]);
     }
     if abbrev(verb, "SET", 3)
         && ops
@@ -243,7 +270,17 @@ fn rest_after(line: &str, n: usize) -> &str {
 
 /// `token` names the MEMASSIST operand of `words` at `level` (absent before z/VM 5.3).
 fn is_memassist(words: &[catalog::Word], token: &str, level: Option<&str>) -> bool {
-    catalog::find(words, token, level).is_some_and(|w| w.name == "MEMASSIST")
+    is_named(words, token, level, "MEMASSIST")
+}
+
+/// `token` names operand `name` of `words` at `level`.
+fn is_named(words: &[catalog::Word], token: &str, level: Option<&str>, name: &str) -> bool {
+    catalog::find(words, token, level).is_some_and(|w| w.name == name)
+}
+
+/// Operand `name` of `words` exists at `level` (`None`: at some level).
+fn is_operand(words: &[catalog::Word], name: &str, level: Option<&str>) -> bool {
+    words.iter().any(|w| w.name == name && w.at(level))
 }
 
 /// The users a MEMASSIST command names: `[FOR] ALL`, `[FOR] USER userid` (the forms IBM's
@@ -399,14 +436,19 @@ pub fn respond(cmd: &CpCommand, v: &CpView) -> Vec<String> {
                 ),
             ]
         }
-        CpCommand::IndicateLoad => vec![
-            format!("AVGPROC-{:03.0}% {:02}", v.avg_proc_pct, v.ifls),
-            format!(
-                "XSTORE-{:06.0}/SEC MIGRATE-{:04.0}/SEC",
-                v.xstor_per_s, v.migrate_per_s
-            ),
-            format!("PAGING-{:04.0}/SEC", v.paging_per_s),
-        ],
+        CpCommand::IndicateLoad => {
+            let mut out = vec![format!("AVGPROC-{:03.0}% {:02}", v.avg_proc_pct, v.ifls)];
+            // No XSTORE line where the release has no expanded storage (6.4 and later;
+            // inference, as QUERY XSTORE's removal).
+            if is_operand(catalog::QUERY, "XSTORE", Some(v.level)) {
+                out.push(format!(
+                    "XSTORE-{:06.0}/SEC MIGRATE-{:04.0}/SEC",
+                    v.xstor_per_s, v.migrate_per_s
+                ));
+            }
+            out.push(format!("PAGING-{:04.0}/SEC", v.paging_per_s));
+            out
+        }
         // A successful SET answers with nothing but CP's ready (inference: no response text
         // is documented that we could verify); the console applies it.
         CpCommand::SetMemassist { target, .. } => {
@@ -444,6 +486,7 @@ pub fn respond(cmd: &CpCommand, v: &CpView) -> Vec<String> {
                 Err(m) => vec![m],
             }
         }
+        CpCommand::SetAgelist { .. } | CpCommand::QueryAgelist => agelist::respond(cmd, v),
         CpCommand::NotSimulated { command } => vec![format!("not simulated by zvmsim: {command}")],
         // Answered by the simulation, which starts VMRM or delivers the message.
         CpCommand::Xautolog { .. } | CpCommand::Smsg { .. } => vec![],
@@ -454,196 +497,4 @@ pub fn respond(cmd: &CpCommand, v: &CpView) -> Vec<String> {
 mod memassist_tests;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn abbreviations_and_errors() {
-        assert_eq!(parse("q stor").unwrap(), CpCommand::QueryStorage);
-        assert_eq!(parse("CP QUERY XSTORE").unwrap(), CpCommand::QueryXstore);
-        assert_eq!(parse("q alloc page").unwrap(), CpCommand::QueryAllocPage);
-        assert_eq!(parse("ind").unwrap(), CpCommand::IndicateLoad);
-        assert_eq!(
-            parse("frobnicate all").unwrap_err(),
-            "HCPCMD001E Unknown CP command: FROBNICATE"
-        );
-        assert!(parse("q bogus").unwrap_err().starts_with("HCPCQU003E"));
-        assert!(parse("q").unwrap_err().contains("026E"));
-        // QU is not an abbreviation CP accepts for ... it is: QUERY's minimum is Q.
-        assert_eq!(parse("qu n").unwrap(), CpCommand::QueryNames);
-    }
-
-    fn ns(cmd: &str) -> CpCommand {
-        CpCommand::NotSimulated {
-            command: cmd.trim().to_string(),
-        }
-    }
-
-    #[test]
-    fn real_commands_not_simulated() {
-        // Real CP commands and operands zvmsim does not model: as typed, trimmed.
-        for cmd in [
-            "SET SRM STORBUF 300 250 200",
-            "DEFINE STORAGE 512M",
-            "def vfb-512 2000 2097152",
-            "att 5680 LNX01",
-            "defseg DCSS1G 20000-5FFFF sn",
-            "saveseg DCSS1G",
-            "xautolog TCPIP",
-            "XAUTOLOG VMRMSVM SYNC",
-            "SMSG LNX01",
-            "q nss name map dcssname",
-            "Q PAV",
-            "query vdisk userlim",
-            "q alloc spool",
-            "IND I/O",
-            "INDICATE USER LNX01",
-            "ind queues exp",
-            "CP SET VDISK SYSLIM 1G",
-            "q v dasd",
-            "q pf12",
-            "LOGOFF",
-        ] {
-            assert_eq!(parse(cmd), Ok(ns(cmd)), "{cmd}");
-        }
-        let v = CpView {
-            level: "5.3",
-            central_bytes: 0,
-            xstor_bytes: 0,
-            xstor_used_blocks: 0,
-            ifls: 1,
-            guests: vec![],
-            slots_total: 0,
-            slots_used: 0,
-            avg_proc_pct: 0.0,
-            paging_per_s: 0.0,
-            xstor_per_s: 0.0,
-            migrate_per_s: 0.0,
-            memassist: vec![],
-        };
-        assert_eq!(
-            respond(&parse(" set srm storbuf 300 250 200 ").unwrap(), &v),
-            vec!["not simulated by zvmsim: set srm storbuf 300 250 200".to_string()]
-        );
-    }
-
-    #[test]
-    fn unknown_verbs_and_bad_operands() {
-        // Verbs CP does not have.
-        for (cmd, verb) in [
-            ("FROB IT", "FROB"),
-            ("modprobe cmm", "MODPROBE"),
-            ("IN", "IN"),
-        ] {
-            assert_eq!(
-                parse(cmd).unwrap_err(),
-                format!("HCPCMD001E Unknown CP command: {verb}")
-            );
-        }
-        // Operands CP rejects, for modelled and not modelled verbs alike.
-        assert_eq!(
-            parse("SET FROB ON").unwrap_err(),
-            "HCPCFC003E Invalid option - FROB"
-        );
-        assert!(parse("SET").unwrap_err().contains("026E"));
-        assert_eq!(
-            parse("IND FROB").unwrap_err(),
-            "HCPIND003E Invalid option - FROB"
-        );
-        assert_eq!(
-            parse("Q ALLOC FROB").unwrap_err(),
-            "HCPQAL003E Invalid option - FROB"
-        );
-        assert_eq!(
-            parse("q stor now").unwrap_err(),
-            "HCPCQU003E Invalid option - NOW"
-        );
-        // Too short an abbreviation is no abbreviation.
-        assert!(parse("q st").unwrap_err().starts_with("HCPCQU003E"));
-        assert_eq!(
-            parse("SE SRM").unwrap_err(),
-            "HCPCMD001E Unknown CP command: SE"
-        );
-        // Modelled commands are unchanged.
-        assert_eq!(parse("CP IND LOAD").unwrap(), CpCommand::IndicateLoad);
-        assert_eq!(parse("q xstorage").unwrap(), CpCommand::QueryXstore);
-    }
-
-    #[test]
-    fn xautolog_and_smsg() {
-        assert_eq!(
-            parse("xautolog vmrmsvm").unwrap(),
-            CpCommand::Xautolog {
-                user: "VMRMSVM".into()
-            }
-        );
-        assert_eq!(
-            parse(" CP SM lnx00080  CMM SHRINK 0x100 ").unwrap(),
-            CpCommand::Smsg {
-                to: "LNX00080".into(),
-                text: "CMM SHRINK 0x100".into()
-            }
-        );
-        assert_eq!(
-            parse("SMSG LNX01 cmm shrink 5").unwrap(),
-            CpCommand::Smsg {
-                to: "LNX01".into(),
-                text: "cmm shrink 5".into()
-            }
-        );
-    }
-
-    #[test]
-    fn release_levels() {
-        // CMMA (SET/QUERY MEMASSIST) came with z/VM 5.3.
-        assert!(parse_at("SET MEMASSIST ON ALL", Some("5.3")).is_ok());
-        assert_eq!(
-            parse_at("SET MEMASSIST ON ALL", Some("5.2")).unwrap_err(),
-            "HCPCFC003E Invalid option - MEMASSIST"
-        );
-        assert_eq!(
-            parse_at("Q MEMASSIST", Some("5.2")).unwrap_err(),
-            "HCPCQU003E Invalid option - MEMASSIST"
-        );
-        // A verb of a later release is unknown to an earlier CP.
-        assert_eq!(
-            parse_at("VMRELOCATE TEST LNX01 TO B", Some("5.3")).unwrap_err(),
-            "HCPCMD001E Unknown CP command: VMRELOCATE"
-        );
-        assert!(parse_at("VMRELOCATE TEST LNX01 TO B", Some("6.2")).is_ok());
-        assert!(parse_at("Q AGELIST", Some("5.3")).is_err());
-        assert!(parse_at("DEFINE HYPERPAVALIAS 1234 FOR BASE 100", Some("5.2")).is_err());
-        assert!(parse_at("DEFINE HYPERPAVALIAS 1234 FOR BASE 100", Some("5.3")).is_ok());
-        // Operands DEFINE has that the catalog does not list are accepted.
-        assert!(parse_at("DEFINE CONSOLE 009", Some("5.2")).is_ok());
-        assert_eq!(
-            parse_at("q stor", Some("5.2")).unwrap(),
-            CpCommand::QueryStorage
-        );
-    }
-
-    #[test]
-    fn simulated_names_match_the_parser() {
-        // Every simulated catalog entry parses, in full and at its minimum abbreviation, to
-        // a modelled command; one character less does not.
-        for row in catalog::listing("5.3").unwrap() {
-            if row.system != "cp" || !row.simulated {
-                continue;
-            }
-            // SET MEMASSIST needs its operands.
-            let ops = if row.command == "SET MEMASSIST" {
-                " ON ALL"
-            } else {
-                ""
-            };
-            let full = parse(&format!("{}{ops}", row.command)).unwrap();
-            let short = parse(&format!("{}{ops}", row.abbreviation.as_deref().unwrap())).unwrap();
-            assert!(
-                !matches!(full, CpCommand::NotSimulated { .. }),
-                "{}",
-                row.command
-            );
-            assert_eq!(full, short, "{}", row.command);
-        }
-    }
-}
+mod tests;

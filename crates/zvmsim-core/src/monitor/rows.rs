@@ -39,6 +39,18 @@ impl ColumnValue for f64 {
         Column::F64(values)
     }
 }
+/// A figure only some releases have (the aging list's, from z/VM 6.3): 0 in the column where
+/// the release has none; the row's serde form leaves it out.
+impl ColumnValue for Option<u64> {
+    fn column(values: Vec<Self>) -> Column {
+        Column::U64(values.into_iter().map(|v| v.unwrap_or(0)).collect())
+    }
+}
+impl ColumnValue for Option<f64> {
+    fn column(values: Vec<Self>) -> Column {
+        Column::F64(values.into_iter().map(|v| v.unwrap_or(0.0)).collect())
+    }
+}
 impl ColumnValue for String {
     fn column(values: Vec<Self>) -> Column {
         Column::Str(values)
@@ -46,11 +58,11 @@ impl ColumnValue for String {
 }
 
 macro_rules! rows {
-    ($( $(#[doc = $doc:expr])* $name:ident { $( $(#[doc = $d:expr])* $f:ident : $t:ty, )* } )*) => {
+    ($( $(#[doc = $doc:expr])* $name:ident { $( $(#[$m:meta])* $f:ident : $t:ty, )* } )*) => {
         $(
             $(#[doc = $doc])*
             #[derive(Debug, Clone, Default, Serialize)]
-            pub struct $name { $( $(#[doc = $d])* pub $f: $t, )* }
+            pub struct $name { $( $(#[$m])* pub $f: $t, )* }
             impl $name {
                 /// The rows as columns.
                 pub fn columns(rows: &[$name]) -> Columns {
@@ -166,6 +178,22 @@ rows! {
         paging_wait_ms: f64,
         /// SMSGs (`CMM SHRINK n`) VMRM sent in the interval.
         vmrm_notifications: u64,
+        /// z/VM 6.3 and later (left out of the rows of earlier releases): the global aging
+        /// list's size in frames (SET AGELIST SIZE) and the frames on it at the interval's
+        /// end; per second, frames trial-invalidated onto it, frames reclaimed from its head,
+        /// pages revalidated on it (faults resolved without I/O) and pages written early.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        agelist_target_frames: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        agelist_frames: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        agelist_invalidated_per_s: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        agelist_reclaimed_per_s: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        agelist_revalidated_per_s: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        agelist_early_writes_per_s: Option<f64>,
     }
 }
 

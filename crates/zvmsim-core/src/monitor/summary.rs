@@ -56,6 +56,41 @@ means! {
     vmrm_notifications,
 }
 
+/// Means over the measured intervals of the aging list's figures (z/VM 6.3 and later).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct AgelistMeans {
+    pub agelist_target_frames: f64,
+    pub agelist_frames: f64,
+    pub agelist_invalidated_per_s: f64,
+    pub agelist_reclaimed_per_s: f64,
+    pub agelist_revalidated_per_s: f64,
+    pub agelist_early_writes_per_s: f64,
+}
+
+impl AgelistMeans {
+    /// `None` where the rows have no aging list (releases before 6.3).
+    pub fn of(rows: &[SystemRow]) -> Option<Self> {
+        if rows.is_empty() || rows.iter().any(|r| r.agelist_frames.is_none()) {
+            return None;
+        }
+        let n = rows.len() as f64;
+        let u = |f: fn(&SystemRow) -> Option<u64>| {
+            rows.iter().map(|r| f(r).unwrap_or(0) as f64).sum::<f64>() / n
+        };
+        let r = |f: fn(&SystemRow) -> Option<f64>| {
+            rows.iter().map(|r| f(r).unwrap_or(0.0)).sum::<f64>() / n
+        };
+        Some(AgelistMeans {
+            agelist_target_frames: u(|x| x.agelist_target_frames),
+            agelist_frames: u(|x| x.agelist_frames),
+            agelist_invalidated_per_s: r(|x| x.agelist_invalidated_per_s),
+            agelist_reclaimed_per_s: r(|x| x.agelist_reclaimed_per_s),
+            agelist_revalidated_per_s: r(|x| x.agelist_revalidated_per_s),
+            agelist_early_writes_per_s: r(|x| x.agelist_early_writes_per_s),
+        })
+    }
+}
+
 /// One guest over the measured window.
 #[derive(Debug, Clone, Serialize)]
 pub struct GuestSummary {
@@ -106,6 +141,9 @@ pub struct Summary {
     pub throughput_tx_per_s: f64,
     #[serde(flatten)]
     pub means: SystemMeans,
+    /// The aging list's means (z/VM 6.3 and later; left out before).
+    #[serde(flatten)]
+    pub agelist: Option<AgelistMeans>,
     pub frames_central: u64,
     pub pages_guest_virtual: u64,
     pub planned_overcommit_pct: f64,

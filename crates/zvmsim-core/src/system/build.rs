@@ -72,7 +72,7 @@ impl Simulation {
                 pages: sc.guests[inst.spec_index].storage.pages() as u32,
             })
             .collect();
-        let storage = Storage::new(
+        let mut storage = Storage::new(
             sc.lpar.zvm_level,
             &p,
             frames,
@@ -81,6 +81,10 @@ impl Simulation {
             &volume_slots,
             &spaces,
         );
+        // z/VM 6.3 and later: the aging list as [lpar.agelist] sets it at IPL.
+        if let Some(a) = &sc.lpar.agelist {
+            storage.set_agelist(a.settings());
+        }
         let groups = storage.slot_groups();
         let mut m = Machine {
             now: 0,

@@ -38,8 +38,14 @@ impl Simulation {
                 Ok(CpCommand::Xautolog { user: u }) => self.xautolog(&u),
                 Ok(CpCommand::Smsg { to, text }) => self.smsg(&user, &to, &text),
                 Ok(c) => {
-                    if let cp::CpCommand::SetMemassist { on, target } = &c {
-                        self.set_memassist(*on, target);
+                    match &c {
+                        CpCommand::SetMemassist { on, target } => self.set_memassist(*on, target),
+                        CpCommand::SetAgelist {
+                            size,
+                            early_writes,
+                            keep_slot,
+                        } => self.set_agelist(*size, *early_writes, *keep_slot),
+                        _ => {}
                     }
                     cp::respond(&c, &self.cp_view())
                 }
@@ -96,6 +102,23 @@ impl Simulation {
         }
     }
 
+    /// SET AGELIST: the operands given change, the others stay (the parser accepts it only
+    /// at a release with the aging list).
+    fn set_agelist(
+        &mut self,
+        size: Option<crate::config::agelist::AgelistSize>,
+        early_writes: Option<bool>,
+        keep_slot: Option<bool>,
+    ) {
+        let st = &mut self.m.storage;
+        if let Some(mut s) = st.agelist().map(|a| a.settings) {
+            s.size = size.unwrap_or(s.size);
+            s.early_writes = early_writes.unwrap_or(s.early_writes);
+            s.keep_slot = keep_slot.unwrap_or(s.keep_slot);
+            st.set_agelist(s);
+        }
+    }
+
     /// What CP's commands see. INDICATE LOAD's rates are those of the current monitor
     /// interval so far, the same counts the interval's row will show; early in an interval
     /// (less than a tenth of it elapsed) they are the last completed interval's.
@@ -136,6 +159,7 @@ impl Simulation {
                 .iter()
                 .map(|g| (g.name.clone(), g.memassist, g.mem.cmma))
                 .collect(),
+            agelist: st.agelist(),
         }
     }
 
@@ -337,5 +361,42 @@ linux = { kernel = "4M", min_free = "1M", parameters = "root=/dev/dasda1 cmma=on
             assert_eq!(run(&mut s, cmd), vec![msg.to_string()]);
             assert_eq!(memassist(&s), vec![false, false, false]);
         }
+    }
+
+    #[test]
+    fn set_agelist_applies_and_rejected_ones_change_nothing() {
+        use crate::config::agelist::{AgelistSettings, AgelistSize};
+        let text = format!(
+            "{}\n[[console]]\nat = \"1s\"\ncp = \"QUERY STORAGE\"\n",
+            BASE.replace("zvm_level = \"5.3\"", "zvm_level = \"7.1\"")
+        );
+        let mut s = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
+        let settings = |s: &Simulation| s.m.storage.agelist().expect("7.1").settings;
+        assert_eq!(settings(&s), AgelistSettings::default());
+        for bad in [
+            "SET AGELIST SIZE 5% KEEPSLOT PERHAPS",
+            "SET AGELIST SIZE 101%",
+            "SET AGELIST EARLYWRITES NO FROB YES",
+            "SET AGELIST",
+        ] {
+            let r = run(&mut s, bad);
+            assert!(r[0].starts_with("HCPCFC"), "{bad}: {r:?}");
+            assert_eq!(settings(&s), AgelistSettings::default(), "{bad}");
+        }
+        assert!(run(&mut s, "SET AGELIST EARLYWRITES NO SIZE 3%").is_empty());
+        let want = AgelistSettings {
+            size: AgelistSize::Percent(300),
+            early_writes: false,
+            keep_slot: true,
+        };
+        assert_eq!(settings(&s), want);
+        assert!(s.m.storage.agelist().unwrap().target_frames > 0);
+        // On 5.3 the same command is refused and there is nothing to change.
+        s.scenario.lpar.zvm_level = crate::config::scenario::ZvmLevel::V5R3;
+        assert_eq!(
+            run(&mut s, "SET AGELIST SIZE 5%"),
+            vec!["HCPCFC003E Invalid option - AGELIST".to_string()]
+        );
+        assert_eq!(settings(&s), want);
     }
 }

@@ -7,7 +7,7 @@ use crate::engine::rng::RNG_ALGORITHM;
 use crate::io::DevStats;
 use crate::monitor::counters::{GuestCounters, SysCounters, VmMark};
 use crate::monitor::rows::{GuestRow, SystemRow};
-use crate::monitor::summary::{ratio, GuestSummary, Summary, SystemMeans};
+use crate::monitor::summary::{ratio, AgelistMeans, GuestSummary, Summary, SystemMeans};
 
 use super::{Event, MonitorEvent, Simulation};
 
@@ -157,6 +157,8 @@ impl Simulation {
         let pstats = self.paging_stats();
         let pm = self.mon.paging;
         let ios = (pstats.ios - pm.ios).max(1) as f64;
+        let age = st.agelist();
+        let age_rate = |a: u64, b: u64| age.map(|_| rate(a, b));
         SystemRow {
             interval: self.mon.no,
             t_start_s: self.mon.start as f64 / NS_PER_S as f64,
@@ -197,6 +199,12 @@ impl Simulation {
             paging_service_ms: (pstats.busy_ns - pm.busy_ns) as f64 / ios / 1e6,
             paging_wait_ms: (pstats.wait_ns - pm.wait_ns) as f64 / ios / 1e6,
             vmrm_notifications: sys.vmrm_notifications,
+            agelist_target_frames: age.map(|a| a.target_frames),
+            agelist_frames: age.map(|a| a.frames),
+            agelist_invalidated_per_s: age_rate(mv.agelist_invalidated, mk.agelist_invalidated),
+            agelist_reclaimed_per_s: age_rate(mv.agelist_reclaimed, mk.agelist_reclaimed),
+            agelist_revalidated_per_s: age_rate(mv.agelist_revalidated, mk.agelist_revalidated),
+            agelist_early_writes_per_s: age_rate(mv.agelist_early_writes, mk.agelist_early_writes),
         }
     }
 
@@ -275,6 +283,7 @@ impl Simulation {
             transactions: tx,
             throughput_tx_per_s: ratio(tx as f64, measured_s),
             means: SystemMeans::of(rows),
+            agelist: AgelistMeans::of(rows),
             frames_central: frames,
             pages_guest_virtual: virt,
             planned_overcommit_pct: 100.0 * virt as f64 / frames as f64 - 100.0,

@@ -6,7 +6,9 @@ use super::{w, wa, Word, RELEASE};
 /// QUERY operands. The six zvmsim models come first, with the minimums its parser uses.
 pub static QUERY: &[Word] = &[
     w("STORAGE", 3),
-    w("XSTORE", 2),
+    // Expanded storage support ended with z/VM 6.3; 6.4 has no XSTORE commands (IBM's 6.4
+    // announcement, from knowledge: not confirmed in the stored corpora).
+    w("XSTORE", 2).until("6.3").note(RELEASE),
     w("PROCESSORS", 4),
     w("NAMES", 1),
     w("CPLEVEL", 5),
@@ -105,8 +107,9 @@ pub static QUERY: &[Word] = &[
     wa("VMRELOCATE", 10)
         .since("6.2")
         .note("live guest relocation came with z/VM 6.2"),
-    // The global aging list replaced demand scan in z/VM 6.3 (reference/interfaces.md);
-    // QUERY/SET AGELIST are dated with it (the brief suggested 6.4).
+    // The global aging list replaced demand scan in z/VM 6.3 (reference/interfaces.md; IBM's
+    // z/VM 6.3 memory management report); QUERY/SET AGELIST are dated with it. AGELIST is
+    // required in full (inference: no abbreviation found).
     wa("AGELIST", 7).since("6.3").note(RELEASE),
     wa("MULTITHREAD", 11).since("6.3").note(RELEASE),
     // SET PAGING ALIAS: "z/VM 7.1 and 6.4 support HyperPAV alias devices for paging" (seed).

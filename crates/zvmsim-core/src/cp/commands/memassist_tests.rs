@@ -20,6 +20,7 @@ fn view(guests: &[(&str, bool, bool)]) -> CpView<'static> {
             .iter()
             .map(|(n, on, active)| (n.to_string(), *on, *active))
             .collect(),
+        agelist: None,
     }
 }
 

@@ -13,7 +13,7 @@
 //! page cache and reading the block again. The state is kept in the two top bits of the page
 //! word, so it costs no memory and steal reads it with the frame.
 
-use super::{CpWork, Space, SpaceId, Storage, CP_OWNED, FMASK, FRAME_NONE, NONE};
+use super::{CpWork, Space, SpaceId, Storage, CP_OWNED, NONE};
 
 /// The list of frames CP takes first is pruned of stale entries when it holds more than this
 /// share (1/n) of all frames. A memory bound, no effect on results.
@@ -79,8 +79,7 @@ impl Storage {
             _ => {}
         }
         self.pg[i] = (self.pg[i] & !GUEST_STATE) | new;
-        let f = self.pg[i] & FMASK;
-        if f != FRAME_NONE {
+        if let Some(f) = self.held_frame(i) {
             if new != 0 && old == 0 {
                 // CP takes such frames first (seed 002: CP "can select those pages for removal
                 // at a higher priority").
@@ -99,8 +98,9 @@ impl Storage {
     /// Drop the candidates whose frame no longer holds an unused or volatile page.
     fn prune_cmma_first(&mut self) {
         let (fr, pg) = (&self.fr_page, &self.pg);
-        self.cmma_first
-            .retain(|&f| fr[f as usize] < CP_OWNED && pg[fr[f as usize] as usize] & GUEST_STATE != 0);
+        self.cmma_first.retain(|&f| {
+            fr[f as usize] < CP_OWNED && pg[fr[f as usize] as usize] & GUEST_STATE != 0
+        });
     }
 
     /// Demand scan's first step with CMMA: take the frames of unused and volatile pages, oldest
@@ -163,7 +163,7 @@ impl Storage {
 
     #[inline]
     fn has_no_place(&self, i: usize) -> bool {
-        self.pg[i] & FMASK == FRAME_NONE && self.pg_xstor[i] == NONE && self.pg_slot[i] == NONE
+        self.held_frame(i).is_none() && self.pg_xstor[i] == NONE && self.pg_slot[i] == NONE
     }
 
     /// Steal's CMMA case: the page is unused or volatile, so its frame is taken without a
@@ -248,7 +248,11 @@ mod tests {
         for p in [10, 11, 12] {
             st.steal(frame_of(&st, p), &mut cp);
         }
-        assert_eq!(st.moved.ms_to_xs, before.ms_to_xs + 1, "only the stable page written");
+        assert_eq!(
+            st.moved.ms_to_xs,
+            before.ms_to_xs + 1,
+            "only the stable page written"
+        );
         assert_eq!(st.moved.cmma_reclaimed, before.cmma_reclaimed + 2);
         assert!(!st.page_in_xstor(SpaceId(0), 10) && !st.page_in_xstor(SpaceId(0), 11));
         assert!(st.page_in_xstor(SpaceId(0), 12));

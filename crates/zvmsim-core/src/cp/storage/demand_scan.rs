@@ -117,6 +117,8 @@ impl Storage {
     pub(super) fn steal(&mut self, f: u32, cp: &mut CpWork) {
         let page = self.fr_page[f as usize];
         let i = page as usize;
+        // z/VM 6.3 and later: off its owner's list or the aging list.
+        self.agelist_unlink(f, page);
         self.moved.steals += 1;
         cp.ns += self.p.cp_steal.ns();
         let keep_slot = self.pg_slot[i] != NONE && self.pg[i] & CHANGED == 0;

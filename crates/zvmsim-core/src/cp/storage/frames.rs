@@ -67,7 +67,7 @@ impl Storage {
         };
         cp.ns += self.p.cp_alloc_frame.ns() + search;
         if self.avail_free() < self.low_mark as u64 {
-            self.demand_scan(cp);
+            self.replenish(cp);
         }
         if let Some(f) = self.avail_hi.pop() {
             return f;
@@ -76,11 +76,20 @@ impl Storage {
             return f;
         }
         // Emergency: steal until a frame is free.
-        self.demand_scan(cp);
+        self.replenish(cp);
         self.avail_hi
             .pop()
             .or_else(|| self.take_lo())
             .expect("demand scan freed no frame")
+    }
+
+    /// Refill the available list: demand scan, or from z/VM 6.3 on the aging list's reclaim.
+    fn replenish(&mut self, cp: &mut CpWork) {
+        if self.aging.is_some() {
+            self.agelist_replenish(cp);
+        } else {
+            self.demand_scan(cp);
+        }
     }
 
     /// z/VM 5.2: CP time of one walk of the available list.

@@ -2,7 +2,7 @@
 //! the allowed frame-and-slot copy), every counter equal to the sum over pages, frames and
 //! slots conserved.
 
-use super::{Storage, CHANGED, CP_OWNED, FMASK, FRAMES_BELOW_2G, FRAME_NONE, NONE};
+use super::{Storage, CHANGED, CP_OWNED, FRAMES_BELOW_2G, NONE};
 
 impl Storage {
     /// Checks that every page is in exactly one place (plus the allowed frame-and-slot copy)
@@ -14,10 +14,8 @@ impl Storage {
         let ng = self.space_resident.len();
         let mut per = vec![[0u64; 4]; ng];
         for i in 0..self.pg.len() {
-            let f = match self.pg[i] & FMASK {
-                FRAME_NONE => NONE,
-                f => f,
-            };
+            // A page on the aging list holds its frame as a valid page does.
+            let f = self.held_frame(i).unwrap_or(NONE);
             let (x, s) = (self.pg_xstor[i], self.pg_slot[i]);
             let places = (f != NONE) as u32 + (x != NONE) as u32 + (s != NONE) as u32;
             if places > 1 && !(places == 2 && f != NONE && s != NONE) {
@@ -87,9 +85,7 @@ impl Storage {
         // A used page always has a place (pages released by DIAGNOSE X'10' are unused again).
         let placed = (0..self.pg.len())
             .filter(|&i| {
-                self.pg[i] & FMASK != FRAME_NONE
-                    || self.pg_xstor[i] != NONE
-                    || self.pg_slot[i] != NONE
+                self.held_frame(i).is_some() || self.pg_xstor[i] != NONE || self.pg_slot[i] != NONE
             })
             .count() as u64;
         if placed != self.touched {
@@ -126,6 +122,7 @@ impl Storage {
                 self.lo_free_count
             ));
         }
+        self.check_agelist()?;
         if self.xstor.used() != xs {
             return Err(format!(
                 "xstor used {} != pages in xstor {xs}",

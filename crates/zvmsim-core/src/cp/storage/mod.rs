@@ -11,8 +11,9 @@
 //! until the page is written again elsewhere.
 //!
 //! One file per mechanism: `frames` (available lists), `pgmbk` (page management blocks),
-//! `demand_scan` (stealing frames), `slots` (DASD paging space and block page-out), `migrate`
-//! (XSTOR to DASD), `release` (DIAGNOSE X'10'), `invariants` (the checks the tests run).
+//! `demand_scan` (stealing frames), `agelist` (z/VM 6.3 and later: the global aging list in
+//! place of demand scan), `slots` (DASD paging space and block page-out), `migrate` (XSTOR to
+//! DASD), `release` (DIAGNOSE X'10'), `invariants` (the checks the tests run).
 //! docs/storage.md describes the model and lists its constants with their sources.
 //!
 //! Release differences (IBM z/VM performance reports "64-bit" and "z/VM 5.3 storage
@@ -22,16 +23,24 @@
 //!   frames above are free, and searching the list for a contiguous pair costs CP time. Frames
 //!   for DASD paging I/O (block page-ins) are found by a walk of the available list, which costs
 //!   CP time in proportion to its length (`ModelParams::avail_search_frames`).
-//! * z/VM 5.3 places PGMBKs anywhere and finds frames in constant time.
+//! * z/VM 5.3 places PGMBKs anywhere and finds frames in constant time; 5.4 manages real
+//!   storage as 5.3 does.
+//! * z/VM 6.4 and 7.1 (storage management of 6.3): frames leave the guests' frame-owned lists
+//!   for a global aging list, invalid but still resident; a reference there revalidates the
+//!   page without I/O, and frames are reclaimed from the list's head (`agelist`). No XSTOR.
 
 use crate::config::params::ModelParams;
 use crate::config::scenario::ZvmLevel;
 use crate::cp::xstor::Xstor;
+pub use agelist::AgelistState;
 pub use cmma::{CmmaCounts, GuestState};
 use pgmbk::PGMBK_FRAMES;
 
+mod agelist;
 mod blocks;
 mod cmma;
+mod counts;
+pub use counts::{CpWork, Movement, PageLocations, PageWrite};
 mod demand_scan;
 mod frames;
 mod invariants;
@@ -124,6 +133,9 @@ pub enum Touch {
     /// On DASD: a block read of paging group `group` must complete first; the caller starts
     /// it (or joins one under way) and retries the reference afterwards.
     OnDasd { group: u32 },
+    /// On the global aging list (z/VM 6.3 and later): CP revalidated the page in its frame, a
+    /// fault resolved without I/O.
+    Revalidated,
 }
 
 impl Touch {
@@ -132,55 +144,6 @@ impl Touch {
     pub fn is_resident(self) -> bool {
         !matches!(self, Touch::OnDasd { .. })
     }
-}
-
-/// Where an address space's pages are (the Performance Toolkit's per-user page counts).
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct PageLocations {
-    pub resident: u64,
-    pub below_2g: u64,
-    pub xstor: u64,
-    /// DASD slots held (including frame-and-slot copies).
-    pub dasd: u64,
-}
-
-/// CP work done on behalf of a reference: CPU nanoseconds to charge.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct CpWork {
-    /// Done for the guest whose reference or I/O it serves.
-    pub ns: u64,
-    /// CP's own system work, for no guest in particular (XSTOR-to-DASD migration).
-    pub system_ns: u64,
-}
-
-/// A paging write CP started (block page-out); the device model times it.
-#[derive(Debug, Clone, Copy)]
-pub struct PageWrite {
-    pub volume: u32,
-    pub pages: u32,
-}
-
-/// Counters of page movement (Performance Toolkit's storage and paging screens).
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Movement {
-    pub ms_to_xs: u64,
-    pub xs_to_ms: u64,
-    pub xs_to_dasd: u64,
-    pub ms_to_dasd: u64,
-    pub dasd_to_ms: u64,
-    pub pagein_dasd_blocks: u64,
-    pub steals: u64,
-    pub scanned: u64,
-    pub scans: u64,
-    pub below2g_scans: u64,
-    pub first_touch: u64,
-    pub pgmbk_allocs: u64,
-    /// Frames and XSTOR blocks reclaimed without a page-out (CMMA unused or volatile pages).
-    pub cmma_reclaimed: u64,
-    /// Pages released by DIAGNOSE X'10' (they had a frame, an XSTOR block or a slot).
-    pub released: u64,
-    /// Frames of block-read pages taken back unreferenced after their window (blocks.rs).
-    pub companions_stolen: u64,
 }
 
 pub struct Storage {
@@ -258,6 +221,11 @@ pub struct Storage {
     /// Frames whose page became unused or volatile, oldest first: demand scan takes them
     /// before it runs its clock. Entries may be stale; checked when taken.
     cmma_first: std::collections::VecDeque<u32>,
+    /// z/VM 6.3 and later: the frame-owned lists and the global aging list (`agelist`).
+    aging: Option<agelist::Aging>,
+    /// A page read back by a block page-in keeps its slot (KEEPSLOT on 6.3 and later,
+    /// `ModelParams::keep_slot_on_pagein` before).
+    keep_slot: bool,
 }
 
 impl Storage {
@@ -345,6 +313,8 @@ impl Storage {
             space_slots: vec![0; n_spaces],
             cmma: vec![CmmaCounts::default(); n_spaces],
             cmma_first: std::collections::VecDeque::new(),
+            aging: None,
+            keep_slot: params.keep_slot_on_pagein,
         };
         // CP's nucleus and fixed control blocks occupy the lowest frames.
         let cp = cp_frames.min(frames / CP_FRAMES_MAX_DIVISOR);
@@ -357,6 +327,19 @@ impl Storage {
         st.pageable = frames - cp;
         (st.low_mark, st.high_mark) = frames::thresholds(st.pageable, params);
         st.reserve_groups = slots::reserve_groups(st.high_mark, block, st.free_groups);
+        if level.has_agelist() {
+            st.aging = Some(agelist::Aging::new(
+                total_pages,
+                frames as usize,
+                n_spaces,
+                st.pageable as u64,
+            ));
+            st.keep_slot = crate::config::agelist::AgelistSettings::default().keep_slot;
+            // Block-read pages nobody references join their owner's frame-owned list and age
+            // like any other page: demand scan's taking of unreferenced companions
+            // (`blocks.rs`) has no clock to run on here.
+            st.companion_window = 0;
+        }
         st
     }
 
@@ -423,13 +406,22 @@ impl Storage {
     fn global(&self, s: SpaceId, page: u32) -> u32 {
         self.space_base[s.0 as usize] + page
     }
+    /// In a frame: valid, or invalid but resident on the global aging list.
     pub fn is_resident(&self, s: SpaceId, page: u32) -> bool {
-        self.pg[self.global(s, page) as usize] & FMASK != FRAME_NONE
+        self.held_frame(self.global(s, page) as usize).is_some()
     }
     /// Ever referenced: a used page always has a place.
     pub fn was_touched(&self, s: SpaceId, page: u32) -> bool {
         let i = self.global(s, page) as usize;
-        self.pg[i] & FMASK != FRAME_NONE || self.pg_xstor[i] != NONE || self.pg_slot[i] != NONE
+        self.held_frame(i).is_some() || self.pg_xstor[i] != NONE || self.pg_slot[i] != NONE
+    }
+    /// The frame page `i` holds: its valid frame, or the one it keeps on the aging list.
+    #[inline]
+    fn held_frame(&self, i: usize) -> Option<u32> {
+        match self.pg[i] & FMASK {
+            FRAME_NONE => self.aging.as_ref().and_then(|a| a.frame_of(i)),
+            f => Some(f),
+        }
     }
     pub fn page_in_xstor(&self, s: SpaceId, page: u32) -> bool {
         self.pg_xstor[self.global(s, page) as usize] != NONE
@@ -474,6 +466,13 @@ impl Storage {
     #[cold]
     fn touch_slow(&mut self, page: u32, write: bool, cp: &mut CpWork) -> Touch {
         let i = page as usize;
+        if let Some(f) = self.aging.as_ref().and_then(|a| a.frame_of(i)) {
+            self.revalidate(page, f, cp);
+            if write {
+                self.mark_changed(page);
+            }
+            return Touch::Revalidated;
+        }
         let xb = self.pg_xstor[i];
         if xb != NONE {
             // Synchronous page-in from expanded storage: the block is released.
@@ -538,12 +537,13 @@ impl Storage {
         self.moved.pagein_dasd_blocks += 1;
         for s in base..base + b {
             let page = self.slot_page[s];
-            if page != NONE && self.pg[page as usize] & FMASK == FRAME_NONE {
+            // A page on the aging list still has its frame: the read leaves it there.
+            if page != NONE && self.held_frame(page as usize).is_none() {
                 self.make_resident(page, true, cp);
                 // Block-read pages are not referenced yet, except the one that faulted, which
                 // the caller touches again.
                 self.pg[page as usize] &= !REF;
-                if !self.p.keep_slot_on_pagein {
+                if !self.keep_slot {
                     self.release_slot(page, s as u32);
                     self.pg[page as usize] |= CHANGED;
                 }
@@ -564,6 +564,9 @@ impl Storage {
         self.resident += 1;
         let g = self.space_of(page);
         self.space_resident[g] += 1;
+        if let Some(a) = self.aging.as_mut() {
+            a.link_valid(g, f);
+        }
         if f < FRAMES_BELOW_2G {
             self.resident_below += 1;
             self.space_below[g] += 1;

@@ -3,9 +3,7 @@
 //! its frame goes to the available list, its XSTOR block and DASD slot are freed. The page is
 //! then as if never touched: a later reference is a first use with a fresh cleared frame.
 
-use super::{
-    CpWork, Space, Storage, CHANGED, FMASK, FRAMES_BELOW_2G, FRAME_NONE, NONE, REF, SEG_PAGES,
-};
+use super::{CpWork, Space, Storage, CHANGED, FRAMES_BELOW_2G, FRAME_NONE, NONE, REF, SEG_PAGES};
 
 /// The list of segments whose last resident page left is pruned when it grows past this many
 /// times the number of segments (the same bound demand scan applies). Inference: a memory
@@ -25,9 +23,9 @@ impl Storage {
         let i = page as usize;
         let g = self.space_of(page);
         let mut had = false;
-        let f = self.pg[i] & FMASK;
-        if f != FRAME_NONE {
+        if let Some(f) = self.held_frame(i) {
             had = true;
+            self.agelist_unlink(f, page);
             self.resident -= 1;
             self.space_resident[g] -= 1;
             if f < FRAMES_BELOW_2G {

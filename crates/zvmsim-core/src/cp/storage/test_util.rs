@@ -56,7 +56,6 @@ pub(super) fn write_pages(st: &mut Storage, pages: std::ops::Range<u32>) -> u64 
 
 /// The frame holding page `page` of space 0 (panics when not resident).
 pub(super) fn frame_of(st: &Storage, page: u32) -> u32 {
-    let f = st.pg[st.global(SpaceId(0), page) as usize] & super::FMASK;
-    assert_ne!(f, super::FRAME_NONE, "page {page} not resident");
-    f
+    st.held_frame(st.global(SpaceId(0), page) as usize)
+        .unwrap_or_else(|| panic!("page {page} not resident"))
 }

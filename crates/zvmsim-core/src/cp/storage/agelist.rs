@@ -1,0 +1,434 @@
+//! The global aging list: real storage management of z/VM 6.3 and later, in place of demand
+//! scan (IBM's z/VM 6.3 performance report "z/VM 6.3 Memory Management"; IBM's AGEBK and
+//! PGAUX control blocks; docs/storage.md). z/VM 6.4 and 7.1 manage storage so.
+//!
+//! * Each guest's valid frames are on its frame-owned list, oldest first: a frame joins the
+//!   tail when the page gets it (first use, page-in) or is revalidated.
+//! * When the available list falls below its low threshold, CP's reclaim visits the guests'
+//!   lists and takes frames from their heads, each guest in proportion to its valid frames
+//!   (inference: the report describes visits, not their shares). Each frame taken is
+//!   trial-invalidated: its page table entry is made invalid, but the frame keeps the page,
+//!   and it goes to the tail of the global aging list. The visit takes enough to keep the list
+//!   at its size (SET AGELIST SIZE) after the frames this reclaim takes from its head.
+//! * A reference to a page on the aging list is a page fault CP resolves without I/O: the page
+//!   is revalidated in its frame, which goes back to the tail of its owner's list
+//!   (`Touch::Revalidated`, `cp_agelist_revalidate`).
+//! * Frames are reclaimed from the head of the list, as demand scan's steals were: an
+//!   unchanged page with a DASD copy is dropped, a changed one is paged out to DASD first.
+//! * EARLYWRITES YES: after each reclaim, CP writes the changed pages of the head share of the
+//!   list (`agelist_early_write_share`) to DASD ahead of need, so that reclaim finds them
+//!   clean; a written page stays on the list with its frame (and its slot).
+//! * KEEPSLOT YES: a page read back from DASD keeps its slot (`complete_pagein`); NO releases
+//!   it on page-in.
+//!
+//! One pair of links per frame serves every list, since a frame is on exactly one: its owner's
+//! frame-owned list while valid, the aging list while invalid but resident. The system's
+//! frame-owned list (shared saved segments) has no pageable frames in the model yet.
+
+use super::cmma::GUEST_STATE;
+use super::{CpWork, Storage, CHANGED, CP_OWNED, FMASK, FRAME_NONE, NONE, REF};
+use crate::config::agelist::AgelistSettings;
+
+/// A doubly linked list of frames (through `Aging::prev` and `Aging::next`).
+#[derive(Debug, Clone, Copy)]
+struct List {
+    head: u32,
+    tail: u32,
+    len: u64,
+}
+
+const EMPTY: List = List {
+    head: NONE,
+    tail: NONE,
+    len: 0,
+};
+
+/// The frame-owned lists, the global aging list and their settings.
+pub(super) struct Aging {
+    settings: AgelistSettings,
+    /// Frames of the dynamic paging area (the pageable frames).
+    dpa: u64,
+    /// Frames the list is kept at (SIZE of the dynamic paging area).
+    target: u64,
+    /// Per page: the frame it keeps on the aging list (NONE: not on it).
+    page_frame: Vec<u32>,
+    /// Per frame: its neighbours on the list it is on.
+    prev: Vec<u32>,
+    next: Vec<u32>,
+    /// Per frame: in the head share early writes have processed.
+    early: Vec<bool>,
+    list: List,
+    /// Per address space: its frame-owned list of valid frames.
+    owned: Vec<List>,
+    /// Frames of the processed head share, and its last frame (NONE: none processed).
+    early_len: u64,
+    early_last: u32,
+    /// The address space the next visit starts with (round robin).
+    visit_next: usize,
+}
+
+/// What the aging list holds, for QUERY AGELIST, the interval rows and the tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AgelistState {
+    pub settings: AgelistSettings,
+    /// Frames the list is kept at.
+    pub target_frames: u64,
+    /// Frames on the list now.
+    pub frames: u64,
+    /// Frames of its head share that early writes have processed.
+    pub early_frames: u64,
+}
+
+impl Aging {
+    pub(super) fn new(pages: usize, frames: usize, spaces: usize, dpa: u64) -> Self {
+        let settings = AgelistSettings::default();
+        Aging {
+            settings,
+            dpa,
+            target: settings.size.frames(dpa),
+            page_frame: vec![NONE; pages],
+            prev: vec![NONE; frames],
+            next: vec![NONE; frames],
+            early: vec![false; frames],
+            list: EMPTY,
+            owned: vec![EMPTY; spaces],
+            early_len: 0,
+            early_last: NONE,
+            visit_next: 0,
+        }
+    }
+
+    /// The frame page `i` keeps on the aging list, if it is on it.
+    #[inline]
+    pub(super) fn frame_of(&self, i: usize) -> Option<u32> {
+        match self.page_frame[i] {
+            NONE => None,
+            f => Some(f),
+        }
+    }
+
+    fn push_tail(&mut self, which: Option<usize>, f: u32) {
+        let l = match which {
+            Some(g) => &mut self.owned[g],
+            None => &mut self.list,
+        };
+        self.prev[f as usize] = l.tail;
+        self.next[f as usize] = NONE;
+        if l.tail == NONE {
+            l.head = f;
+        } else {
+            self.next[l.tail as usize] = f;
+        }
+        l.tail = f;
+        l.len += 1;
+    }
+
+    fn remove(&mut self, which: Option<usize>, f: u32) {
+        let (p, n) = (self.prev[f as usize], self.next[f as usize]);
+        let l = match which {
+            Some(g) => &mut self.owned[g],
+            None => &mut self.list,
+        };
+        if p == NONE {
+            l.head = n;
+        } else {
+            self.next[p as usize] = n;
+        }
+        if n == NONE {
+            l.tail = p;
+        } else {
+            self.prev[n as usize] = p;
+        }
+        l.len -= 1;
+        self.prev[f as usize] = NONE;
+        self.next[f as usize] = NONE;
+    }
+
+    /// Frame `f` of address space `g` became valid: the tail of its frame-owned list.
+    #[inline]
+    pub(super) fn link_valid(&mut self, g: usize, f: u32) {
+        self.push_tail(Some(g), f);
+    }
+
+    /// Take frame `f` (page `i`) off the aging list, keeping the processed head share a
+    /// prefix of the list.
+    fn leave_list(&mut self, i: usize, f: u32) {
+        if self.early[f as usize] {
+            self.early[f as usize] = false;
+            self.early_len -= 1;
+            if self.early_last == f {
+                self.early_last = self.prev[f as usize];
+            }
+        }
+        self.remove(None, f);
+        self.page_frame[i] = NONE;
+    }
+
+    /// Frames in the head share early writes keep written.
+    fn early_zone(&self, share: f64) -> u64 {
+        (self.target as f64 * share).ceil() as u64
+    }
+}
+
+impl Storage {
+    /// The aging list's settings and contents; `None` before z/VM 6.3.
+    pub fn agelist(&self) -> Option<AgelistState> {
+        self.aging.as_ref().map(|a| AgelistState {
+            settings: a.settings,
+            target_frames: a.target,
+            frames: a.list.len,
+            early_frames: a.early_len,
+        })
+    }
+
+    /// SET AGELIST (or the scenario's `[lpar.agelist]` at IPL): the new size applies at the
+    /// next reclaim, which gives back from the head what exceeds it; EARLYWRITES and KEEPSLOT
+    /// apply to what CP does from now on (pages written or slots kept stay so). Returns false
+    /// on a release without the aging list, changing nothing.
+    pub fn set_agelist(&mut self, settings: AgelistSettings) -> bool {
+        let Some(a) = self.aging.as_mut() else {
+            return false;
+        };
+        a.settings = settings;
+        a.target = settings.size.frames(a.dpa);
+        self.keep_slot = settings.keep_slot;
+        true
+    }
+
+    /// Frame `f` of `page` leaves whichever list it is on (steal and release take it).
+    #[inline]
+    pub(super) fn agelist_unlink(&mut self, f: u32, page: u32) {
+        if self.aging.is_none() {
+            return;
+        }
+        let g = self.space_of(page);
+        let Some(a) = self.aging.as_mut() else {
+            return;
+        };
+        if a.page_frame[page as usize] == f {
+            a.leave_list(page as usize, f);
+        } else {
+            a.remove(Some(g), f);
+        }
+    }
+
+    /// A reference found `page` on the aging list in frame `f`: the page is valid again in its
+    /// frame, which goes back to the tail of its owner's list. No I/O.
+    pub(super) fn revalidate(&mut self, page: u32, f: u32, cp: &mut CpWork) {
+        let g = self.space_of(page);
+        let i = page as usize;
+        if let Some(a) = self.aging.as_mut() {
+            a.leave_list(i, f);
+            a.push_tail(Some(g), f);
+        }
+        self.pg[i] = (self.pg[i] & !FMASK) | f | REF;
+        self.moved.agelist_revalidated += 1;
+        cp.ns += self.p.cp_agelist_revalidate.ns();
+    }
+
+    /// Trial invalidation of up to `n` valid frames, taken from the heads of the address
+    /// spaces' frame-owned lists in proportion to their lengths, round robin from the space
+    /// after the last visit's first. Returns the frames moved to the aging list.
+    fn trial_invalidate(&mut self, n: u64, cp: &mut CpWork) -> u64 {
+        let Some(a) = self.aging.as_mut() else {
+            return 0;
+        };
+        let spaces = a.owned.len();
+        let total: u64 = a.owned.iter().map(|l| l.len).sum();
+        let n = n.min(total);
+        if n == 0 || spaces == 0 {
+            return 0;
+        }
+        let start = a.visit_next;
+        a.visit_next = (start + 1) % spaces;
+        let mut moved = 0u64;
+        for k in 0..spaces {
+            let g = (start + k) % spaces;
+            let a = self.aging.as_mut().expect("aging list");
+            let len = a.owned[g].len;
+            // A share rounded up: the shares add up to at least `n` in one round.
+            let share = (n as u128 * len as u128).div_ceil(total as u128) as u64;
+            let take = share.min(n - moved).min(len);
+            for _ in 0..take {
+                let a = self.aging.as_mut().expect("aging list");
+                let f = a.owned[g].head;
+                a.remove(Some(g), f);
+                let page = self.fr_page[f as usize];
+                let i = page as usize;
+                a.page_frame[i] = f;
+                a.push_tail(None, f);
+                // The page table entry is invalid; the frame keeps the page (and whether it
+                // changed).
+                self.pg[i] = (self.pg[i] | FRAME_NONE) & !REF;
+            }
+            moved += take;
+            if moved == n {
+                break;
+            }
+        }
+        self.moved.agelist_invalidated += moved;
+        cp.ns += moved * self.p.cp_trial_invalidate.ns();
+        moved
+    }
+
+    /// CP's reclaim when the available list falls below its low threshold (z/VM 6.3 and
+    /// later): empty segments' PGMBKs and CMMA's unused and volatile frames first, as demand
+    /// scan took them; then a visit tops the aging list up, frames are reclaimed from its head
+    /// until the available list reaches its high threshold (and the list its size), and early
+    /// writes clean the new head share.
+    pub(super) fn agelist_replenish(&mut self, cp: &mut CpWork) {
+        let high = self.high_mark as u64;
+        let want = high.saturating_sub(self.avail_free());
+        self.release_empty_pgmbks(want, false, cp);
+        self.steal_cmma_first(high, cp);
+        let need = high.saturating_sub(self.avail_free());
+        let (target, len) = match &self.aging {
+            Some(a) => (a.target, a.list.len),
+            None => return,
+        };
+        self.trial_invalidate((target + need).saturating_sub(len), cp);
+        loop {
+            let (head, len) = match &self.aging {
+                Some(a) => (a.list.head, a.list.len),
+                None => return,
+            };
+            let short = high.saturating_sub(self.avail_free());
+            if short == 0 && len <= target {
+                break;
+            }
+            if head == NONE {
+                // Every frame on the list was revalidated since the visit: visit again.
+                if self.trial_invalidate(short, cp) == 0 {
+                    break;
+                }
+                continue;
+            }
+            self.steal(head, cp);
+            self.moved.agelist_reclaimed += 1;
+        }
+        if self.aging.as_ref().is_some_and(|a| a.settings.early_writes) {
+            self.early_writes();
+        }
+        self.flush_open_block();
+    }
+
+    /// EARLYWRITES YES: the changed pages of the list's head share are paged out to DASD now,
+    /// in blocks, and stay on the list with their frames. A page whose copy is current is
+    /// left as it is; a CMMA unused or volatile page needs no copy at all. The CP time of the
+    /// write is in `cp_steal`, which the reclaim pays, as for demand scan's page-outs.
+    fn early_writes(&mut self) {
+        let share = self.p.agelist_early_write_share;
+        loop {
+            let Some(a) = self.aging.as_mut() else {
+                return;
+            };
+            if a.early_len >= a.early_zone(share) {
+                return;
+            }
+            let f = match a.early_last {
+                NONE => a.list.head,
+                last => a.next[last as usize],
+            };
+            if f == NONE {
+                return;
+            }
+            a.early[f as usize] = true;
+            a.early_len += 1;
+            a.early_last = f;
+            let page = self.fr_page[f as usize];
+            let i = page as usize;
+            let current = self.pg_slot[i] != NONE && self.pg[i] & CHANGED == 0;
+            if current || self.pg[i] & GUEST_STATE != 0 {
+                continue;
+            }
+            if self.pg_slot[i] != NONE {
+                // A stale copy: the page is written to a new block.
+                let s = self.pg_slot[i];
+                self.release_slot(page, s);
+            }
+            self.page_out_to_dasd(page);
+            self.moved.agelist_early_writes += 1;
+        }
+    }
+
+    /// The aging list's own checks (the tests'): every frame a page holds is on its owner's
+    /// list (valid) or on the aging list (invalid), never both; the lists are well linked and
+    /// their lengths counted right; the processed head share is a prefix of the list.
+    pub(super) fn check_agelist(&self) -> Result<(), String> {
+        let Some(a) = &self.aging else {
+            return Ok(());
+        };
+        for (f, &page) in self.fr_page.iter().enumerate() {
+            if page >= CP_OWNED {
+                continue;
+            }
+            let valid = self.pg[page as usize] & FMASK == f as u32;
+            let aging = a.page_frame[page as usize] == f as u32;
+            if valid == aging {
+                return Err(format!(
+                    "frame {f} of page {page}: valid {valid}, on the aging list {aging}"
+                ));
+            }
+        }
+        for (i, &f) in a.page_frame.iter().enumerate() {
+            if f != NONE
+                && (self.fr_page[f as usize] != i as u32 || self.pg[i] & FMASK != FRAME_NONE)
+            {
+                return Err(format!(
+                    "page {i} keeps frame {f} on the aging list wrongly"
+                ));
+            }
+        }
+        // The aging list, head to tail.
+        let walk = |l: &List, on: &dyn Fn(u32) -> bool, what: &str| -> Result<u64, String> {
+            let (mut n, mut prev, mut f) = (0u64, NONE, l.head);
+            while f != NONE {
+                if a.prev[f as usize] != prev || !on(f) {
+                    return Err(format!("{what}: frame {f} misplaced"));
+                }
+                n += 1;
+                if n > self.fr_page.len() as u64 {
+                    return Err(format!("{what}: a cycle"));
+                }
+                (prev, f) = (f, a.next[f as usize]);
+            }
+            if prev != l.tail || n != l.len {
+                return Err(format!("{what}: {n} frames linked, {} counted", l.len));
+            }
+            Ok(n)
+        };
+        let page_of = |f: u32| self.fr_page[f as usize] as usize;
+        walk(&a.list, &|f| a.page_frame[page_of(f)] == f, "aging list")?;
+        let mut owned = 0;
+        for (g, l) in a.owned.iter().enumerate() {
+            let mine = |f: u32| {
+                let p = page_of(f);
+                self.pg[p] & FMASK == f && self.space_of(p as u32) == g
+            };
+            owned += walk(l, &mine, &format!("frame-owned list of space {g}"))?;
+        }
+        if owned + a.list.len != self.resident {
+            return Err(format!(
+                "valid {owned} + aging {} frames != resident pages {}",
+                a.list.len, self.resident
+            ));
+        }
+        // The processed head share: the first `early_len` frames, ending at `early_last`.
+        let (mut f, mut k, mut last) = (a.list.head, 0u64, NONE);
+        while f != NONE && a.early[f as usize] {
+            (k, last, f) = (k + 1, f, a.next[f as usize]);
+        }
+        let flagged = a.early.iter().filter(|&&e| e).count() as u64;
+        if k != a.early_len || flagged != k || last != a.early_last {
+            return Err(format!(
+                "early-write share: {k} frames from the head, {flagged} marked, {} counted",
+                a.early_len
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+#[path = "agelist_tests.rs"]
+mod tests;

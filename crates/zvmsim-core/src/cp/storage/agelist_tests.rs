@@ -1,0 +1,270 @@
+//! The aging list's rules: FIFO order, revalidation, reclaim from the head, early writes,
+//! KEEPSLOT, and the release check.
+
+use super::super::test_util::{self, frame_of, write_pages};
+use super::super::{Access, SpaceId, Touch};
+use super::*;
+use crate::config::agelist::AgelistSize;
+use crate::config::params::ModelParams;
+use crate::config::scenario::ZvmLevel;
+use crate::config::units::Size;
+
+/// z/VM 7.1: 448 pageable frames (thresholds 64 and 128), no XSTOR, one paging volume, one
+/// address space of 2,048 pages; the aging list kept at `size_frames` frames.
+fn storage(size_frames: u64, early_writes: bool) -> Storage {
+    let mut st = test_util::storage(ZvmLevel::V7R1, 512, 0, &[8192], &[2048]);
+    assert!(st.set_agelist(AgelistSettings {
+        size: AgelistSize::Storage(Size(size_frames * 4096)),
+        early_writes,
+        keep_slot: true,
+    }));
+    st
+}
+
+/// The pages on the aging list, head first.
+fn list_pages(st: &Storage) -> Vec<u32> {
+    let a = st.aging.as_ref().expect("aging list");
+    let mut out = Vec::new();
+    let mut f = a.list.head;
+    while f != NONE {
+        out.push(st.fr_page[f as usize]);
+        f = a.next[f as usize];
+    }
+    out
+}
+
+fn on_list(st: &Storage, page: u32) -> bool {
+    st.aging.as_ref().unwrap().frame_of(page as usize).is_some()
+}
+
+#[test]
+fn frames_join_the_tail_and_are_reclaimed_from_the_head() {
+    let mut st = storage(10, false);
+    // 300 pages and two PGMBKs: 144 frames left, above the low threshold.
+    write_pages(&mut st, 0..300);
+    assert_eq!(st.agelist().unwrap().frames, 0);
+    let mut cp = CpWork::default();
+    // The oldest frames of the space's frame-owned list go first, in their order.
+    assert_eq!(st.trial_invalidate(10, &mut cp), 10);
+    assert_eq!(list_pages(&st), (0..10).collect::<Vec<_>>());
+    assert_eq!(st.trial_invalidate(5, &mut cp), 5);
+    assert_eq!(list_pages(&st), (0..15).collect::<Vec<_>>());
+    assert_eq!(cp.ns, 15 * ModelParams::default().cp_trial_invalidate.ns());
+    // Invalid but resident: still counted resident, the page table entry invalid.
+    assert_eq!(st.resident(), 300);
+    assert!(st.is_resident(SpaceId(0), 3) && st.pg[3] & FMASK == FRAME_NONE);
+    st.check_invariants().unwrap();
+    // The list exceeds its size by 5: the reclaim takes the five at the head, oldest first.
+    st.agelist_replenish(&mut cp);
+    assert_eq!(list_pages(&st), (5..15).collect::<Vec<_>>());
+    for p in 0..5 {
+        assert!(!st.is_resident(SpaceId(0), p), "page {p} still resident");
+    }
+    assert_eq!(st.moved.agelist_reclaimed, 5);
+    assert_eq!(st.resident(), 295);
+    st.check_invariants().unwrap();
+}
+
+#[test]
+fn a_reference_revalidates_the_page_without_io() {
+    let mut st = storage(40, false);
+    write_pages(&mut st, 0..300);
+    let mut cp = CpWork::default();
+    st.trial_invalidate(10, &mut cp);
+    let f = frame_of(&st, 4);
+    let (writes, moved) = (st.writes.len(), st.moved);
+    let mut cp = CpWork::default();
+    let sp = st.space(SpaceId(0));
+    assert_eq!(st.touch(sp, 4, Access::Read, &mut cp), Touch::Revalidated);
+    assert_eq!(cp.ns, ModelParams::default().cp_agelist_revalidate.ns());
+    // Same frame, valid again, at the tail of its owner's list; off the aging list.
+    assert_eq!(st.pg[4] & FMASK, f);
+    assert!(!on_list(&st, 4));
+    assert_eq!(st.aging.as_ref().unwrap().owned[0].tail, f);
+    assert_eq!(list_pages(&st), [0, 1, 2, 3, 5, 6, 7, 8, 9]);
+    assert_eq!(st.moved.agelist_revalidated, 1);
+    assert_eq!(st.writes.len(), writes, "no I/O");
+    assert_eq!(st.moved.dasd_to_ms, moved.dasd_to_ms);
+    // A second reference is an ordinary one.
+    assert_eq!(st.touch(sp, 4, Access::Write, &mut cp), Touch::Resident);
+    // The next visit takes the oldest valid frames: page 4 is now the youngest.
+    st.trial_invalidate(291, &mut cp);
+    assert_eq!(*list_pages(&st).last().unwrap(), 4);
+    st.check_invariants().unwrap();
+}
+
+#[test]
+fn early_writes_clean_the_head_so_reclaim_writes_nothing() {
+    // A list of 40 frames: early writes keep the head quarter, 10 frames, written.
+    let mut st = storage(40, true);
+    write_pages(&mut st, 0..300);
+    let mut cp = CpWork::default();
+    st.trial_invalidate(40, &mut cp);
+    st.early_writes();
+    st.flush_open_block();
+    assert_eq!(st.agelist().unwrap().early_frames, 10);
+    assert_eq!(st.moved.agelist_early_writes, 10);
+    for p in 0..40 {
+        let written = p < 10;
+        assert_eq!(st.page_slot(SpaceId(0), p) != NONE, written, "page {p}");
+        assert_eq!(st.pg[p as usize] & CHANGED == 0, written, "page {p}");
+        assert!(on_list(&st, p), "page {p} left the list");
+    }
+    let written: u32 = st.writes.iter().map(|w| w.pages).sum();
+    assert_eq!(written, 10);
+    st.check_invariants().unwrap();
+    // Shrink the list by 10: the reclaim takes the written head without writing again.
+    let out = st.moved.ms_to_dasd;
+    let s = AgelistSettings {
+        size: AgelistSize::Storage(Size(30 * 4096)),
+        ..st.agelist().unwrap().settings
+    };
+    st.set_agelist(s);
+    st.agelist_replenish(&mut cp);
+    assert_eq!(st.moved.agelist_reclaimed, 10);
+    // The reclaim wrote nothing; early writes then cleaned the next head share (8 frames).
+    assert_eq!(
+        st.moved.ms_to_dasd - out,
+        st.moved.agelist_early_writes - 10
+    );
+    assert_eq!(st.agelist().unwrap().early_frames, 8);
+    for p in 0..10 {
+        assert!(!st.is_resident(SpaceId(0), p));
+        assert_ne!(st.page_slot(SpaceId(0), p), NONE, "page {p} lost its copy");
+    }
+    st.check_invariants().unwrap();
+}
+
+#[test]
+fn without_early_writes_reclaim_pages_out_changed_pages() {
+    let mut st = storage(30, false);
+    write_pages(&mut st, 0..300);
+    let mut cp = CpWork::default();
+    st.trial_invalidate(40, &mut cp);
+    let out = st.moved.ms_to_dasd;
+    st.agelist_replenish(&mut cp);
+    assert_eq!(st.moved.agelist_early_writes, 0);
+    assert_eq!(st.agelist().unwrap().early_frames, 0);
+    // The ten reclaimed pages were changed: each written at the reclaim.
+    assert_eq!(st.moved.agelist_reclaimed, 10);
+    assert_eq!(st.moved.ms_to_dasd - out, 10);
+    assert!((10..40).all(|p| st.page_slot(SpaceId(0), p) == NONE));
+    st.check_invariants().unwrap();
+}
+
+/// A page of space 0 on DASD only: written, reclaimed.
+fn page_on_dasd(st: &mut Storage) -> u32 {
+    write_pages(st, 0..300);
+    let mut cp = CpWork::default();
+    st.trial_invalidate(40, &mut cp);
+    let s = AgelistSettings {
+        size: AgelistSize::Storage(Size(30 * 4096)),
+        ..st.agelist().unwrap().settings
+    };
+    st.set_agelist(s);
+    st.agelist_replenish(&mut cp);
+    assert!(!st.is_resident(SpaceId(0), 0));
+    assert_ne!(st.page_slot(SpaceId(0), 0), NONE);
+    0
+}
+
+#[test]
+fn keepslot_yes_keeps_the_slot_on_page_in_and_no_releases_it() {
+    for keep in [true, false] {
+        let mut st = storage(40, false);
+        let page = page_on_dasd(&mut st);
+        let s = AgelistSettings {
+            keep_slot: keep,
+            ..st.agelist().unwrap().settings
+        };
+        st.set_agelist(s);
+        let mut cp = CpWork::default();
+        let sp = st.space(SpaceId(0));
+        let Touch::OnDasd { group } = st.touch(sp, page, Access::Read, &mut cp) else {
+            panic!("page {page} not on DASD");
+        };
+        st.complete_pagein(group, &mut cp);
+        assert!(st.is_resident(SpaceId(0), page));
+        assert_eq!(
+            st.page_slot(SpaceId(0), page) != NONE,
+            keep,
+            "KEEPSLOT {keep}"
+        );
+        // Kept: unchanged with a current copy. Released: the frame is the only copy.
+        assert_eq!(st.pg[page as usize] & CHANGED == 0, keep);
+        st.check_invariants().unwrap();
+    }
+}
+
+#[test]
+fn a_block_read_leaves_pages_on_the_aging_list_in_their_frames() {
+    let mut st = storage(40, true);
+    page_on_dasd(&mut st);
+    // Blocks of 8: pages 0-7 (reclaimed), then 8 and 9 (reclaimed) with 10-15 (written
+    // early, still on the list), then 16 and 17.
+    let group = st.page_slot(SpaceId(0), 8) / st.block;
+    assert_eq!(st.page_slot(SpaceId(0), 15) / st.block, group);
+    let mut cp = CpWork::default();
+    let resident = st.resident();
+    st.complete_pagein(group, &mut cp);
+    let live = st.group_live(group) as u64;
+    let mut on = 0;
+    for p in 0..300 {
+        if st.page_slot(SpaceId(0), p) / st.block == group && on_list(&st, p) {
+            on += 1;
+        }
+    }
+    // Every page of the group is resident once; those on the list were not read again.
+    assert_eq!((live, on), (8, 6));
+    assert_eq!(st.resident(), resident + live - on);
+    assert!((10..16).all(|p| on_list(&st, p)));
+    st.check_invariants().unwrap();
+}
+
+#[test]
+fn sustained_overcommit_pages_through_the_aging_list() {
+    let mut st = storage(20, true);
+    let sp = st.space(SpaceId(0));
+    let mut cp = CpWork::default();
+    let mut pending = Vec::new();
+    // Four sweeps over 1,000 pages (over twice the frames), writing every third.
+    for sweep in 0..4u32 {
+        for p in 0..1000u32 {
+            let access = Access::write((p + sweep) % 3 == 0);
+            if let Touch::OnDasd { group } = st.touch(sp, p, access, &mut cp) {
+                pending.push(group);
+            }
+            if p % 50 == 0 {
+                for g in pending.drain(..) {
+                    st.complete_pagein(g, &mut cp);
+                }
+            }
+        }
+        st.check_invariants().unwrap();
+    }
+    let m = st.moved;
+    assert!(m.agelist_reclaimed > 1000, "{m:?}");
+    assert!(m.agelist_early_writes > 0, "{m:?}");
+    assert!(m.dasd_to_ms > 0, "{m:?}");
+    assert!(m.agelist_invalidated >= m.agelist_reclaimed);
+    // Demand scan never ran.
+    assert_eq!((m.scans, m.scanned), (0, 0));
+}
+
+#[test]
+fn releases_before_6_3_have_no_aging_list() {
+    for level in [ZvmLevel::V5R2, ZvmLevel::V5R3, ZvmLevel::V5R4] {
+        let mut st = test_util::storage(level, 512, 16, &[4096], &[1024]);
+        assert_eq!(st.agelist(), None);
+        assert!(!st.set_agelist(AgelistSettings::default()));
+        write_pages(&mut st, 0..600);
+        assert_eq!(st.moved.agelist_invalidated, 0);
+        assert!(st.moved.scans > 0, "{level:?}: demand scan ran");
+    }
+    let st = storage(40, true);
+    let a = st.agelist().unwrap();
+    assert_eq!((a.target_frames, a.frames), (40, 0));
+    // IBM's default: 2 % of the dynamic paging area.
+    let st = test_util::storage(ZvmLevel::V6R4, 100_064, 0, &[4096], &[1024]);
+    assert_eq!(st.agelist().unwrap().target_frames, 2000);
+}
