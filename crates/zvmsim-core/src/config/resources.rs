@@ -3,8 +3,8 @@
 //! state is flat arrays sized by the scenario: CP's per-page, per-frame, per-block and per-slot
 //! tables, each guest's Linux page pool and database maps, and the statistics rows of each
 //! interval; everything else is small beside them or bounded (event queue, I/O queues).
-//! `tests/resources.rs` checks the estimate against the peak resident memory measured on the
-//! shipped scenarios (within a factor of 2).
+//! `tests/test_resources.py` checks the estimate against the peak resident memory measured on
+//! the shipped scenarios (within a factor of 2); `tests/hardening/resources.rs` its drivers.
 
 use crate::config::scenario::{Scenario, ScenarioError, Source};
 use crate::config::units::Size;

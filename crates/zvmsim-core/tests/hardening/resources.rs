@@ -5,7 +5,7 @@ use zvmsim_core::config::resources::{check, estimate, BASE_BYTES};
 use zvmsim_core::config::scenario::parse;
 use zvmsim_core::config::units::Size;
 
-const QUICKSTART: &str = include_str!("../../../scenarios/quickstart.toml");
+const QUICKSTART: &str = include_str!("../../../../scenarios/quickstart.toml");
 
 fn with(sets: &[&str]) -> zvmsim_core::config::scenario::Scenario {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();

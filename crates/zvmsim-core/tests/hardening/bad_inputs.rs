@@ -2,7 +2,7 @@
 //! (overrides, text replacements, appended tables, console commands) and names the exact
 //! located message it must get. None may panic, be accepted, or take long.
 //!
-//! `ZVMSIM_BLESS=1 cargo test --release -p zvmsim-core --test bad_inputs` rewrites the
+//! `ZVMSIM_BLESS=1 cargo test --release -p zvmsim-core --test hardening bad_inputs` rewrites the
 //! `expect` lines with the messages given now (review the diff before committing it).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};

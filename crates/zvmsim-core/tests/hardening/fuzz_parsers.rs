@@ -14,19 +14,19 @@ use zvmsim_core::config::scenario::parse;
 const SCENARIOS: &[(&str, &str)] = &[
     (
         "quickstart.toml",
-        include_str!("../../../scenarios/quickstart.toml"),
+        include_str!("../../../../scenarios/quickstart.toml"),
     ),
     (
         "zvm52-10guests.toml",
-        include_str!("../../../scenarios/large-memory/zvm52-10guests.toml"),
+        include_str!("../../../../scenarios/large-memory/zvm52-10guests.toml"),
     ),
     (
         "undersized-guests.toml",
-        include_str!("../../../scenarios/linux-swap/undersized-guests.toml"),
+        include_str!("../../../../scenarios/linux-swap/undersized-guests.toml"),
     ),
     (
         "zvm53-10guests-vmrm-cmm-cmma.toml",
-        include_str!("../../../scenarios/cmm/zvm53-10guests-vmrm-cmm-cmma.toml"),
+        include_str!("../../../../scenarios/cmm/zvm53-10guests-vmrm-cmm-cmma.toml"),
     ),
 ];
 
