@@ -25,6 +25,7 @@ def run(
     overrides: Optional[Sequence[str]] = None,
     out: Optional[Union[str, "os.PathLike[str]"]] = None,
     progress: Union[None, bool, Callable[[RunProgress], None]] = None,
+    max_memory: Optional[str] = None,
 ) -> Result:
     """Run a scenario to its end and return its results.
 
@@ -32,10 +33,12 @@ def run(
     overrides: "dotted.key=value" strings, as `zvmsim run --set`.
     out: if given, the results are also saved to this folder.
     progress: True for a progress bar on stderr, or a callable given a RunProgress per chunk.
+    max_memory: a size ("8G"): refuse the run if its memory estimate is above it (default: the
+    memory available on this machine).
     Raises ScenarioError for a bad scenario, FileNotFoundError for a missing file. A Ctrl-C
     propagates as KeyboardInterrupt (the CLI, not the library, turns it into partial results).
     """
-    r = prepare(path_or_scenario, seed=seed, overrides=overrides)
+    r = prepare(path_or_scenario, seed=seed, overrides=overrides, max_memory=max_memory)
     if progress is True:
         from rich.console import Console
 
@@ -52,11 +55,14 @@ def run(
     return result
 
 
-def check(path_or_scenario: ScenarioInput, overrides: Optional[Sequence[str]] = None) -> Dict[str, Any]:
-    """Validate a scenario without running it; returns the core's short description."""
+def check(
+    path_or_scenario: ScenarioInput, overrides: Optional[Sequence[str]] = None, max_memory: Optional[str] = None
+) -> Dict[str, Any]:
+    """Validate a scenario without running it; returns the core's short description, with the
+    run's memory estimate. With max_memory ("8G"), an estimate above it is an error."""
     text, path = resolve(path_or_scenario)
     with dict_errors(path):
-        return dict(_core.check(text, path, list(overrides or [])))
+        return dict(_core.check(text, path, list(overrides or []), max_memory=max_memory))
 
 
 def schema() -> str:

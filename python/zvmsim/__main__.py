@@ -1,5 +1,5 @@
 """`python -m zvmsim` is the `zvmsim` command."""
 
-from .cli import app
+from ._errors import entry
 
-app(prog_name="zvmsim")
+entry()

@@ -17,7 +17,7 @@ class ScenarioError(ValueError):
 def schema() -> str:
     """JSON Schema of the scenario format, as text."""
 
-def check(text: str, path: str, overrides: List[str] = ...) -> Dict[str, Any]:
+def check(text: str, path: str, overrides: List[str] = ..., max_memory: Optional[str] = ...) -> Dict[str, Any]:
     """Validate a scenario; return a short description. Raises ScenarioError."""
 
 class Simulation:
@@ -33,6 +33,7 @@ class Simulation:
         path: str,
         seed: Optional[int] = None,
         overrides: List[str] = ...,
+        max_memory: Optional[str] = ...,
     ) -> None: ...
     def step_until(self, t_ns: int) -> int:
         """Advance to t_ns (releases the GIL); return the events processed in this call."""
@@ -53,3 +54,9 @@ def commands(level: str) -> List[Dict[str, Any]]:
     system ("cp" or "linux"), command, abbreviation (CP's shortest form, or None), simulated,
     since (first z/VM release, or None), kind ("command", "operand", "file") and note.
     Raises ValueError naming the simulated levels for an unknown level."""
+
+def last_panic_location() -> str:
+    """Where the last panic of the core on this thread happened (file:line), or ""."""
+
+def _panic_for_tests(message: str) -> None:
+    """Panics on purpose (raises pyo3_runtime.PanicException): for the error-layer tests."""

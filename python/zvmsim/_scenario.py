@@ -33,8 +33,25 @@ def _read(path: Path) -> Tuple[str, str]:
     if path.is_dir():
         raise FileNotFoundError(f"scenario is a directory, not a file: {path}")
     # The core reports positions in this text, so read it verbatim (no newline translation).
-    with open(path, encoding="utf-8", newline="") as f:
-        return f.read(), str(path)
+    with open(path, "rb") as f:
+        raw = f.read()
+    try:
+        return raw.decode("utf-8"), str(path)
+    except UnicodeDecodeError as e:
+        raise not_utf8(str(path), raw, e) from None
+
+
+def not_utf8(path: str, raw: bytes, e: UnicodeDecodeError) -> Exception:
+    """A located ScenarioError for a file that is not UTF-8: line and column of the first bad byte."""
+    from . import _core
+
+    line = raw.count(b"\n", 0, e.start) + 1
+    column = len(raw[raw.rfind(b"\n", 0, e.start) + 1 : e.start].decode("utf-8", "replace")) + 1
+    detail = f"the scenario is not UTF-8 text (TOML files are UTF-8): byte 0x{raw[e.start]:02x} {e.reason}"
+    err = _core.ScenarioError(f"{path}:{line}:{column}: field `(encoding)`: {detail}")
+    for k, v in (("file", path), ("line", line), ("column", column), ("field", "(encoding)"), ("detail", detail)):
+        setattr(err, k, v)
+    return err
 
 
 def dumps_toml(doc: Mapping[str, Any]) -> str:

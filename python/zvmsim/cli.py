@@ -78,7 +78,7 @@ def _expected_errors() -> Iterator[None]:
     except OSError as e:  # missing scenario, unwritable output folder, ...
         _error(f"{e.strerror}: {e.filename}" if e.filename and e.strerror else str(e))
         raise typer.Exit(1) from None
-    except UnicodeDecodeError as e:
+    except UnicodeDecodeError as e:  # resolve() names file, line and column; this is a fallback
         _error(f"scenario is not UTF-8 text: {e}")
         raise typer.Exit(1) from None
 
@@ -99,22 +99,26 @@ def main(
 
 
 SetOption = typer.Option([], "--set", "-s", help="Override a scenario value, e.g. --set lpar.ifls=8 (repeatable).")
+MaxMemoryOption = typer.Option(None, "--max-memory", help="Refuse a run whose memory estimate is above this size, "
+                               "e.g. 8G [run default: the memory available on this machine].")
 
 
 @app.command()
 def run(
     scenario: Path = typer.Argument(..., help="Scenario TOML file."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Results folder [default: out/<scenario stem>]."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Random seed [default: the scenario's run.seed]."),
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, max=2**64 - 1,
+                                       help="Random seed [default: the scenario's run.seed]."),
     overrides: List[str] = SetOption,
     with_report: bool = typer.Option(False, "--report", help="Also write the HTML report (OUT/report.html)."),
+    max_memory: Optional[str] = MaxMemoryOption,
 ) -> None:
     """Run a scenario and write its results folder. Ctrl-C stops early and keeps partial results."""
     err = _err()
     try:
         # Validates before anything is written; building a full-scale model can take seconds.
         with _expected_errors(), err.status(f"building {scenario}"):
-            r = prepare(scenario, seed=seed, overrides=overrides)
+            r = prepare(scenario, seed=seed, overrides=overrides, max_memory=max_memory)
     except KeyboardInterrupt:
         err.print(Text("interrupted before the run started; nothing written", style="bold yellow"))
         raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -161,12 +165,13 @@ def run(
 def check(
     scenario: Path = typer.Argument(..., help="Scenario TOML file."),
     overrides: List[str] = SetOption,
+    max_memory: Optional[str] = MaxMemoryOption,
 ) -> None:
     """Validate a scenario without running it."""
     from . import check as check_scenario
 
     with _expected_errors():
-        desc = check_scenario(scenario, overrides=overrides)
+        desc = check_scenario(scenario, overrides=overrides, max_memory=max_memory)
     title = desc.pop("name", None)
     pairs = ", ".join(f"{k}={_fmt(v)}" for k, v in desc.items())
     _out().print(Text(f"ok: {scenario}{f' ({title})' if title else ''}: {pairs}", style="green"), soft_wrap=True)

@@ -77,12 +77,20 @@ class Run:
         }
 
 
-def prepare(scenario: ScenarioInput, seed: Optional[int] = None, overrides: Optional[Sequence[str]] = None) -> Run:
-    """Read and validate the scenario and build its Simulation (raises ScenarioError, FileNotFoundError)."""
+def prepare(
+    scenario: ScenarioInput,
+    seed: Optional[int] = None,
+    overrides: Optional[Sequence[str]] = None,
+    max_memory: Optional[str] = None,
+) -> Run:
+    """Read and validate the scenario and build its Simulation (raises ScenarioError, FileNotFoundError).
+
+    A run whose memory estimate is above max_memory ("8G"; default: what the machine has
+    available) is refused with a ScenarioError before anything is allocated."""
     text, path = resolve(scenario)
     ovr = list(overrides or [])
     with dict_errors(path):
-        sim = _core.Simulation(text, path, seed=seed, overrides=ovr)
+        sim = _core.Simulation(text, path, seed=seed, overrides=ovr, max_memory=max_memory)
     return Run(sim=sim, scenario=path, overrides=ovr, priming_s=priming_seconds(text, path, ovr))
 
 

@@ -108,11 +108,79 @@ fn schema() -> String {
     zvmsim_core::config::scenario::json_schema()
 }
 
-#[pyfunction]
-#[pyo3(signature = (text, path, overrides = Vec::new()))]
-fn check(py: Python<'_>, text: &str, path: &str, overrides: Vec<String>) -> PyResult<PyObject> {
-    let (sc, _) = zvmsim_core::config::scenario::parse(text, path, &overrides)
+/// The memory limit of a run: `--max-memory` when given (a size such as "8G"), else what the
+/// machine has available (None: unknown, not checked). The second value names the limit.
+fn memory_limit(
+    py: Python<'_>,
+    max_memory: Option<&str>,
+) -> PyResult<Option<(zvmsim_core::config::units::Size, &'static str)>> {
+    use zvmsim_core::config::{resources, units};
+    match max_memory {
+        Some(m) => units::parse_size(m)
+            .map(|s| Some((s, "--max-memory")))
+            .map_err(|d| {
+                scenario_err(
+                    py,
+                    CoreError {
+                        file: format!("--max-memory {m}"),
+                        line: 1,
+                        column: 1,
+                        field: "--max-memory".into(),
+                        detail: d,
+                    },
+                )
+            }),
+        None => {
+            Ok(resources::machine_available().map(|s| (s, "the memory available on this machine")))
+        }
+    }
+}
+
+/// Parse, validate and check the run's memory estimate against its limit.
+fn parse_within(
+    py: Python<'_>,
+    text: &str,
+    path: &str,
+    overrides: &[String],
+    limit: Option<(zvmsim_core::config::units::Size, &'static str)>,
+) -> PyResult<(
+    zvmsim_core::config::scenario::Scenario,
+    zvmsim_core::config::resources::Estimate,
+    u64,
+)> {
+    use zvmsim_core::config::resources;
+    let (sc, src) = zvmsim_core::config::scenario::parse(text, path, overrides)
         .map_err(|e| scenario_err(py, e))?;
+    // Reported against a --set when one set the field, as parse's own errors are.
+    let located = |e| {
+        scenario_err(
+            py,
+            zvmsim_core::config::scenario::blame_override(e, overrides),
+        )
+    };
+    let events = resources::check_events(&sc, &src).map_err(located)?;
+    let est = match limit {
+        Some((l, from)) => resources::check(&sc, &src, l, from).map_err(located)?,
+        None => resources::estimate(&sc),
+    };
+    Ok((sc, est, events))
+}
+
+#[pyfunction]
+#[pyo3(signature = (text, path, overrides = Vec::new(), max_memory = None))]
+fn check(
+    py: Python<'_>,
+    text: &str,
+    path: &str,
+    overrides: Vec<String>,
+    max_memory: Option<&str>,
+) -> PyResult<PyObject> {
+    // `check` enforces only an explicit --max-memory; the estimate is always reported.
+    let limit = match max_memory {
+        Some(_) => memory_limit(py, max_memory)?,
+        None => None,
+    };
+    let (sc, est, events) = parse_within(py, text, path, &overrides, limit)?;
     let guests = sc.guest_instances();
     let pages: u64 = guests
         .iter()
@@ -130,6 +198,9 @@ fn check(py: Python<'_>, text: &str, path: &str, overrides: Vec<String>) -> PyRe
         "end_s": sc.end_ns() as f64 / 1e9,
         "console_commands": sc.console.len(),
         "scenario_hash": sc.hash(),
+        "memory_estimate": est.size().to_string(),
+        "memory_estimate_bytes": est.bytes,
+        "events_at_most": events,
     });
     to_py(py, &desc)
 }
@@ -142,16 +213,18 @@ struct Simulation {
 #[pymethods]
 impl Simulation {
     #[new]
-    #[pyo3(signature = (text, path, seed = None, overrides = Vec::new()))]
+    #[pyo3(signature = (text, path, seed = None, overrides = Vec::new(), max_memory = None))]
     fn new(
         py: Python<'_>,
         text: &str,
         path: &str,
         seed: Option<u64>,
         overrides: Vec<String>,
+        max_memory: Option<&str>,
     ) -> PyResult<Self> {
-        let (mut sc, _) = zvmsim_core::config::scenario::parse(text, path, &overrides)
-            .map_err(|e| scenario_err(py, e))?;
+        // Refused before anything is allocated when its memory estimate is over the limit.
+        let limit = memory_limit(py, max_memory)?;
+        let (mut sc, _, _) = parse_within(py, text, path, &overrides, limit)?;
         if let Some(s) = seed {
             sc.run.seed = s;
         }
@@ -239,9 +312,42 @@ fn commands(py: Python<'_>, level: &str) -> PyResult<PyObject> {
     to_py(py, &v)
 }
 
+/// A panic of the core becomes a Python `PanicException` (PyO3); the hook keeps Rust's own
+/// report off stderr and puts where it happened into the exception's message instead, which
+/// the command line shows as an internal error (python/zvmsim/_errors.py).
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let at = info
+            .location()
+            .map(|l| format!("{}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        LAST_PANIC_AT.with(|c| *c.borrow_mut() = at);
+    }));
+}
+
+thread_local! {
+    static LAST_PANIC_AT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Where the last panic on this thread happened (`file:line`), empty if none.
+#[pyfunction]
+fn last_panic_location() -> String {
+    LAST_PANIC_AT.with(|c| c.borrow().clone())
+}
+
+/// Panics on purpose: lets the tests check that a panic reaches the user as an internal error.
+#[pyfunction]
+#[pyo3(name = "_panic_for_tests")]
+fn panic_for_tests(message: &str) {
+    panic!("{message}");
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    install_panic_hook();
     m.add("__version__", zvmsim_core::VERSION)?;
+    m.add_function(wrap_pyfunction!(last_panic_location, m)?)?;
+    m.add_function(wrap_pyfunction!(panic_for_tests, m)?)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;

@@ -45,7 +45,8 @@ impl<'de> Deserialize<'de> for ZvmLevel {
                 }
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<ZvmLevel, E> {
-                self.visit_str(&format!("{v:.1}"))
+                // Shortest form that reads back as `v`: 5.25 stays 5.25 (not a release).
+                self.visit_str(&format!("{v}"))
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<ZvmLevel, E> {
                 self.visit_str(&v.to_string())

@@ -2,12 +2,14 @@
 //! global parameters.
 
 pub mod agelist;
+pub mod bounds;
 pub mod level;
 pub mod fio;
 pub mod io;
 mod names;
 mod overrides;
 pub mod params;
+pub mod resources;
 pub mod scenario;
 mod source;
 pub mod units;

@@ -1,13 +1,21 @@
 //! User ID patterns of the directory entries: `LNX%02d` or a name ending in digits.
 
 pub(crate) fn expand_name(pattern: &str, first: u32, k: u32, count: u32) -> String {
-    if let Some(pos) = pattern.find('%') {
-        // printf-like %d / %0Nd
+    // printf-like %d / %0Nd; any other `%` is kept as typed (the user ID check refuses it).
+    let spec_end = pattern.find('%').and_then(|pos| {
         let rest = &pattern[pos + 1..];
-        let end = rest.find('d').unwrap_or(0);
+        let end = rest.find('d')?;
+        rest[..end]
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then_some((pos, end))
+    });
+    if let Some((pos, end)) = spec_end {
+        let rest = &pattern[pos + 1..];
         let spec = &rest[..end];
-        let width: usize = spec.trim_start_matches('0').parse().unwrap_or(0);
-        let num = first + k;
+        // Widths over 8 are refused (config/bounds.rs); the cap guards unvalidated patterns.
+        let width: usize = spec.trim_start_matches('0').parse().unwrap_or(0).min(16);
+        let num = u64::from(first) + u64::from(k);
         let formatted = if spec.starts_with('0') {
             format!("{num:0width$}")
         } else {

@@ -42,6 +42,7 @@ pub(super) fn apply_overrides(
         if key.is_empty() {
             return Err(bad(o, "empty key".into()));
         }
+        check_key(key).map_err(|d| bad(o, d))?;
         let raw = raw.trim();
         let value: toml_edit::Value = raw
             .parse()
@@ -88,8 +89,45 @@ pub(super) fn apply_overrides(
     Ok(doc.to_string())
 }
 
+/// A key is dotted TOML bare keys (letters, digits, `_`, `-`), each optionally followed by
+/// array indexes: `lpar.ifls`, `guests[0].storage`. An empty part (`lpar..ifls`, `.`) or any
+/// other character is refused rather than skipped, so that an override never silently sets a
+/// field other than the one typed.
+fn check_key(key: &str) -> Result<(), String> {
+    for part in key.split('.') {
+        let name_end = part.find('[').unwrap_or(part.len());
+        let (name, mut rest) = part.split_at(name_end);
+        if name.is_empty() {
+            return Err(format!(
+                "key `{key}` has an empty part: keys are names joined by single dots, e.g. lpar.ifls or guests[0].storage"
+            ));
+        }
+        if let Some(c) = name
+            .chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+        {
+            return Err(format!(
+                "key `{key}` holds {c:?}: a key part is letters, digits, `_` and `-`"
+            ));
+        }
+        while !rest.is_empty() {
+            let ok = rest
+                .strip_prefix('[')
+                .and_then(|r| r.split_once(']'))
+                .filter(|(ix, _)| !ix.is_empty() && ix.bytes().all(|b| b.is_ascii_digit()));
+            let Some((_, after)) = ok else {
+                return Err(format!(
+                    "key `{key}`: an index is written [N] with N a number, e.g. guests[0].storage"
+                ));
+            };
+            rest = after;
+        }
+    }
+    Ok(())
+}
+
 /// An error inside a value set with `--set` is reported against the override, not the file.
-pub(super) fn blame_override(mut e: ScenarioError, overrides: &[String]) -> ScenarioError {
+pub fn blame_override(mut e: ScenarioError, overrides: &[String]) -> ScenarioError {
     for o in overrides {
         let key = o.split('=').next().unwrap_or("").trim();
         if !key.is_empty()

@@ -14,7 +14,7 @@ use crate::config::units::{Duration, Size};
 
 pub use crate::config::agelist::{AgelistSettings, AgelistSize, AgelistSpec};
 pub use crate::config::level::ZvmLevel;
-pub use crate::config::source::{parse, ScenarioError, Source};
+pub use crate::config::source::{blame_override, parse, ScenarioError, Source};
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

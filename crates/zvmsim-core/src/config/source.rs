@@ -4,7 +4,8 @@
 
 use std::fmt;
 
-use crate::config::overrides::{apply_overrides, blame_override};
+use crate::config::overrides::apply_overrides;
+pub use crate::config::overrides::blame_override;
 use crate::config::scenario::Scenario;
 
 /// A located scenario error: what a user sees when a file is wrong.

@@ -122,6 +122,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     if s.guests.is_empty() {
         return err("guests", "at least one guest is needed ([[guests]])".into());
     }
+    crate::config::bounds::check_counts(s, src)?;
     let mut names = BTreeSet::new();
     let mut virtual_pages: u64 = 0;
     for (i, g) in s.guests.iter().enumerate() {
@@ -380,6 +381,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
         );
     }
     check_vmrm(s, src)?;
+    crate::config::bounds::check(s, src)?;
     let end = s.end_ns();
     for (i, c) in s.console.iter().enumerate() {
         let f = |k: &str| format!("console[{i}].{k}");

@@ -116,9 +116,10 @@ pub fn parse(line: &str) -> Result<CpCommand, String> {
 /// Parse one CP command line as z/VM `level` ("5.2", "5.3", ...) would: a verb or operand that
 /// came with a later release is rejected as that release's CP rejects it. `None`: any release.
 pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
-    let typed = line.trim();
+    crate::cp::input::check(line)?;
+    let typed = line.trim_matches(crate::cp::input::BLANK);
     let upper = typed.to_ascii_uppercase();
-    let mut words: Vec<&str> = upper.split_whitespace().collect();
+    let mut words: Vec<&str> = crate::cp::input::words(&upper).collect();
     if words.first() == Some(&"CP") {
         words.remove(0);
     }
@@ -254,15 +255,15 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
 
 /// Words before the verb: 1 when the line starts with `CP`.
 fn words_before(upper: &str) -> usize {
-    usize::from(upper.split_whitespace().next() == Some("CP"))
+    usize::from(crate::cp::input::words(upper).next() == Some("CP"))
 }
 
 /// `line` after its first `n` blank-separated words and the blanks after them.
 fn rest_after(line: &str, n: usize) -> &str {
-    let mut rest = line.trim_start();
+    use crate::cp::input::BLANK;
+    let mut rest = line.trim_start_matches(BLANK);
     for _ in 0..n {
-        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        rest = rest[end..].trim_start();
+        rest = rest[rest.find(BLANK).unwrap_or(rest.len())..].trim_start_matches(BLANK);
     }
     rest
 }

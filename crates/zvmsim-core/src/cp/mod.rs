@@ -6,6 +6,7 @@ pub mod commands;
 pub mod dispatcher;
 pub(crate) mod faults;
 pub mod iocmds;
+pub mod input;
 pub mod pagein;
 pub mod storage;
 pub mod vmrm;

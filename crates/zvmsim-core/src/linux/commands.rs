@@ -80,14 +80,23 @@ impl VmTunable {
     }
 }
 
-/// Linux's name of the guest's `i`-th DASD (0: dasda, 25: dasdz, 26: dasdaa).
+/// Linux's name of the guest's `i`-th DASD, as the dasd driver forms it (dasd_genhd.c): dasda
+/// to dasdz, then dasdaa to dasdzz, dasdaaa to dasdzzz and dasdaaaa on.
 pub fn dasd_name(i: u32) -> String {
-    let letter = |k: u32| char::from(b'a' + k as u8);
-    if i < 26 {
-        format!("dasd{}", letter(i))
-    } else {
-        format!("dasd{}{}", letter(i / 26 - 1), letter(i % 26))
+    let letter = |k: u64| char::from(b'a' + (k % 26) as u8);
+    let i = u64::from(i);
+    let mut name = String::from("dasd");
+    if i > 25 {
+        if i > 701 {
+            if i > 18_277 {
+                name.push(letter((i - 18_278) / 17_576));
+            }
+            name.push(letter((i - 702) / 676));
+        }
+        name.push(letter((i - 26) / 26));
     }
+    name.push(letter(i));
+    name
 }
 
 /// The guest memory view these commands print (all in 4 KB pages).
@@ -153,7 +162,7 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
 /// zvmsim does not model, or a modelled one in a form it does not model (options, pipes,
 /// redirections), is [`LinuxCommand::NotSimulated`]; errors are the shell's or the command's.
 pub fn parse(line: &str) -> Result<LinuxCommand, String> {
-    let typed = line.trim();
+    let typed = line.trim_matches(super::shell::BLANKS);
     let not_simulated = || LinuxCommand::NotSimulated {
         command: typed.to_string(),
     };

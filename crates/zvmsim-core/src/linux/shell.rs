@@ -57,15 +57,14 @@ pub(super) fn lex(line: &str) -> Result<Lexed, String> {
                 quoted = true;
                 started = true;
             }
-            (None, c) if c.is_whitespace() => {
-                flush(&mut commands, &mut text, &mut quoted, &mut started)
-            }
+            // bash's blanks are space and tab; a non-breaking space is part of a word.
+            (None, ' ' | '\t') => flush(&mut commands, &mut text, &mut quoted, &mut started),
             // `2>&1`, `&>file`: part of a redirection, not a list operator.
             (None, '&') if text.ends_with(['>', '<']) || chars.get(i + 1) == Some(&'>') => {
                 text.push(c);
                 started = true;
             }
-            (None, '|' | ';' | '&') => {
+            (None, '|' | ';' | '&' | '\n') => {
                 flush(&mut commands, &mut text, &mut quoted, &mut started);
                 compound = true;
                 if !commands.last().expect("one command at least").is_empty() {
@@ -177,11 +176,49 @@ pub(super) fn split_redirections(words: &[Word]) -> Result<(Vec<&str>, Vec<Redir
     Ok((args, redirects))
 }
 
+/// bash's blanks and line end, trimmed around a typed line.
+pub(super) const BLANKS: [char; 3] = [' ', '\t', '\n'];
+
+/// A name as bash prints it in an error: as is when printable, else in `$'...'` quoting with
+/// C escapes and octal bytes (bash's ansic_quote, lib/sh/strtrans.c), as in the familiar
+/// `$'\r': command not found` of a script with CRLF line ends.
+pub(super) fn shown(name: &str) -> String {
+    if !name.chars().any(char::is_control) {
+        return name.to_string();
+    }
+    let mut out = String::from("$'");
+    for c in name.chars() {
+        match c {
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            '\u{1b}' => out.push_str("\\E"),
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            c if c.is_control() => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("\\{b:03o}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
 /// The shell's answer to a command it cannot find.
 pub(super) fn find_command(name: &str) -> Result<(), String> {
     if super::catalog::command_exists(name) {
-        Ok(())
-    } else if name.contains('/') {
+        return Ok(());
+    }
+    let name = &shown(name);
+    if name.contains('/') {
         Err(format!("-bash: {name}: No such file or directory"))
     } else {
         Err(format!("-bash: {name}: command not found"))

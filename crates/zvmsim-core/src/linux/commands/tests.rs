@@ -61,6 +61,12 @@ fn commands() {
     assert_eq!(dasd_name(0), "dasda");
     assert_eq!(dasd_name(8), "dasdi");
     assert_eq!(dasd_name(27), "dasdab");
+    // Past dasdzz the driver goes on with three, then four letters (dasd_genhd.c).
+    assert_eq!(dasd_name(701), "dasdzz");
+    assert_eq!(dasd_name(702), "dasdaaa");
+    assert_eq!(dasd_name(18_277), "dasdzzz");
+    assert_eq!(dasd_name(18_278), "dasdaaaa");
+    assert!(dasd_name(65_535).chars().all(|c| c.is_ascii_lowercase()));
 }
 
 fn ns(cmd: &str) -> LinuxCommand {

@@ -1,0 +1,249 @@
+//! The memory a run will need, estimated from the scenario before anything is allocated, and
+//! the check of that estimate against what the machine (or `--max-memory`) allows. The model's
+//! state is flat arrays sized by the scenario: CP's per-page, per-frame, per-block and per-slot
+//! tables, each guest's Linux page pool and database maps, and the statistics rows of each
+//! interval; everything else is small beside them or bounded (event queue, I/O queues).
+//! `tests/test_resources.py` checks the estimate against the peak resident memory measured on
+//! the shipped scenarios (within a factor of 2); `tests/hardening/resources.rs` its drivers.
+
+use crate::config::scenario::{Scenario, ScenarioError, Source};
+use crate::config::units::Size;
+use crate::monitor::rows::{GuestRow, SystemRow};
+
+/// Bytes per guest page in CP's tables: frame, XSTOR block and DASD slot of the page (u32
+/// each), plus its share of the segment tables.
+const CP_PER_PAGE: u64 = 13;
+/// Bytes per real frame (owning page), per XSTOR block (owner, age) and per paging slot (its
+/// page, the group's live count, free list and page-in entry).
+const CP_PER_FRAME: u64 = 4;
+const CP_PER_XSTOR_BLOCK: u64 = 8;
+const CP_PER_SLOT: u64 = 6;
+/// Linux: per pool page its state (u32), reference count (u8) and free-list or balloon entry
+/// (u32, when the page is free or in the cmm balloon); per database block its
+/// page-cache entry (u32) and buffer-pool entry (u32); per shared-memory page its place and
+/// swap slot; per swap slot its owner and free-list entry.
+const LINUX_PER_POOL_PAGE: u64 = 9;
+const PER_DB_BLOCK: u64 = 8;
+const PER_SHM_PAGE: u64 = 12;
+const PER_SWAP_SLOT: u64 = 8;
+/// Each statistics row is held as a row, copied into columns, and handed to Python as Arrow
+/// buffers and a data frame: four copies at the peak (inference from the path in
+/// crates/zvmsim-py and python/zvmsim/results.py).
+const ROW_COPIES: u64 = 4;
+/// Heap of a guest row beyond its struct: the guest's name.
+const ROW_HEAP: u64 = 32;
+/// The process itself: Python with polars, pyarrow and duckdb loaded (about 85 MB), the
+/// buffers of the results writers (about 55 MB) and the model's small structures. Measured with
+/// `zvmsim run` on the quickstart (peak RSS before the build and after saving): 140 MB, taken
+/// as 200 MB for other versions of those libraries.
+pub const BASE_BYTES: u64 = 200 << 20;
+
+/// What a run needs, and which fields drive it.
+#[derive(Debug, Clone)]
+pub struct Estimate {
+    pub bytes: u64,
+    /// (field, bytes), largest first.
+    pub drivers: Vec<(String, u64)>,
+}
+
+impl Estimate {
+    /// The estimate rounded up to a whole MiB, for messages.
+    pub fn size(&self) -> Size {
+        Size(round_mib(self.bytes))
+    }
+}
+
+pub fn estimate(s: &Scenario) -> Estimate {
+    let mut drivers: Vec<(String, u64)> = Vec::new();
+    let mut add = |field: String, bytes: u64| {
+        if let Some(d) = drivers.iter_mut().find(|d| d.0 == field) {
+            d.1 = d.1.saturating_add(bytes);
+        } else {
+            drivers.push((field, bytes));
+        }
+    };
+    add("lpar.central".into(), s.lpar.central.pages() * CP_PER_FRAME);
+    add(
+        "lpar.expanded".into(),
+        s.lpar.expanded.pages() * CP_PER_XSTOR_BLOCK,
+    );
+    let slots_field = if s.paging.slots.is_some() {
+        "paging.slots"
+    } else {
+        "paging.volumes"
+    };
+    add(
+        slots_field.into(),
+        s.paging_slots().saturating_mul(CP_PER_SLOT),
+    );
+    let mut guests: u64 = 0;
+    for (i, g) in s.guests.iter().enumerate() {
+        let n = u64::from(g.count);
+        guests += n;
+        let pages = g.storage.pages();
+        let pool = pages.saturating_sub(g.linux.kernel.pages());
+        add(
+            format!("guests[{i}].storage"),
+            n.saturating_mul(pages * CP_PER_PAGE + pool * LINUX_PER_POOL_PAGE),
+        );
+        add(
+            format!("guests[{i}].linux.swap"),
+            n.saturating_mul(g.linux.swap.pages() * PER_SWAP_SLOT),
+        );
+        let db = g
+            .workload
+            .as_ref()
+            .and_then(|w| s.workloads.get(w).map(|ws| (w, ws)))
+            .and_then(|(w, ws)| ws.database.as_ref().map(|d| (w, d)));
+        if let Some((w, d)) = db {
+            let shm = d.shared_memory.unwrap_or(d.cache).pages();
+            add(
+                format!("workloads.{w}.database.size"),
+                n.saturating_mul(d.size.pages() * PER_DB_BLOCK),
+            );
+            add(
+                format!("workloads.{w}.database.shared_memory"),
+                n.saturating_mul(shm * PER_SHM_PAGE),
+            );
+        }
+    }
+    let intervals = s.run.measure.ns() / s.run.interval.ns().max(1) + 1;
+    let row = (std::mem::size_of::<GuestRow>() as u64 + ROW_HEAP) * guests
+        + std::mem::size_of::<SystemRow>() as u64;
+    add(
+        "run.interval".into(),
+        intervals.saturating_mul(row).saturating_mul(ROW_COPIES),
+    );
+    drivers.retain(|d| d.1 > 0);
+    drivers.sort_by_key(|d| std::cmp::Reverse(d.1));
+    let bytes = drivers
+        .iter()
+        .fold(BASE_BYTES, |acc, d| acc.saturating_add(d.1));
+    Estimate { bytes, drivers }
+}
+
+/// Memory this machine can give a run: MemAvailable of /proc/meminfo (None elsewhere).
+pub fn machine_available() -> Option<Size> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb: u64 = info
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    Some(Size(kb * 1024))
+}
+
+/// Refuses a run whose estimate exceeds `limit` (from `--max-memory`, or the machine's
+/// available memory), located at the field that drives it most.
+pub fn check(
+    s: &Scenario,
+    src: &Source,
+    limit: Size,
+    limit_from: &str,
+) -> Result<Estimate, ScenarioError> {
+    let e = estimate(s);
+    if e.bytes <= limit.bytes() {
+        return Ok(e);
+    }
+    let top = e
+        .drivers
+        .first()
+        .map(|d| d.0.clone())
+        .unwrap_or_else(|| "guests".into());
+    let drivers: Vec<String> = e
+        .drivers
+        .iter()
+        .take(3)
+        .map(|(f, b)| format!("{f} {}", Size(round_mib(*b))))
+        .collect();
+    Err(src.error(
+        &top,
+        format!(
+            "this run would need about {} of memory, more than {limit_from} ({}); it is driven by {}",
+            Size(round_mib(e.bytes)),
+            Size(round_mib(limit.bytes())),
+            drivers.join(", ")
+        ),
+    ))
+}
+
+fn round_mib(b: u64) -> u64 {
+    b.div_ceil(1 << 20) << 20
+}
+
+/// Largest number of events a run may plan: about three hours of wall time at the simulator's
+/// usual million events a second (zvmsim's bound, an inference: a study is several runs).
+pub const MAX_EVENTS: u64 = 10_000_000_000;
+
+/// An upper bound on a run's events: each workload's transactions at the rate its CPU or its
+/// users allow at most (closed loop: users / think time; CPU: IFLs / CPU per transaction), a
+/// handful of events per transaction plus some per database reference (faults, I/O), and the
+/// dispatcher's time slices on every IFL. The quickstart plans 1.8 million and runs 0.4.
+pub fn estimate_events(s: &Scenario) -> u64 {
+    let secs = s.end_ns() as f64 / 1e9;
+    let ifls = f64::from(s.lpar.ifls);
+    let mut rate = 0.0;
+    for (name, w) in &s.workloads {
+        let guests: u64 = s
+            .guests
+            .iter()
+            .filter(|g| g.workload.as_deref() == Some(name.as_str()))
+            .map(|g| u64::from(g.count))
+            .sum();
+        let users = match (w.users, w.users_total) {
+            (Some(u), _) => f64::from(u) * guests as f64,
+            (_, Some(t)) => f64::from(t),
+            _ => 0.0,
+        };
+        let weights: f64 = w.transactions.iter().map(|t| t.weight).sum();
+        let mean = |f: &dyn Fn(&crate::config::scenario::TxType) -> f64| {
+            if weights > 0.0 {
+                w.transactions.iter().map(|t| t.weight * f(t)).sum::<f64>() / weights
+            } else {
+                0.0
+            }
+        };
+        let cpu = w
+            .cpu_per_tx
+            .map(|c| c.secs_f64())
+            .unwrap_or_else(|| mean(&|t| t.cpu.secs_f64()))
+            .max(1e-6);
+        let refs = w
+            .db_refs
+            .map(f64::from)
+            .unwrap_or_else(|| mean(&|t| f64::from(t.db_refs)));
+        let think = w.think_time.secs_f64();
+        let by_users = if think > 0.0 {
+            users / think
+        } else {
+            f64::INFINITY
+        };
+        let tx_rate = by_users.min(ifls / cpu);
+        rate += tx_rate * (4.0 + refs / 4.0);
+    }
+    rate += ifls / s.model.time_slice.secs_f64().max(1e-3);
+    let events = rate * secs;
+    if events.is_finite() {
+        events as u64
+    } else {
+        u64::MAX
+    }
+}
+
+/// Refuses a run planning more than [`MAX_EVENTS`], at its measured window.
+pub fn check_events(s: &Scenario, src: &Source) -> Result<u64, ScenarioError> {
+    let events = estimate_events(s);
+    if events <= MAX_EVENTS {
+        return Ok(events);
+    }
+    Err(src.error(
+        "run.measure",
+        format!(
+            "this run could take up to {:.1e} events, over zvmsim's bound of {MAX_EVENTS:.0e} (hours of wall time at a million events a second): shorten run.priming or run.measure ({} in all)",
+            events as f64,
+            crate::config::units::Duration(s.end_ns())
+        ),
+    ))
+}

@@ -1,0 +1,71 @@
+//! The memory estimate of a run (config/resources.rs): it grows with the fields that size the
+//! model's arrays, and a run over its limit is refused at the field that drives it most.
+
+use zvmsim_core::config::resources::{check, estimate, BASE_BYTES};
+use zvmsim_core::config::scenario::parse;
+use zvmsim_core::config::units::Size;
+
+const QUICKSTART: &str = include_str!("../../../../scenarios/quickstart.toml");
+
+fn with(sets: &[&str]) -> zvmsim_core::config::scenario::Scenario {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    parse(QUICKSTART, "quickstart.toml", &sets)
+        .expect("valid")
+        .0
+}
+
+#[test]
+fn the_estimate_grows_with_what_sizes_the_arrays() {
+    let base = estimate(&with(&[])).bytes;
+    assert!(base > BASE_BYTES);
+    // Twice the guests: about twice the guest part.
+    let more = estimate(&with(&["guests[0].count=8", "paging.slots=5000000"])).bytes;
+    assert!(more > base + (base - BASE_BYTES) / 3, "{base} -> {more}");
+    // Ten times the intervals: the rows grow.
+    let rows = estimate(&with(&["run.measure=3600s", "run.interval=1s"]));
+    assert!(rows.bytes > base, "{} vs {base}", rows.bytes);
+    assert!(rows.drivers.iter().any(|d| d.0 == "run.interval"));
+    // A bigger database.
+    let db = estimate(&with(&["workloads.oltp.database.size=7G"])).bytes;
+    assert!(db > base);
+}
+
+#[test]
+fn a_run_over_its_limit_names_the_memory_and_the_fields() {
+    let sets = vec![
+        "guests[0].count=99".to_string(),
+        "paging.slots=50000000".to_string(),
+    ];
+    let (sc, src) = parse(QUICKSTART, "q.toml", &sets).expect("valid");
+    let e = check(&sc, &src, Size(1 << 30), "--max-memory").unwrap_err();
+    let msg = e.to_string();
+    // The largest driver: 99 guests' storage (CP's tables and Linux's pools), then their maps
+    // of a 4G database. (Line 26: the --set of paging.slots added a line above it.)
+    assert_eq!(e.field, "guests[0].storage", "{msg}");
+    assert_eq!((e.file.as_str(), e.line), ("q.toml", 26), "{msg}");
+    assert!(msg.contains("this run would need about"), "{msg}");
+    assert!(msg.contains("more than --max-memory (1G)"), "{msg}");
+    assert!(
+        msg.contains("it is driven by guests[0].storage 803M, workloads.oltp.database.size 792M"),
+        "{msg}"
+    );
+    // Under the limit: the estimate comes back.
+    let ok = check(&sc, &src, Size(1 << 40), "--max-memory").expect("fits");
+    assert!(ok.bytes > 1 << 30);
+}
+
+#[test]
+fn the_event_bound_scales_with_the_run_and_refuses_a_week_of_the_quickstart() {
+    let short = zvmsim_core::config::resources::estimate_events(&with(&[]));
+    // The quickstart runs about 0.4 million events: the bound is above, not wildly.
+    assert!((400_000..20_000_000).contains(&short), "{short}");
+    let long = zvmsim_core::config::resources::estimate_events(&with(&["run.measure=600s"]));
+    assert!(long > 5 * short, "{short} -> {long}");
+    let sets = vec!["run.measure=160h".to_string()];
+    let (sc, src) = parse(QUICKSTART, "q.toml", &sets).expect("valid");
+    let e = zvmsim_core::config::resources::check_events(&sc, &src).unwrap_err();
+    let e = zvmsim_core::config::scenario::blame_override(e, &sets);
+    assert_eq!(e.field, "run.measure");
+    assert!(e.file.starts_with("--set run.measure=160h"), "{e}");
+    assert!(e.detail.contains("over zvmsim's bound of 1e10"), "{e}");
+}

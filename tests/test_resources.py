@@ -1,0 +1,83 @@
+"""Issue 13, resources: a run's memory is estimated from the scenario before anything is
+allocated; a run over --max-memory (or the machine's available memory) is refused with the
+memory it would need and the fields that drive it; and a run stays under its estimate, the
+estimate within a factor of 2 of the measured peak (shipped scenarios, shortened runs)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import List
+
+import pytest
+from conftest import ROOT, invoke
+
+import zvmsim
+from zvmsim import _core
+
+# The small scenarios with their own run controls; the large ones (a GB or more each) only
+# when asked (ZVMSIM_RSS_LARGE=1), shortened: their arrays are allocated at the build.
+SHORT = ["run.priming=5s", "run.measure=10s", "run.interval=5s"]
+SCENARIOS = [("quickstart.toml", []), ("linux-swap/undersized-guests.toml", [])]
+if os.environ.get("ZVMSIM_RSS_LARGE"):
+    SCENARIOS += [("large-memory/zvm53-10guests.toml", SHORT), ("cmm/zvm53-10guests-vmrm-cmm-cmma.toml", SHORT)]
+
+CHILD = """
+import json, resource, sys, zvmsim
+path, out, overrides = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+est = zvmsim.check(path, overrides=overrides)["memory_estimate_bytes"]
+zvmsim.run(path, overrides=overrides, out=out)
+print(json.dumps([est, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024]))
+"""
+
+
+@pytest.mark.parametrize("scenario,overrides", SCENARIOS)
+def test_a_run_stays_under_its_estimate_within_a_factor_of_2(scenario: str, overrides: List[str], tmp_path: Path) -> None:
+    path = ROOT / "scenarios" / scenario
+    r = subprocess.run([sys.executable, "-c", CHILD, str(path), str(tmp_path / "out"), json.dumps(overrides)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    estimate, peak = json.loads(r.stdout.strip().splitlines()[-1])
+    assert peak <= estimate, f"{scenario}: peak RSS {peak >> 20} MB over the estimate {estimate >> 20} MB"
+    assert estimate <= 2 * peak, f"{scenario}: estimate {estimate >> 20} MB over twice the peak {peak >> 20} MB"
+
+
+def test_check_reports_the_estimate() -> None:
+    d = zvmsim.check(ROOT / "scenarios" / "quickstart.toml")
+    assert d["memory_estimate_bytes"] > 200 << 20
+    assert d["memory_estimate"].endswith(("M", "G"))
+
+
+def test_a_run_over_max_memory_is_refused_before_it_starts(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    q = str(ROOT / "scenarios" / "quickstart.toml")
+    for args in (["check", q, "--max-memory", "100M"], ["run", q, "--max-memory", "100M", "-o", str(tmp_path / "o")]):
+        r = invoke(runner, args)
+        assert r.exit_code == 1, r.output
+        text = (r.output + (r.stderr if r.stderr_bytes is not None else "")).replace("\n", "")
+        assert "this run would need about" in text and "more than --max-memory (100M)" in text
+        assert "it is driven by workloads.oltp.database" in text or "guests[0].storage" in text
+        assert "field `" in text and "Traceback" not in text
+    assert not (tmp_path / "o").exists(), "nothing written"
+
+
+def test_the_refusal_names_the_memory_and_the_fields() -> None:
+    text = (ROOT / "scenarios" / "quickstart.toml").read_text(encoding="utf-8")
+    with pytest.raises(_core.ScenarioError) as e:
+        _core.Simulation(text, "q.toml", overrides=["guests[0].count=99", "paging.slots=50000000"],
+                         max_memory="1G")
+    msg = str(e.value)
+    assert msg.startswith("q.toml:26:11: field `guests[0].storage`"), msg
+    assert "this run would need about 2308M of memory, more than --max-memory (1G)" in msg
+    assert "it is driven by guests[0].storage 803M, workloads.oltp.database.size 792M, paging.slots 287M" in msg
+
+
+def test_a_bad_max_memory_is_a_located_error(runner) -> None:  # type: ignore[no-untyped-def]
+    r = invoke(runner, ["check", str(ROOT / "scenarios" / "quickstart.toml"), "--max-memory", "lots"])
+    assert r.exit_code == 1
+    text = r.output + (r.stderr if r.stderr_bytes is not None else "")
+    assert "--max-memory lots:1:1: field `--max-memory`" in text.replace("\n", "")
+
+
