@@ -40,7 +40,7 @@ def test_stop_during_priming_says_nothing_was_measured(tmp_path: Path) -> None:
     out = tmp_path / "out"
     proc = subprocess.Popen(
         [sys.executable, "-m", "zvmsim", "run", str(DATA / "small.toml"), "--out", str(out),
-         "--set", "run.priming=1000000s"],
+         "--set", "run.priming=500000s"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     assert proc.stderr is not None
     assert proc.stderr.readline().startswith("running")

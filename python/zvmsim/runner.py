@@ -96,10 +96,10 @@ def prepare(
 
 def priming_seconds(text: str, path: str, overrides: Sequence[str]) -> Optional[float]:
     """The scenario's priming time, as the core resolves it (units, overrides): its end time with
-    a measured window of one millisecond, less that millisecond."""
+    a measured window of one second (the shortest interval), less that second."""
     try:
-        desc = _core.check(text, path, [*overrides, "run.measure=1ms", "run.interval=1ms"])
-        return max(0.0, float(desc["end_s"]) - 0.001)
+        desc = _core.check(text, path, [*overrides, "run.measure=1s", "run.interval=1s"])
+        return max(0.0, float(desc["end_s"]) - 1.0)
     except (_core.ScenarioError, KeyError, TypeError, ValueError):
         return None
 
