@@ -196,6 +196,27 @@ pub struct RunControl {
         skip_serializing_if = "is_default_drift_tolerance"
     )]
     pub drift_tolerance: f64,
+    /// How the guests' pages are placed before the run: `ordered` (by popularity, coldest
+    /// first; the default, on which the studies are calibrated) or `stationary` (the state the
+    /// workload and CP settle to after running for hours; system/warm_stationary.rs). Left out
+    /// of the serialized scenario at its default, so existing scenarios keep their hash.
+    #[serde(default, skip_serializing_if = "WarmStart::is_ordered")]
+    pub warm_start: WarmStart,
+}
+
+/// The warm start of a run (`run.warm_start`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum WarmStart {
+    #[default]
+    Ordered,
+    Stationary,
+}
+
+impl WarmStart {
+    fn is_ordered(&self) -> bool {
+        *self == WarmStart::Ordered
+    }
 }
 
 fn default_drift_tolerance() -> f64 {

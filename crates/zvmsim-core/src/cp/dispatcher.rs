@@ -31,7 +31,9 @@ pub enum Block {
     },
     /// A process sleeps in io_getevents until one of its asynchronous I/Os completes; the
     /// channel programs its io_submit built start when the burst ends.
-    Aio { task: u32 },
+    Aio {
+        task: u32,
+    },
 }
 
 /// The dispatcher's events.

@@ -115,6 +115,17 @@ impl Zipf {
         y - self.q
     }
 
+    /// The unnormalized probability of rank `k` in 0..n (0 is the most popular): (k+1+q)^-s.
+    #[inline]
+    pub fn weight(&self, k: u64) -> f64 {
+        self.h(k as f64 + 1.0)
+    }
+
+    /// The number of ranks.
+    pub fn ranks(&self) -> u64 {
+        self.n as u64
+    }
+
     /// A rank in 0..n (0 is the most popular).
     #[inline]
     pub fn sample(&self, rng: &mut Stream) -> u64 {

@@ -189,6 +189,12 @@ impl LinuxMemory {
         (pages - kernel).saturating_sub(reserve + reserve)
     }
 
+    /// Pages `warm` gives the page cache when `anon` anonymous pages want to be resident.
+    pub fn warm_cache_pages(&self, anon: u64) -> u64 {
+        let cap = Self::anon_capacity(self.pages, self.kernel, self.min) as u64;
+        (self.pool.len() as u64 - anon.min(cap)).saturating_sub(self.high as u64)
+    }
+
     /// Steady state after the workload has run for a while. `anon_heat` lists the anonymous
     /// pages hottest first: those that fit are resident, each in pool page v where it can
     /// (else in the first pool page left over), and the rest start on swap. The page cache
@@ -265,6 +271,12 @@ impl LinuxMemory {
             }
         }
         runs
+    }
+
+    /// The global page caching `block`, if any (no reference is made).
+    pub fn cached_page(&self, block: u32) -> Option<u32> {
+        let i = *self.blk_pc.get(block as usize)?;
+        (i != NONE).then(|| self.pool_global(i))
     }
 
     pub fn free_pages(&self) -> u32 {
@@ -484,7 +496,11 @@ mod tests {
         m.cmma = true;
         m.initial_states();
         let unused = m.essa.iter().filter(|e| e.1 == GuestState::Unused).count() as u32;
-        let volatile = m.essa.iter().filter(|e| e.1 == GuestState::Volatile).count() as u64;
+        let volatile = m
+            .essa
+            .iter()
+            .filter(|e| e.1 == GuestState::Volatile)
+            .count() as u64;
         assert_eq!((unused, volatile), (m.free_pages(), m.cached));
         m.essa.clear();
         // Allocating past the minimum reclaims page cache: each freed page is unused, and the

@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 
-use crate::config::scenario::{DasdUse, Scenario, WorkloadKind};
+use crate::config::scenario::{DasdUse, Scenario, WarmStart, WorkloadKind};
 use crate::cp::dispatcher::Dispatcher;
 use crate::cp::pagein::PageIns;
 use crate::cp::storage::{Owner, SpaceId, SpaceSpec, Storage, NONE};
@@ -26,6 +26,7 @@ const STREAM_DASD: u64 = 1;
 const STREAM_GUEST: u64 = 1000;
 const STREAM_IO_SERVER: u64 = 2;
 const STREAM_RANKS: u64 = 3;
+const STREAM_WARM: u64 = 2000;
 
 /// CP's nucleus and fixed control blocks: 128 MB, the order of magnitude of a z/VM 5.x nucleus
 /// with its fixed storage (inference from QUERY FRAMES outputs of that era), at most an eighth
@@ -115,6 +116,9 @@ impl Simulation {
             pending_ssch: Vec::with_capacity(64),
         };
         let mut workloads = Vec::new();
+        let mut weights = None;
+        let stationary = sc.run.warm_start == WarmStart::Stationary;
+        let mut warm_ages = Vec::new();
         for (gi, inst) in instances.iter().enumerate() {
             let spec = &sc.guests[inst.spec_index];
             let pages = spec.storage.pages() as u32;
@@ -163,7 +167,7 @@ impl Simulation {
                 }
             }
             mem.swap_areas = swap_devs.len().max(1) as u32;
-            let db = dbspec.map(|d| {
+            let mut db = dbspec.map(|d| {
                 let buffers = d.cache.pages() as u32;
                 // Buffers and the other shared memory are anonymous pages 0.. of the guest.
                 Database::new(
@@ -176,18 +180,48 @@ impl Simulation {
                     std::mem::take(&mut db_vols),
                 )
             });
-            // Anonymous memory hottest first: the other shared memory (lock list, catalog and
-            // package caches, used by every transaction), then the buffers (buffer i holds the
-            // i-th hottest block); what does not fit starts on swap.
-            if let Some(db) = &db {
-                // The page cache holds the blocks just below the buffer pool in popularity.
-                let start = db.buffers as u64;
-                let heat = (db.other_start..db.other_start + db.other).chain(0..db.buffers);
-                mem.warm(heat, |i| {
-                    db.block_of_rank((start + i as u64) % db.blocks.max(1) as u64)
-                });
-            } else {
-                mem.warm(0..shm, |_| NONE);
+            // The stationary warm start draws the workload's stationary state
+            // (workload/database/steady.rs): the buffer pool and the page cache hold what
+            // they hold after running for ever, and every page's time since its last
+            // reference orders the warm start's touches.
+            let mut wrng = Stream::new(seed, STREAM_WARM + gi as u64);
+            match &mut db {
+                Some(db) if stationary => {
+                    let anon = (db.other + db.buffers) as u64;
+                    let cache = mem.warm_cache_pages(anon) as usize;
+                    let st = db.stationary(&mut weights, cache, &mut wrng);
+                    db.warm_from(&st.buffers);
+                    // Anonymous memory hottest first: the other shared memory (lock list,
+                    // catalog and package caches, used by every get), then the buffers
+                    // youngest first; what does not fit starts on swap.
+                    let other = db.other_start..db.other_start + db.other;
+                    mem.warm(other.chain((0..db.buffers).rev()), |i| {
+                        st.cache.get(i as usize).map_or(NONE, |c| c.0)
+                    });
+                    warm_ages.push(super::warm_stationary::stationary_ages(
+                        &mem,
+                        Some((db, &st)),
+                        &mut wrng,
+                    ));
+                }
+                Some(db) => {
+                    // Anonymous memory hottest first: the other shared memory, then the
+                    // buffers (buffer i holds the i-th hottest block); the page cache holds
+                    // the blocks just below the buffer pool in popularity.
+                    let start = db.buffers as u64;
+                    let heat = (db.other_start..db.other_start + db.other).chain(0..db.buffers);
+                    mem.warm(heat, |i| {
+                        db.block_of_rank((start + i as u64) % db.blocks.max(1) as u64)
+                    });
+                }
+                None => {
+                    mem.warm(0..shm, |_| NONE);
+                    if stationary {
+                        warm_ages.push(super::warm_stationary::stationary_ages(
+                            &mem, None, &mut wrng,
+                        ));
+                    }
+                }
             }
             let mut idle: Vec<u32> = (0..spec.vcpus)
                 .map(|_| m.disp.add_vcpu(gi as u32))
@@ -263,7 +297,7 @@ impl Simulation {
             sim.logon_devices(g, &dir);
         }
         sim.ipl_guests();
-        sim.warm_start();
+        sim.warm_start(warm_ages);
         sim.start_users();
         for (i, &done) in setup.iter().enumerate() {
             if !done {
@@ -327,9 +361,11 @@ fn is_setup_command(e: &crate::config::scenario::ConsoleEntry) -> bool {
             let mut words = c.split_whitespace().peekable();
             words.next_if(|w| w.eq_ignore_ascii_case("CP"));
             words.next().is_some_and(|w| {
-                ["SET", "ATTACH", "ATT", "ATTA", "ATTAC", "DEFINE", "DEF", "DEFI", "DEFIN"]
-                    .iter()
-                    .any(|v| w.eq_ignore_ascii_case(v))
+                [
+                    "SET", "ATTACH", "ATT", "ATTA", "ATTAC", "DEFINE", "DEF", "DEFI", "DEFIN",
+                ]
+                .iter()
+                .any(|v| w.eq_ignore_ascii_case(v))
             })
         })
 }

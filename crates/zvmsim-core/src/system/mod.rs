@@ -11,6 +11,7 @@ mod interval;
 pub(crate) mod machine;
 mod vmrm;
 mod warm;
+mod warm_stationary;
 
 use serde_json::{Map, Value};
 

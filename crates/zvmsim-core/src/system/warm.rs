@@ -1,5 +1,5 @@
-//! The warm start: guests have run for a while before measurement, so every page has been used
-//! once. Pages are referenced coldest first (page cache, other shared memory, buffer pool from
+//! The warm start (`run.warm_start = "ordered"`, the default): guests have run for a while
+//! before measurement, so every page has been used once. Pages are referenced coldest first (page cache, other shared memory, buffer pool from
 //! cold to hot, the other shared memory, kernel), interleaved across guests by segment, so that CP pages out what is
 //! coldest. The priming period then lets the mechanisms settle.
 
@@ -19,7 +19,8 @@ struct Seg {
 }
 
 impl Simulation {
-    pub(super) fn warm_start(&mut self) {
+    /// The warm start the run asks for; `ages` are the stationary ages (empty when ordered).
+    pub(super) fn warm_start(&mut self, ages: Vec<Vec<u32>>) {
         // CMMA: Linux has marked its free pages unused and its clean page cache volatile, so
         // CP reclaims those frames without paging them out while the guests warm up.
         for g in 0..self.m.guests.len() {
@@ -28,6 +29,15 @@ impl Simulation {
             self.m.apply_essa(g, &mut w);
             self.m.guests[g].stats = Default::default();
         }
+        if ages.is_empty() {
+            self.warm_start_ordered();
+        } else {
+            self.warm_start_stationary(ages);
+        }
+    }
+
+    /// Pages in popularity order, coldest first.
+    fn warm_start_ordered(&mut self) {
         let mut orders: Vec<Vec<Seg>> = Vec::new();
         for (g, wl) in self.m.guests.iter().zip(&self.workloads) {
             let m = &g.mem;

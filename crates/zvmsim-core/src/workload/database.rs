@@ -5,6 +5,8 @@
 use crate::cp::storage::NONE;
 use crate::engine::rng::{Stream, Zipf};
 
+pub mod steady;
+
 /// A database instance in one guest.
 pub struct Database {
     pub blocks: u32,

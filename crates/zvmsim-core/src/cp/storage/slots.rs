@@ -70,6 +70,24 @@ impl Storage {
         });
     }
 
+    /// Warm start: resident pages of space `s` that came back from DASD and kept their slots,
+    /// with whether the workload has changed them since. Written as blocks of the space,
+    /// without I/O.
+    pub fn warm_kept_slots(&mut self, s: super::SpaceId, pages: &[(u32, bool)]) {
+        let base = self.space_base[s.0 as usize];
+        let b = self.block.max(1) as usize;
+        for chunk in pages.chunks(b) {
+            let globals: Vec<u32> = chunk.iter().map(|&(p, _)| base + p).collect();
+            self.write_block(&globals);
+            for &(p, changed) in chunk {
+                if changed {
+                    self.pg[(base + p) as usize] |= CHANGED;
+                }
+            }
+        }
+        self.writes.clear();
+    }
+
     /// A free slot group, taking volumes in turn so block writes spread over all of them.
     fn alloc_group(&mut self) -> Option<(u32, u32)> {
         let nv = self.vol_free_groups.len();
