@@ -182,19 +182,38 @@ def test_version(runner) -> None:
     assert _core.__version__ in res.stdout
 
 
+OVERCOMMITTED = ROOT / "tests" / "data" / "overcommitted.toml"
+
+
 def test_bench_json(runner) -> None:
-    res = invoke(runner, ["bench", "--json", "--quick"])
+    res = invoke(runner, ["bench", "--json", "--quick", "--scenario", str(OVERCOMMITTED)])
     assert res.exit_code == 0, res.stderr
     data = json.loads(res.stdout)
     # The quick variant's fixed sizes, and a storage model that did reach DASD.
     assert data["quick"] is True
     assert data["queue_events"] == data["page_refs"] == 5_000_000
     assert 0 < data["page_refs_dasd_faults"] < data["page_refs"]
+    # The whole model ran the shortened scenario: 30 s simulated, every event a few page
+    # references at most, and a footprint per guest page in a plausible range (the arrays
+    # are a few tens of bytes per page; more than 200 would be a regression).
+    assert data["model_simulated_seconds"] == 30.0
+    assert data["model_guest_pages"] > 0
+    assert 0 < data["model_page_refs"] < 100 * data["model_events"]
+    assert data["model_events_per_second"] > 0 and data["model_page_refs_per_second"] > 0
+    if data["model_bytes_per_guest_page"] is not None:
+        assert data["model_bytes_per_guest_page"] < 200
+
+
+def test_bench_default_scenario_exists() -> None:
+    from zvmsim.cli import BENCH_SCENARIO
+
+    assert (ROOT / BENCH_SCENARIO).is_file()
 
 
 def test_bench_table(runner) -> None:
-    res = invoke(runner, ["bench", "--quick"])
+    res = invoke(runner, ["bench", "--quick", "--scenario", str(OVERCOMMITTED)])
     assert res.exit_code == 0
+    assert "model_page_refs_per_second" in res.stdout
     assert "events_per_second" in res.stdout
 
 

@@ -49,6 +49,11 @@ class Simulation:
 
 def bench(quick: bool = False) -> Dict[str, Any]: ...
 
+def bench_model(text: str, file: str, overrides: List[str] = ...) -> Dict[str, Any]:
+    """Build and run a scenario's text: set-up and stepping seconds, events and page references
+    per second of stepping, peak memory growth per guest page (Linux)."""
+    ...
+
 def commands(level: str) -> List[Dict[str, Any]]:
     """The console command catalog of a z/VM level ("5.2", "5.3"): one dict per command with keys
     system ("cp" or "linux"), command, abbreviation (CP's shortest form, or None), simulated,

@@ -6,6 +6,7 @@
 //! * [`bench_event_queue`], [`compare_event_queues`] — hold-model benchmarks
 //!   of the engine's event queue and of the rejected candidates
 //! * [`bench_page_refs`] — CP's storage model under 2× overcommitment
+//! * [`model::bench_model`] — a whole scenario, set-up and stepping timed apart
 //! * [`queues`] — the event-queue candidates that were not retained
 //!
 //! The event-queue benchmark is the classic *hold* model: `pending` events are
@@ -25,6 +26,7 @@ use rand_core::{RngCore, SeedableRng};
 
 use zvmsim_core::engine::queue::EventQueue;
 
+pub mod model;
 pub mod queues;
 
 use queues::{BinaryHeapQueue, CalendarQueue, QuaternaryHeapQueue, QueueImpl, RadixHeapQueue};

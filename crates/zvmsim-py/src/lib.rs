@@ -303,6 +303,21 @@ fn run_bench(py: Python<'_>, quick: bool) -> PyResult<PyObject> {
     to_py(py, &v)
 }
 
+/// The full-model benchmark: build and run a scenario's text, set-up and stepping timed apart.
+#[pyfunction(name = "bench_model")]
+#[pyo3(signature = (text, file, overrides = Vec::new()))]
+fn run_bench_model(
+    py: Python<'_>,
+    text: String,
+    file: String,
+    overrides: Vec<String>,
+) -> PyResult<PyObject> {
+    let v = py
+        .allow_threads(move || zvmsim_bench::model::bench_model(&text, &file, &overrides))
+        .map_err(PyValueError::new_err)?;
+    to_py(py, &v)
+}
+
 /// The console command catalog of a z/VM level: one dict per CP command (with operand) or
 /// Linux command or file, marked simulated or not.
 #[pyfunction]
@@ -352,6 +367,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;
+    m.add_function(wrap_pyfunction!(run_bench_model, m)?)?;
     m.add_function(wrap_pyfunction!(commands, m)?)?;
     m.add_class::<Simulation>()?;
     Ok(())

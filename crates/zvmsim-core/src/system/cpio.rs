@@ -48,20 +48,21 @@ impl Simulation {
         to: AttachTo,
         vdev: Option<u16>,
     ) -> Vec<String> {
-        let target =
-            match &to {
-                AttachTo::System => None,
-                AttachTo::Me => match guest {
-                    Some(g) => Some(g),
-                    None => return vec![format!(
+        let target = match &to {
+            AttachTo::System => None,
+            AttachTo::Me => match guest {
+                Some(g) => Some(g),
+                None => {
+                    return vec![format!(
                         "not simulated by zvmsim: ATTACH to {user}, which is not a simulated guest"
-                    )],
-                },
-                AttachTo::User(u) => match self.m.guests.iter().position(|g| &g.name == u) {
-                    Some(g) => Some(g),
-                    None => return vec![format!("HCP045E {u} not logged on")],
-                },
-            };
+                    )]
+                }
+            },
+            AttachTo::User(u) => match self.m.guests.iter().position(|g| &g.name == u) {
+                Some(g) => Some(g),
+                None => return vec![format!("HCP045E {u} not logged on")],
+            },
+        };
         // Check every device first: a refused range attaches none.
         let mut subs = Vec::new();
         for r in first..=last {

@@ -211,6 +211,16 @@ impl Simulation {
         }
     }
 
+    /// Page references made through CP's storage model so far (warm start included).
+    pub fn page_references(&self) -> u64 {
+        self.m.storage.references()
+    }
+
+    /// Guest pages of all guests (their virtual storage).
+    pub fn guest_pages(&self) -> u64 {
+        self.m.guests.iter().map(|g| g.mem.pages as u64).sum()
+    }
+
     /// For tests: the storage model's and every guest's Linux memory invariants.
     pub fn check_invariants(&self) -> Result<(), String> {
         self.m.storage.check_invariants()?;

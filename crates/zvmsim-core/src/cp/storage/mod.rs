@@ -211,6 +211,8 @@ pub struct Storage {
     slots_total: u64,
     pub paging_full: bool,
     touched: u64,
+    /// Page references made through `touch` (for `zvmsim bench`).
+    references: u64,
     /// Per address space: pages where they are (the Performance Toolkit's per-user counts).
     space_resident: Vec<u64>,
     space_below: Vec<u64>,
@@ -307,6 +309,7 @@ impl Storage {
             slots_total: groups_total as u64 * block as u64,
             paging_full: false,
             touched: 0,
+            references: 0,
             space_resident: vec![0; n_spaces],
             space_below: vec![0; n_spaces],
             space_xstor: vec![0; n_spaces],
@@ -374,6 +377,9 @@ impl Storage {
     /// Pages ever referenced.
     pub fn touched(&self) -> u64 {
         self.touched
+    }
+    pub fn references(&self) -> u64 {
+        self.references
     }
     pub fn pgmbk_frames(&self) -> u64 {
         self.pgmbk_frames
@@ -452,6 +458,7 @@ impl Storage {
         let page = s.base + page;
         let write = access == Access::Write;
         let i = page as usize;
+        self.references += 1;
         let st = self.pg[i];
         if st & FMASK != FRAME_NONE {
             if write && st & CHANGED == 0 {
