@@ -60,7 +60,13 @@ fn run(ops: &[Op]) -> Result<[bool; 4], String> {
         // Where unused pages are before the operation: none may gain a copy by it.
         let placed: Vec<(u32, bool, u32)> = (0..PAGES)
             .filter(|&pg| states[pg as usize] == GuestState::Unused)
-            .map(|pg| (pg, st.page_in_xstor(SpaceId(0), pg), st.page_slot(SpaceId(0), pg)))
+            .map(|pg| {
+                (
+                    pg,
+                    st.page_in_xstor(SpaceId(0), pg),
+                    st.page_slot(SpaceId(0), pg),
+                )
+            })
             .collect();
         match *o {
             Op::Touch { page, write } => {
@@ -141,7 +147,10 @@ fn cmma_keeps_storage_consistent_and_never_pages_out_unused_pages() {
     ];
     for (name, n) in names.iter().zip(counts.get()) {
         let share = n as f64 / CASES as f64;
-        eprintln!("CMMA {name}: {n} of {CASES} sequences ({:.0} %)", share * 100.0);
+        eprintln!(
+            "CMMA {name}: {n} of {CASES} sequences ({:.0} %)",
+            share * 100.0
+        );
         assert!(share >= MIN_SHARE, "too few sequences reach: {name}");
     }
 }

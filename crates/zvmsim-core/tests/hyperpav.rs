@@ -20,7 +20,10 @@ fn aliases(n: u32) -> String {
     if n == 0 {
         "console[1].cp=\"QUERY PAV\"".into()
     } else {
-        format!("console[1].cp=\"ATTACH B9E0-{:04X} TO LNXF01\"", 0xB9E0 + n - 1)
+        format!(
+            "console[1].cp=\"ATTACH B9E0-{:04X} TO LNXF01\"",
+            0xB9E0 + n - 1
+        )
     }
 }
 
@@ -31,7 +34,10 @@ fn mb_s(s: &Simulation) -> f64 {
 #[test]
 fn invariants_hold_while_requests_run_on_base_and_aliases() {
     let a = aliases(10);
-    let mut s = sim("hyperpav/attached-1job.toml", &[&a, "run.measure=5s", "run.interval=5s"]);
+    let mut s = sim(
+        "hyperpav/attached-1job.toml",
+        &[&a, "run.measure=5s", "run.interval=5s"],
+    );
     let end = s.end_ns();
     let mut t = 0;
     while t < end {
@@ -45,9 +51,15 @@ fn invariants_hold_while_requests_run_on_base_and_aliases() {
 
 #[test]
 fn aliases_raise_throughput_of_one_job() {
-    let mut none = sim("hyperpav/attached-1job.toml", &[&aliases(0), "run.measure=5s", "run.interval=5s"]);
+    let mut none = sim(
+        "hyperpav/attached-1job.toml",
+        &[&aliases(0), "run.measure=5s", "run.interval=5s"],
+    );
     none.run();
-    let mut five = sim("hyperpav/attached-1job.toml", &[&aliases(5), "run.measure=5s", "run.interval=5s"]);
+    let mut five = sim(
+        "hyperpav/attached-1job.toml",
+        &[&aliases(5), "run.measure=5s", "run.interval=5s"],
+    );
     five.run();
     let (a, b) = (mb_s(&none), mb_s(&five));
     assert!(b > 2.0 * a, "0 aliases {a:.0} MB/s, 5 aliases {b:.0} MB/s");
@@ -60,7 +72,13 @@ fn aliases_raise_throughput_of_one_job() {
 fn speed_five_minutes_four_jobs_twenty_aliases() {
     let mut s = sim(
         "hyperpav/attached-1job.toml",
-        &[&aliases(20), "workloads.fio.fio.jobs=4", "run.priming=0s", "run.measure=300s", "run.interval=60s"],
+        &[
+            &aliases(20),
+            "workloads.fio.fio.jobs=4",
+            "run.priming=0s",
+            "run.measure=300s",
+            "run.interval=60s",
+        ],
     );
     let t0 = std::time::Instant::now();
     s.run();

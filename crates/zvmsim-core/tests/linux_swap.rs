@@ -228,4 +228,3 @@ fn linux_swap_under_zvm_overcommitment_double_pages() {
         "double paging {double} of {out} swap-outs"
     );
 }
-

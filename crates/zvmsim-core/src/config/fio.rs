@@ -174,9 +174,11 @@ impl FioSpec {
             return Err(format!("iodepth {} is outside 1..4096", self.iodepth));
         }
         if self.direct != 1 {
-            return Err("direct=0 (buffered I/O through the page cache) is not simulated \
+            return Err(
+                "direct=0 (buffered I/O through the page cache) is not simulated \
                         by zvmsim yet; use direct=1"
-                .into());
+                    .into(),
+            );
         }
         match self.ioengine.as_str() {
             "libaio" | "psync" | "sync" | "pvsync" => {}

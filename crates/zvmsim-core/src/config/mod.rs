@@ -3,9 +3,9 @@
 
 pub mod agelist;
 pub mod bounds;
-pub mod level;
 pub mod fio;
 pub mod io;
+pub mod level;
 mod names;
 mod overrides;
 pub mod params;

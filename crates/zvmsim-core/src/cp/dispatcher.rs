@@ -31,7 +31,9 @@ pub enum Block {
     },
     /// A process sleeps in io_getevents until one of its asynchronous I/Os completes; the
     /// channel programs its io_submit built start when the burst ends.
-    Aio { task: u32 },
+    Aio {
+        task: u32,
+    },
 }
 
 /// The dispatcher's events.
@@ -127,6 +129,11 @@ impl Dispatcher {
     /// An IFL falls idle.
     pub fn free_ifl(&mut self) {
         self.ifl_free += 1;
+    }
+
+    /// The virtual CPUs waiting in the dispatch list.
+    pub fn waiting_vcpus(&self) -> &VecDeque<u32> {
+        &self.list
     }
 
     pub fn idle_ifls(&self) -> u32 {

@@ -158,7 +158,11 @@ fn parse_attach(ops: &[&str]) -> Result<IoCommand, String> {
         None => return Err("HCP020E Userid missing or invalid".into()),
         Some(&"SYSTEM") => AttachTo::System,
         Some(&"*") => AttachTo::Me,
-        Some(u) if u.len() <= 8 && u.chars().all(|c| c.is_ascii_alphanumeric() || "@#$_-".contains(c)) => {
+        Some(u)
+            if u.len() <= 8
+                && u.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "@#$_-".contains(c)) =>
+        {
             AttachTo::User(u.to_string())
         }
         Some(u) => return Err(format!("HCP007E Invalid userid - {u}")),
@@ -195,7 +199,9 @@ fn parse_define(ops: &[&str]) -> Result<IoCommand, String> {
     match (ops.get(1), ops.get(2)) {
         (Some(&"FOR"), Some(&"BASE")) => {}
         (None, _) | (Some(&"FOR"), None) => return Err("HCP026E Operand missing or invalid".into()),
-        (Some(&"FOR"), Some(x)) | (Some(x), _) => return Err(format!("HCP002E Invalid operand - {x}")),
+        (Some(&"FOR"), Some(x)) | (Some(x), _) => {
+            return Err(format!("HCP002E Invalid operand - {x}"))
+        }
     }
     let base = vdev(ops.get(3))?;
     if let Some(x) = ops.get(4) {
@@ -222,9 +228,8 @@ pub fn parse_directory(line: &str) -> Result<DirStatement, String> {
                     return bad("DEVNO needs a real device number (1-4 hex digits)");
                 };
                 return match (w.get(5), w.len()) {
-                    (Some(&"MR") | Some(&"MW") | Some(&"W") | Some(&"R") | Some(&"RR"), 6) | (None, 5) => {
-                        Ok(DirStatement::MdiskDevno { vdev: v, rdev: r })
-                    }
+                    (Some(&"MR") | Some(&"MW") | Some(&"W") | Some(&"R") | Some(&"RR"), 6)
+                    | (None, 5) => Ok(DirStatement::MdiskDevno { vdev: v, rdev: r }),
                     _ => bad("expected an access mode (R, RR, W, MR, MW) after DEVNO rdev"),
                 };
             }
@@ -247,7 +252,10 @@ pub fn parse_directory(line: &str) -> Result<DirStatement, String> {
                 volser: vol.to_string(),
             })
         }
-        Some("DEDICATE") => match (w.get(1).and_then(|x| hex4(x)), w.get(2).and_then(|x| hex4(x))) {
+        Some("DEDICATE") => match (
+            w.get(1).and_then(|x| hex4(x)),
+            w.get(2).and_then(|x| hex4(x)),
+        ) {
             (Some(vdev), Some(rdev)) if w.len() == 3 => Ok(DirStatement::Dedicate { vdev, rdev }),
             _ => bad("expected DEDICATE vdev rdev"),
         },
@@ -281,13 +289,24 @@ mod tests {
             }
         );
         assert_eq!(
-            parse("define hyperpavalias 0201 for base 0200", "7.1").unwrap().unwrap(),
-            IoCommand::DefineHyperpavAlias { vdev: 0x201, base: 0x200 }
+            parse("define hyperpavalias 0201 for base 0200", "7.1")
+                .unwrap()
+                .unwrap(),
+            IoCommand::DefineHyperpavAlias {
+                vdev: 0x201,
+                base: 0x200
+            }
         );
         let e = |l: &str, lvl: &str| parse(l, lvl).unwrap().unwrap_err();
-        assert_eq!(e("define hyperpavalias 0201 for base 0200", "5.4"), "HCP002E Invalid operand - HYPERPAVALIAS");
+        assert_eq!(
+            e("define hyperpavalias 0201 for base 0200", "5.4"),
+            "HCP002E Invalid operand - HYPERPAVALIAS"
+        );
         assert!(e("define hyperpavalias xyzzy for base 0200", "7.1").starts_with("HCP022E"));
-        assert_eq!(e("set paging alias on", "5.4"), "HCP002E Invalid operand - PAGING");
+        assert_eq!(
+            e("set paging alias on", "5.4"),
+            "HCP002E Invalid operand - PAGING"
+        );
         assert_eq!(e("attach 9000", "7.1"), "HCP020E Userid missing or invalid");
         assert!(parse("query storage", "7.1").is_none());
         assert!(parse_directory("MDISK 0200 3390 DEVNO B9D5 MR").is_ok());

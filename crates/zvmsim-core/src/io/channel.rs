@@ -122,7 +122,10 @@ mod tests {
         let end1 = ch.transfer(p, 0, 1_600_000);
         assert!((end1 as i64 - 1_000_000).abs() < 2_000, "{end1}");
         let end2 = ch.transfer(p, 0, 1_600_000);
-        assert!(end2 >= 2 * end1 - 10, "transfers on one link follow each other");
+        assert!(
+            end2 >= 2 * end1 - 10,
+            "transfers on one link follow each other"
+        );
         assert_eq!(ch.transfer(q, 0, 1_600_000), end1);
         ch.release(p);
         ch.release(q);

@@ -110,7 +110,11 @@ fn cp_runs_minidisk_io_on_system_aliases_of_the_same_lcu_only() {
     assert_eq!(io.queued(base), 3);
     for &(_, id) in &started {
         let s = io.requests.get(id).sub;
-        assert_ne!(s, io.by_rdev(0x91F0).unwrap(), "an alias of another LCU ran it");
+        assert_ne!(
+            s,
+            io.by_rdev(0x91F0).unwrap(),
+            "an alias of another LCU ran it"
+        );
     }
     io.check().unwrap();
     // A request that may not use aliases waits for the base.
@@ -172,7 +176,11 @@ fn staged_service_grows_with_transfer_size_and_reads_stream_from_prefetch() {
     io.complete(c, t3);
     let sv = io.server().unwrap();
     assert!(sv.stats.sequential >= 1);
-    assert!(t3 - t_big < 1_000_000, "prefetched read took {}", t3 - t_big);
+    assert!(
+        t3 - t_big < 1_000_000,
+        "prefetched read took {}",
+        t3 - t_big
+    );
     assert_eq!(io.flow.pages_in, io.flow.pages_out);
     io.check().unwrap();
 }

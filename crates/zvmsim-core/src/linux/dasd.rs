@@ -269,7 +269,10 @@ impl DasdDriver {
             bs.read_ticks_ns += lat;
         }
         let d = &mut self.devs[r.dev as usize];
-        debug_assert_eq!(d.active, id, "completion of a request not running on its device");
+        debug_assert_eq!(
+            d.active, id,
+            "completion of a request not running on its device"
+        );
         d.count -= 1;
         d.active = NONE;
         let next = d.queue.pop_front();
@@ -287,21 +290,37 @@ impl DasdDriver {
         for (i, d) in self.devs.iter().enumerate() {
             let n = d.queue.len() as u32 + (d.active != NONE) as u32;
             if n != d.count {
-                return Err(format!("0.0.{:04x}: count {} but {n} requests", d.vdev, d.count));
+                return Err(format!(
+                    "0.0.{:04x}: count {} but {n} requests",
+                    d.vdev, d.count
+                ));
             }
             total += n;
-            for &q in d.queue.iter().chain((d.active != NONE).then_some(&d.active)) {
+            for &q in d
+                .queue
+                .iter()
+                .chain((d.active != NONE).then_some(&d.active))
+            {
                 let r = &self.reqs[q as usize];
                 if r.dev as usize != i {
-                    return Err(format!("0.0.{:04x}: holds another device's request", d.vdev));
+                    return Err(format!(
+                        "0.0.{:04x}: holds another device's request",
+                        d.vdev
+                    ));
                 }
                 if r.base as usize != i && self.devs[r.base as usize].group != d.group {
-                    return Err(format!("alias 0.0.{:04x} took a base of another group", d.vdev));
+                    return Err(format!(
+                        "alias 0.0.{:04x} took a base of another group",
+                        d.vdev
+                    ));
                 }
             }
         }
         if total != self.in_flight {
-            return Err(format!("{total} requests on devices, {} in flight", self.in_flight));
+            return Err(format!(
+                "{total} requests on devices, {} in flight",
+                self.in_flight
+            ));
         }
         Ok(())
     }
@@ -314,9 +333,27 @@ mod tests {
     fn driver(aliases: u32) -> (DasdDriver, u32, Vec<u32>) {
         let mut d = DasdDriver::default();
         let path = DevPath::Dedicated { sub: 0 };
-        let b = d.add(0x200, Some("dasda".into()), path, Some((0, NONE)), false, 1000, 0xb900);
+        let b = d.add(
+            0x200,
+            Some("dasda".into()),
+            path,
+            Some((0, NONE)),
+            false,
+            1000,
+            0xb900,
+        );
         let a = (0..aliases)
-            .map(|k| d.add(0x300 + k as u16, None, path, Some((0, NONE)), true, 0, 0xb900))
+            .map(|k| {
+                d.add(
+                    0x300 + k as u16,
+                    None,
+                    path,
+                    Some((0, NONE)),
+                    true,
+                    0,
+                    0xb900,
+                )
+            })
             .collect();
         (d, b, a)
     }
@@ -360,7 +397,10 @@ mod tests {
         assert_eq!(next, Some(r2));
         d.complete(r2, 300);
         let st = d.devs[b as usize].block;
-        assert_eq!((st.reads, st.writes, st.read_sectors, st.write_sectors), (1, 1, 16, 8));
+        assert_eq!(
+            (st.reads, st.writes, st.read_sectors, st.write_sectors),
+            (1, 1, 16, 8)
+        );
         assert_eq!(st.busy_ns, 300);
         assert_eq!(st.queue_ns, 2 * 100 + 200);
         d.check().unwrap();

@@ -2,8 +2,8 @@
 //! surface workloads use, and the commands typed in it.
 
 pub mod catalog;
-pub mod cmm;
 pub mod cmdline;
+pub mod cmm;
 pub mod commands;
 pub mod dasd;
 pub(crate) mod kernel;

@@ -222,6 +222,9 @@ impl Simulation {
                 vm_mark: VmMark::default(),
                 stats: GuestCounters::default(),
                 total: GuestCounters::default(),
+                ipl: GuestCounters::default(),
+                loadavg: [0.0; 3],
+                loadavg_at: 0,
                 resp: Tally::default(),
                 resp_max_ms: 0.0,
                 memassist: false,
@@ -241,6 +244,7 @@ impl Simulation {
             workloads,
             mon: IntervalState::default(),
             console: Vec::new(),
+            reports: Vec::new(),
             ended: None,
             vmrm: sc
                 .vmrm
@@ -327,9 +331,11 @@ fn is_setup_command(e: &crate::config::scenario::ConsoleEntry) -> bool {
             let mut words = c.split_whitespace().peekable();
             words.next_if(|w| w.eq_ignore_ascii_case("CP"));
             words.next().is_some_and(|w| {
-                ["SET", "ATTACH", "ATT", "ATTA", "ATTAC", "DEFINE", "DEF", "DEFI", "DEFIN"]
-                    .iter()
-                    .any(|v| w.eq_ignore_ascii_case(v))
+                [
+                    "SET", "ATTACH", "ATT", "ATTA", "ATTAC", "DEFINE", "DEF", "DEFI", "DEFIN",
+                ]
+                .iter()
+                .any(|v| w.eq_ignore_ascii_case(v))
             })
         })
 }

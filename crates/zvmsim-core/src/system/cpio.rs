@@ -48,17 +48,20 @@ impl Simulation {
         to: AttachTo,
         vdev: Option<u16>,
     ) -> Vec<String> {
-        let target = match &to {
-            AttachTo::System => None,
-            AttachTo::Me => match guest {
-                Some(g) => Some(g),
-                None => return vec![format!("not simulated by zvmsim: ATTACH to {user}, which is not a simulated guest")],
-            },
-            AttachTo::User(u) => match self.m.guests.iter().position(|g| &g.name == u) {
-                Some(g) => Some(g),
-                None => return vec![format!("HCP045E {u} not logged on")],
-            },
-        };
+        let target =
+            match &to {
+                AttachTo::System => None,
+                AttachTo::Me => match guest {
+                    Some(g) => Some(g),
+                    None => return vec![format!(
+                        "not simulated by zvmsim: ATTACH to {user}, which is not a simulated guest"
+                    )],
+                },
+                AttachTo::User(u) => match self.m.guests.iter().position(|g| &g.name == u) {
+                    Some(g) => Some(g),
+                    None => return vec![format!("HCP045E {u} not logged on")],
+                },
+            };
         // Check every device first: a refused range attaches none.
         let mut subs = Vec::new();
         for r in first..=last {
@@ -87,7 +90,10 @@ impl Simulation {
                     self.m.io.set_owner(s, SubOwner::Guest(g as u32));
                     let v = vdev.unwrap_or(rdev);
                     self.online_real(g, v, s);
-                    out.push(format!("DASD {rdev:04X} ATTACHED TO {} {v:04X}", self.m.guests[g].name));
+                    out.push(format!(
+                        "DASD {rdev:04X} ATTACHED TO {} {v:04X}",
+                        self.m.guests[g].name
+                    ));
                 }
             }
         }
@@ -98,7 +104,11 @@ impl Simulation {
     fn online_real(&mut self, g: usize, vdev: u16, s: u32) {
         let sub = self.m.io.sub(s);
         let lcu = sub.lcu;
-        let ssid = if lcu == NONE { 0 } else { self.m.io.lcus()[lcu as usize].ssid };
+        let ssid = if lcu == NONE {
+            0
+        } else {
+            self.m.io.lcus()[lcu as usize].ssid
+        };
         let (alias, key) = match sub.kind {
             SubKind::Base => (false, (lcu, self.pav_key(s))),
             SubKind::HyperPavAlias => (true, (lcu, NONE)),
@@ -107,7 +117,15 @@ impl Simulation {
         let blocks = if alias { 0 } else { self.volume_blocks(s) };
         let d = &mut self.m.guests[g].dasd;
         let name = (!alias).then(|| next_name(d));
-        d.add(vdev, name, DevPath::Dedicated { sub: s }, Some(key), alias, blocks, ssid);
+        d.add(
+            vdev,
+            name,
+            DevPath::Dedicated { sub: s },
+            Some(key),
+            alias,
+            blocks,
+            ssid,
+        );
     }
 
     /// A base's alias-group key part: NONE for HyperPAV LCUs, the base itself for static PAV.
@@ -143,7 +161,12 @@ impl Simulation {
         let Some(b) = d.by_vdev(base) else {
             return vec![format!("not simulated by zvmsim: DEFINE HYPERPAVALIAS {vdev:04X} FOR BASE {base:04X} ({base:04X} does not exist; CP's message is not modelled)")];
         };
-        let DevPath::Minidisk { base: real, offset: 0, blocks } = d.devs[b as usize].path else {
+        let DevPath::Minidisk {
+            base: real,
+            offset: 0,
+            blocks,
+        } = d.devs[b as usize].path
+        else {
             return vec![format!("not simulated by zvmsim: DEFINE HYPERPAVALIAS FOR BASE {base:04X} (not a full-pack minidisk; CP refuses it, its message is not modelled)")];
         };
         if blocks != self.volume_blocks(real) {
@@ -189,7 +212,10 @@ impl Simulation {
                     continue;
                 }
                 if l.hyperpav {
-                    out.push(format!("Device {:04X} is a base HyperPAV volume in pool {:04X}", s.rdev, l.ssid));
+                    out.push(format!(
+                        "Device {:04X} is a base HyperPAV volume in pool {:04X}",
+                        s.rdev, l.ssid
+                    ));
                 } else {
                     let mine: Vec<String> = l
                         .aliases
@@ -237,7 +263,10 @@ impl Simulation {
                 DevPath::Dedicated { sub } => {
                     let s = io.sub(sub);
                     let what = if s.is_alias() { "ALIAS" } else { "ON DASD" };
-                    format!("DASD {:04X} ON DASD  {:04X} R/W {what} {:04X}", dev.vdev, s.rdev, s.rdev)
+                    format!(
+                        "DASD {:04X} ON DASD  {:04X} R/W {what} {:04X}",
+                        dev.vdev, s.rdev, s.rdev
+                    )
                 }
                 DevPath::Minidisk { base, blocks, .. } => format!(
                     "DASD {:04X} 3390 {:04X} R/W {:>6} CYL ON DASD  {:04X}",
@@ -247,7 +276,9 @@ impl Simulation {
                     io.sub(base).rdev
                 ),
                 DevPath::VirtualAlias { base } => {
-                    let b = d.devs.iter().find(|x| matches!(x.path, DevPath::Minidisk { base: bb, .. } if bb == base));
+                    let b = d.devs.iter().find(
+                        |x| matches!(x.path, DevPath::Minidisk { base: bb, .. } if bb == base),
+                    );
                     format!(
                         "DASD {:04X} HYPERPAV ALIAS FOR BASE {:04X}",
                         dev.vdev,
@@ -284,7 +315,9 @@ impl Simulation {
             };
             match st {
                 DirStatement::MdiskDevno { vdev, rdev } => {
-                    let Some(s) = self.m.io.by_rdev(rdev) else { continue };
+                    let Some(s) = self.m.io.by_rdev(rdev) else {
+                        continue;
+                    };
                     if self.m.io.sub(s).owner == SubOwner::Free {
                         self.m.io.set_owner(s, SubOwner::System);
                     }
@@ -293,7 +326,11 @@ impl Simulation {
                     let blocks = self.volume_blocks(s);
                     let d = &mut self.m.guests[g].dasd;
                     let nm = next_name(d);
-                    let path = DevPath::Minidisk { base: s, offset: 0, blocks };
+                    let path = DevPath::Minidisk {
+                        base: s,
+                        offset: 0,
+                        blocks,
+                    };
                     d.add(vdev, Some(nm), path, Some((lcu, NONE)), false, blocks, ssid);
                 }
                 DirStatement::Mdisk { .. } => {}

@@ -121,7 +121,10 @@ impl Simulation {
 
 impl Simulation {
     /// The DASD path's figures over the measured window, for scenarios with `[io]`.
-    pub(super) fn dasd_summary(&self, measured_ns: u64) -> Option<crate::monitor::summary::DasdSummary> {
+    pub(super) fn dasd_summary(
+        &self,
+        measured_ns: u64,
+    ) -> Option<crate::monitor::summary::DasdSummary> {
         self.scenario.io.as_ref()?;
         let ratio = crate::monitor::summary::ratio;
         let secs = measured_ns.max(1) as f64 / 1e9;
@@ -129,7 +132,10 @@ impl Simulation {
         let bytes: u64 = gs.iter().map(|g| g.total.dasd_bytes).sum();
         let ios: u64 = gs.iter().map(|g| g.total.tx).sum();
         let resp: u128 = gs.iter().map(|g| g.total.resp_ns).sum();
-        let cpu_ns: u64 = gs.iter().map(|g| g.total.cpu_ns + g.total.cp_ns).sum::<u64>();
+        let cpu_ns: u64 = gs
+            .iter()
+            .map(|g| g.total.cpu_ns + g.total.cp_ns)
+            .sum::<u64>();
         let cpus = cpu_ns as f64 / measured_ns.max(1) as f64;
         let mb_s = bytes as f64 / 1e6 / secs;
         let (alias, all) = (0..self.m.io.subchannels() as u32).fold((0u64, 0u64), |(a, n), i| {

@@ -80,4 +80,3 @@ pub(crate) fn line_of(text: &str, needle: &str) -> usize {
         .expect("needle")
         + 1
 }
-

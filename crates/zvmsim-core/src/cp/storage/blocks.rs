@@ -94,11 +94,9 @@ impl Storage {
         }
         // Entries past due whose pages were referenced are dropped as the front is reached;
         // the queue holds at most the companions of one window.
-        while self
-            .companions
-            .front()
-            .is_some_and(|&(page, f, due)| due <= self.clock_travel && self.fr_page[f as usize] != page)
-        {
+        while self.companions.front().is_some_and(|&(page, f, due)| {
+            due <= self.clock_travel && self.fr_page[f as usize] != page
+        }) {
             self.companions.pop_front();
         }
     }
@@ -153,8 +151,12 @@ mod tests {
         let mut st = test_util::with_params(ZvmLevel::V5R3, &p, 512, 0, &[4096], &[2048]);
         write_pages(&mut st, 0..1200);
         // Page 0 went to DASD with its block: read the block back.
-        let Touch::OnDasd { group } = st.touch(st.space(SpaceId(0)), 0, Access::Read, &mut CpWork::default())
-        else {
+        let Touch::OnDasd { group } = st.touch(
+            st.space(SpaceId(0)),
+            0,
+            Access::Read,
+            &mut CpWork::default(),
+        ) else {
             panic!("page 0 not on DASD");
         };
         let mut cp = CpWork::default();
@@ -176,7 +178,10 @@ mod tests {
             companions.len() as u64 - 1
         );
         for &c in &companions[1..] {
-            assert!(!st.is_resident(SpaceId(0), c), "companion {c} still resident");
+            assert!(
+                !st.is_resident(SpaceId(0), c),
+                "companion {c} still resident"
+            );
             // Taken without a write: it kept its slot.
             assert_ne!(st.page_slot(SpaceId(0), c), NONE);
         }

@@ -6,7 +6,10 @@ use super::*;
 fn commands() {
     assert_eq!(
         parse("free -m").unwrap(),
-        LinuxCommand::Free { unit_kib: 1024 }
+        LinuxCommand::Free {
+            unit_kib: 1024,
+            total: false
+        }
     );
     assert_eq!(parse("cat /proc/meminfo").unwrap(), LinuxCommand::Meminfo);
     assert_eq!(parse("frob").unwrap_err(), "-bash: frob: command not found");
@@ -89,8 +92,7 @@ fn real_commands_not_simulated() {
         "iostat -x 5",
         "top -b -n 1",
         "ps aux",
-        "vmstat 1 5",
-        "free -t",
+        "vmstat -a 1 5",
         "free -m -s 5",
         "echo \"DCSS1G\" > /sys/devices/dcssblk/add",
         "echo DCSS4G1:DCSS4G2 > /sys/devices/dcssblk/add",
@@ -130,6 +132,7 @@ fn real_commands_not_simulated() {
         page_cluster: 3,
         swap_devices: vec![],
         cmdline: "root=/dev/dasda1 cmma=on".into(),
+        ..Default::default()
     };
     assert_eq!(
         respond(&parse(" modprobe dcssblk ").unwrap(), &v),
@@ -217,9 +220,18 @@ fn unknown_commands_and_bad_operands() {
             sysctl: false
         }
     );
-    assert_eq!(parse("vmstat").unwrap(), LinuxCommand::Vmstat);
+    assert_eq!(
+        parse("vmstat").unwrap(),
+        LinuxCommand::Vmstat {
+            delay: None,
+            count: None
+        }
+    );
     assert_eq!(
         parse("free -g").unwrap(),
-        LinuxCommand::Free { unit_kib: 1 << 20 }
+        LinuxCommand::Free {
+            unit_kib: 1 << 20,
+            total: false
+        }
     );
 }
