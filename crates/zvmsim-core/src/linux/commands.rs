@@ -496,10 +496,9 @@ fn echo(args: &[&str], redirects: &[Redirect]) -> Result<Option<LinuxCommand>, S
 
 pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
     match cmd {
-        LinuxCommand::Free { .. }
-        | LinuxCommand::Vmstat { .. }
-        | LinuxCommand::Uptime
-        | LinuxCommand::Loadavg => procps::respond(cmd, v),
+        LinuxCommand::Free { .. } | LinuxCommand::Vmstat { .. } | LinuxCommand::Uptime => {
+            procps::respond(cmd, v)
+        }
         LinuxCommand::ShowVm { tunable, sysctl } => {
             let value = match tunable {
                 VmTunable::Swappiness => v.swappiness as u64,
