@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{with, SMALL};
+use common::with;
 use zvmsim_core::system::Simulation;
 
 /// SMALL with guests that swap (as tests/linux_swap.rs), and the commands under test.
@@ -115,7 +115,11 @@ fn figures_come_from_the_simulated_counters() {
     // have on DASD at the same moment (the interval row ending at 15 s).
     let q = response(&sim, "QUERY ALLOC PAGE");
     assert_eq!(q.len(), 8, "{q:?}");
-    assert!(q[3].starts_with("PAG001 0300          0       3338 "), "{}", q[3]);
+    assert!(
+        q[3].starts_with("PAG001 0300          0       3338 "),
+        "{}",
+        q[3]
+    );
     let used = |l: &str| -> u64 { l.split_whitespace().nth(5).unwrap().parse().unwrap() };
     let on_dasd: u64 = sim
         .guest_rows()
@@ -135,7 +139,16 @@ fn figures_come_from_the_simulated_counters() {
     let names: Vec<&str> = mi.iter().map(|l| l.split(':').next().unwrap()).collect();
     assert_eq!(
         names[..8],
-        ["MemTotal", "MemFree", "Buffers", "Cached", "SwapCached", "Active", "Inactive", "SwapTotal"]
+        [
+            "MemTotal",
+            "MemFree",
+            "Buffers",
+            "Cached",
+            "SwapCached",
+            "Active",
+            "Inactive",
+            "SwapTotal"
+        ]
     );
     assert_eq!(names[24], "VmallocChunk");
     assert_eq!(mi[29], "Hugepagesize:       1024 kB");
@@ -160,5 +173,8 @@ fn figures_come_from_the_simulated_counters() {
         ["vm.min_free_kbytes = 2048"]
     );
     let up = &response(&sim, "uptime")[0];
-    assert!(up.starts_with(" 00:00:15 up 0 min,  1 user,  load average: "), "{up}");
+    assert!(
+        up.starts_with(" 00:00:15 up 0 min,  1 user,  load average: "),
+        "{up}"
+    );
 }

@@ -249,7 +249,9 @@ fn procps_forms_and_usage_errors() {
         );
     }
     assert_eq!(parse("uptime").unwrap(), LinuxCommand::Uptime);
-    assert!(parse("uptime now").unwrap_err().starts_with("usage: uptime"));
+    assert!(parse("uptime now")
+        .unwrap_err()
+        .starts_with("usage: uptime"));
     assert_eq!(parse("cat /proc/loadavg").unwrap(), LinuxCommand::Loadavg);
     assert_eq!(
         parse("free -t -m").unwrap(),
@@ -282,7 +284,10 @@ fn procps_forms_and_usage_errors() {
         respond(&LinuxCommand::Uptime, &v),
         [" 03:04:05 up 2 days,  3:04,  1 user,  load average: 1.50, 0.25, 0.12"]
     );
-    assert_eq!(respond(&LinuxCommand::Loadavg, &v), ["1.50 0.25 0.12 2/6 6"]);
+    assert_eq!(
+        respond(&LinuxCommand::Loadavg, &v),
+        ["1.50 0.25 0.12 2/6 6"]
+    );
     // The load average follows the kernel's exponential decay.
     let l = decay_load([0.0; 3], 60.0, 1.0);
     assert!((l[0] - (1.0 - (-1.0f64).exp())).abs() < 1e-12);
