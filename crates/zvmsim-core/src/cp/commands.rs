@@ -8,6 +8,10 @@ use crate::config::agelist::AgelistSize;
 use crate::config::units::PAGE_SIZE;
 
 mod agelist;
+mod indicate;
+mod query;
+
+pub use indicate::{UserState, UserView};
 
 /// A parsed CP command.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,6 +23,13 @@ pub enum CpCommand {
     QueryAllocPage,
     QueryCplevel,
     IndicateLoad,
+    /// `INDICATE USER userid` (class E form; the console is not a virtual machine of its own,
+    /// so the operand is required).
+    IndicateUser {
+        user: String,
+    },
+    /// `INDICATE PAGING [WAIT]`: the users in page wait.
+    IndicatePaging,
     /// `XAUTOLOG VMRMSVM`: log on the VM Resource Manager service machine, which starts VMRM.
     Xautolog {
         user: String,
@@ -62,6 +73,8 @@ pub const SIMULATED: &[&str] = &[
     "QUERY CPLEVEL",
     "QUERY ALLOC PAGE",
     "INDICATE LOAD",
+    "INDICATE USER",
+    "INDICATE PAGING",
     "SET MEMASSIST",
     "QUERY MEMASSIST",
     "SET AGELIST",
@@ -78,6 +91,7 @@ pub enum Target {
 }
 
 /// What a CP command needs to see of the system to answer.
+#[derive(Default)]
 pub struct CpView<'a> {
     pub level: &'a str,
     pub central_bytes: u64,
@@ -96,6 +110,16 @@ pub struct CpView<'a> {
     pub memassist: Vec<(String, bool, bool)>,
     /// The global aging list (z/VM 6.3 and later).
     pub agelist: Option<crate::cp::storage::AgelistState>,
+    /// Simulated seconds since CP's IPL.
+    pub now_s: f64,
+    /// Frames CP may page (central storage less its nucleus and fixed storage).
+    pub pageable_frames: u64,
+    /// The paging volumes, in the scenario's order.
+    pub volumes: Vec<crate::cp::storage::VolumeUsage>,
+    /// Each logged-on guest as CP's user commands see it, in logon order.
+    pub users: Vec<UserView>,
+    /// Demand-scan steals per second over the same span as `paging_per_s`.
+    pub steals_per_s: f64,
 }
 
 /// `word` matches `full` if it is at least `min` characters long and a prefix of it.
@@ -183,6 +207,9 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
         return Ok(cmd);
     }
     if abbrev(verb, "INDICATE", 3) {
+        if let Some(cmd) = indicate::parse(ops)? {
+            return Ok(cmd);
+        }
         return match ops.first() {
             None => Ok(CpCommand::IndicateLoad),
             Some(w) if abbrev(w, "LOAD", 1) && ops.len() == 1 => Ok(CpCommand::IndicateLoad),
@@ -364,10 +391,9 @@ fn size_text(bytes: u64) -> String {
 /// CP's response lines.
 pub fn respond(cmd: &CpCommand, v: &CpView) -> Vec<String> {
     match cmd {
-        CpCommand::QueryStorage => vec![format!(
-            "STORAGE = {0} CONFIGURED = {0} INC = 256M STANDBY = 0 RESERVED = 0",
-            size_text(v.central_bytes)
-        )],
+        CpCommand::QueryStorage | CpCommand::QueryCplevel | CpCommand::QueryAllocPage => {
+            query::respond(cmd, v)
+        }
         CpCommand::QueryXstore => {
             if v.xstor_bytes == 0 {
                 vec!["HCPQXS2053I No XSTORE is attached to the system".into()]
@@ -413,41 +439,8 @@ pub fn respond(cmd: &CpCommand, v: &CpView) -> Vec<String> {
             }
             lines
         }
-        CpCommand::QueryCplevel => vec![format!(
-            "z/VM Version {} Release {}.0",
-            &v.level[..1],
-            &v.level[2..]
-        )],
-        CpCommand::QueryAllocPage => {
-            let pct = if v.slots_total == 0 {
-                0.0
-            } else {
-                100.0 * v.slots_used as f64 / v.slots_total as f64
-            };
-            vec![
-                "                  TOTAL    PAGES   PAGES    %".into(),
-                "                  PAGES    IN USE  AVAIL  USED".into(),
-                format!(
-                    "SUMMARY      {:>10} {:>9} {:>9} {:>4.0}%",
-                    v.slots_total,
-                    v.slots_used,
-                    v.slots_total - v.slots_used,
-                    pct
-                ),
-            ]
-        }
-        CpCommand::IndicateLoad => {
-            let mut out = vec![format!("AVGPROC-{:03.0}% {:02}", v.avg_proc_pct, v.ifls)];
-            // No XSTORE line where the release has no expanded storage (6.4 and later;
-            // inference, as QUERY XSTORE's removal).
-            if is_operand(catalog::QUERY, "XSTORE", Some(v.level)) {
-                out.push(format!(
-                    "XSTORE-{:06.0}/SEC MIGRATE-{:04.0}/SEC",
-                    v.xstor_per_s, v.migrate_per_s
-                ));
-            }
-            out.push(format!("PAGING-{:04.0}/SEC", v.paging_per_s));
-            out
+        CpCommand::IndicateLoad | CpCommand::IndicateUser { .. } | CpCommand::IndicatePaging => {
+            indicate::respond(cmd, v)
         }
         // A successful SET answers with nothing but CP's ready (inference: no response text
         // is documented that we could verify); the console applies it.
@@ -498,3 +491,6 @@ mod memassist_tests;
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod layout_tests;

@@ -131,6 +131,11 @@ impl Dispatcher {
         self.ifl_free += 1;
     }
 
+    /// The virtual CPUs waiting in the dispatch list.
+    pub fn waiting_vcpus(&self) -> &VecDeque<u32> {
+        &self.list
+    }
+
     pub fn idle_ifls(&self) -> u32 {
         self.ifl_free
     }

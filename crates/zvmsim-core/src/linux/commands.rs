@@ -8,15 +8,32 @@ use super::shell::{
 };
 
 mod cmm;
+mod procfs;
+mod procps;
+
+pub use procps::{decay_load, vmstat_line, VmstatSample};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LinuxCommand {
-    /// `free` with its unit flag (divisor in KiB).
+    /// `free` with its unit flag (divisor in KiB) and `-t` (a Total line).
     Free {
         unit_kib: u64,
+        total: bool,
     },
     Meminfo,
-    Vmstat,
+    /// `cat /proc/vmstat`.
+    ProcVmstat,
+    /// `vmstat [delay [count]]` (procps 3.2): the first report averages since boot; with a
+    /// delay, reports follow every `delay` seconds, `count` in all (without a count, until
+    /// the run ends). The simulation samples the later ones.
+    Vmstat {
+        delay: Option<u32>,
+        count: Option<u32>,
+    },
+    /// `uptime`.
+    Uptime,
+    /// `cat /proc/loadavg`.
+    Loadavg,
     /// `swapon -s` or `cat /proc/swaps`.
     Swaps,
     /// `cat /proc/cmdline`: the kernel parameter line the guest booted with.
@@ -46,15 +63,22 @@ pub enum LinuxCommand {
 pub enum VmTunable {
     Swappiness,
     PageCluster,
+    /// vm.min_free_kbytes: the zone's minimum free memory; low and high follow.
+    MinFreeKbytes,
 }
 
 impl VmTunable {
-    const ALL: [VmTunable; 2] = [VmTunable::Swappiness, VmTunable::PageCluster];
+    const ALL: [VmTunable; 3] = [
+        VmTunable::Swappiness,
+        VmTunable::PageCluster,
+        VmTunable::MinFreeKbytes,
+    ];
 
     pub fn key(self) -> &'static str {
         match self {
             VmTunable::Swappiness => "vm.swappiness",
             VmTunable::PageCluster => "vm.page-cluster",
+            VmTunable::MinFreeKbytes => "vm.min_free_kbytes",
         }
     }
 
@@ -68,6 +92,8 @@ impl VmTunable {
         match self {
             VmTunable::Swappiness => v <= 100,
             VmTunable::PageCluster => v <= 8,
+            // proc_dointvec_minmax with a minimum of 0 (mm/page_alloc.c): any int.
+            VmTunable::MinFreeKbytes => v <= i32::MAX as u32,
         }
     }
 
@@ -100,7 +126,9 @@ pub fn dasd_name(i: u32) -> String {
 }
 
 /// The guest memory view these commands print (all in 4 KB pages).
+#[derive(Debug, Clone, Default)]
 pub struct LinuxView {
+    /// MemTotal: the guest's storage less the kernel's reserved memory.
     pub total: u64,
     pub free: u64,
     pub cached: u64,
@@ -120,15 +148,41 @@ pub struct LinuxView {
     pub swap_devices: Vec<String>,
     /// The kernel parameter line (zipl.conf `parameters`), for /proc/cmdline.
     pub cmdline: String,
+    /// vm.min_free_kbytes, in pages.
+    pub min_free: u64,
+    /// Anonymous memory the workloads allocated (Committed_AS).
+    pub committed: u64,
+    /// Page-cache pages with their referenced bit, and anonymous pages (Active).
+    pub active: u64,
+    /// Tasks: all, running or ready (R), sleeping uninterruptibly for a read (D).
+    pub tasks: u64,
+    pub running: u64,
+    pub blocked: u64,
+    /// Seconds since the guest's IPL (the run's start), and the time of day then.
+    pub uptime_s: f64,
+    pub time_of_day_s: f64,
+    /// Load averages over 1, 5 and 15 minutes.
+    pub loadavg: [f64; 3],
+    /// The counters vmstat reads, now.
+    pub sample: VmstatSample,
+    pub vcpus: u32,
 }
 
 /// The simulated command forms, as `zvmsim commands` lists them, with a note where the answer
 /// differs from the real command's.
 pub const SIMULATED: &[(&str, Option<&str>)] = &[
-    ("free [-k|-m|-g]", None),
+    ("free [-k|-m|-g] [-t]", None),
     ("cat /proc/meminfo", None),
     ("cat /proc/vmstat", None),
-    ("vmstat", Some("answers with the /proc/vmstat counters")),
+    (
+        "vmstat [delay [count]]",
+        Some("in, cs, sy, wa and st are not modelled (0)"),
+    ),
+    ("uptime", None),
+    ("cat /proc/loadavg", None),
+    ("sysctl [-w] vm.min_free_kbytes[=N]", None),
+    ("cat /proc/sys/vm/min_free_kbytes", None),
+    ("echo N > /proc/sys/vm/min_free_kbytes", None),
     ("cat /proc/swaps", None),
     ("cat /proc/cmdline", None),
     ("swapon -s", None),
@@ -200,7 +254,8 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
     let parsed = match cmd {
         "free" => free(args)?,
         "cat" => cat(args)?,
-        "vmstat" if args.is_empty() => Some(LinuxCommand::Vmstat),
+        "vmstat" => procps::vmstat(args)?,
+        "uptime" => procps::uptime(args)?,
         "swapon" => swapon(args)?,
         "sysctl" => sysctl(args)?,
         _ => {
@@ -219,6 +274,7 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
 /// `free` (procps 3.2): -k, -m, -g are simulated; -b, -l, -o, -t, -s N, -V are not.
 fn free(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
     let mut unit_kib = 1;
+    let mut total = false;
     let mut other = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -236,7 +292,8 @@ fn free(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
                 'k' => unit_kib = 1,
                 'm' => unit_kib = 1024,
                 'g' => unit_kib = 1024 * 1024,
-                'b' | 'l' | 'o' | 't' | 'V' => other = true,
+                't' => total = true,
+                'b' | 'l' | 'o' | 'V' => other = true,
                 's' => {
                     other = true;
                     if i + 1 == flags.len() && it.next().is_none() {
@@ -248,7 +305,7 @@ fn free(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
             }
         }
     }
-    Ok((!other).then_some(LinuxCommand::Free { unit_kib }))
+    Ok((!other).then_some(LinuxCommand::Free { unit_kib, total }))
 }
 
 /// `cat` (coreutils): one of the modelled files is simulated; other files that exist are not.
@@ -284,7 +341,8 @@ fn cat(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
     if let ([path], false) = (files.as_slice(), options) {
         match *path {
             "/proc/meminfo" => return Ok(Some(LinuxCommand::Meminfo)),
-            "/proc/vmstat" => return Ok(Some(LinuxCommand::Vmstat)),
+            "/proc/vmstat" => return Ok(Some(LinuxCommand::ProcVmstat)),
+            "/proc/loadavg" => return Ok(Some(LinuxCommand::Loadavg)),
             "/proc/swaps" => return Ok(Some(LinuxCommand::Swaps)),
             "/proc/cmdline" => return Ok(Some(LinuxCommand::Cmdline)),
             p => {
@@ -437,80 +495,15 @@ fn echo(args: &[&str], redirects: &[Redirect]) -> Result<Option<LinuxCommand>, S
 }
 
 pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
-    let kib = |pages: u64| pages * 4;
     match cmd {
-        LinuxCommand::Free { unit_kib } => {
-            let u = |p: u64| kib(p) / unit_kib;
-            let used = v.total - v.free;
-            vec![
-                "             total       used       free     shared    buffers     cached".into(),
-                format!(
-                    "Mem:    {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
-                    u(v.total),
-                    u(used),
-                    u(v.free),
-                    0,
-                    0,
-                    u(v.cached)
-                ),
-                format!(
-                    "-/+ buffers/cache: {:>10} {:>10}",
-                    u(used - v.cached),
-                    u(v.free + v.cached)
-                ),
-                format!(
-                    "Swap:   {:>10} {:>10} {:>10}",
-                    u(v.swap_total),
-                    u(v.swap_used),
-                    u(v.swap_total - v.swap_used)
-                ),
-            ]
+        LinuxCommand::Free { .. } | LinuxCommand::Vmstat { .. } | LinuxCommand::Uptime => {
+            procps::respond(cmd, v)
         }
-        LinuxCommand::Meminfo => vec![
-            format!("MemTotal:     {:>10} kB", kib(v.total)),
-            format!("MemFree:      {:>10} kB", kib(v.free)),
-            format!("Cached:       {:>10} kB", kib(v.cached)),
-            format!("SwapCached:   {:>10} kB", kib(v.swap_cached)),
-            format!("AnonPages:    {:>10} kB", kib(v.anon)),
-            format!("Slab:         {:>10} kB", kib(v.kernel)),
-            format!("SwapTotal:    {:>10} kB", kib(v.swap_total)),
-            format!("SwapFree:     {:>10} kB", kib(v.swap_total - v.swap_used)),
-        ],
-        LinuxCommand::Vmstat => vec![
-            format!("nr_free_pages {}", v.free),
-            format!("nr_file_pages {}", v.cached),
-            format!("nr_anon_pages {}", v.anon),
-            format!("pswpin {}", v.pswpin),
-            format!("pswpout {}", v.pswpout),
-            format!("pgmajfault {}", v.pgmajfault),
-            format!("pgscan_kswapd {}", v.pgscan_kswapd),
-            format!("pgscan_direct {}", v.pgscan_direct),
-        ],
-        LinuxCommand::Swaps => {
-            let mut out = vec![
-                "Filename                                Type            Size    Used    Priority"
-                    .to_string(),
-            ];
-            let n = v.swap_devices.len().max(1) as u64;
-            for (k, dev) in v.swap_devices.iter().enumerate() {
-                // Slots are spread round robin: device k has every n-th one.
-                let share = |total: u64| total / n + u64::from((k as u64) < total % n);
-                out.push(format!(
-                    "{:<40}partition       {:<8}{:<8}-{}",
-                    dev,
-                    kib(share(v.swap_total)),
-                    kib(share(v.swap_used)),
-                    k + 1
-                ));
-            }
-            out
-        }
-        // The line as zipl passed it (zvmsim adds nothing of its own to it).
-        LinuxCommand::Cmdline => vec![v.cmdline.clone()],
         LinuxCommand::ShowVm { tunable, sysctl } => {
             let value = match tunable {
-                VmTunable::Swappiness => v.swappiness,
-                VmTunable::PageCluster => v.page_cluster,
+                VmTunable::Swappiness => v.swappiness as u64,
+                VmTunable::PageCluster => v.page_cluster as u64,
+                VmTunable::MinFreeKbytes => v.min_free * 4,
             };
             if *sysctl {
                 vec![format!("{} = {value}", tunable.key())]
@@ -531,6 +524,7 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
         LinuxCommand::NotSimulated { command } => {
             vec![format!("not simulated by zvmsim: {command}")]
         }
+        _ => procfs::respond(cmd, v),
     }
 }
 

@@ -420,6 +420,24 @@ impl LinuxMemory {
         }
     }
 
+    /// vm.min_free_kbytes written: the minimum watermark, and low and high after it.
+    pub fn set_min_free(&mut self, pages: u32) {
+        self.min = pages;
+        self.low = pages_low(pages);
+        self.high = pages_high(pages);
+    }
+
+    /// Page-cache pages with their referenced bit set. With anonymous memory (which the
+    /// model counts referenced while resident) they are /proc/meminfo's Active: the model
+    /// keeps one reclaim clock, not Linux's two LRU lists.
+    pub fn referenced_file_pages(&self) -> u64 {
+        self.pool
+            .iter()
+            .zip(&self.pool_ref)
+            .filter(|(&o, &r)| r != 0 && o != FREE && o != BALLOON && o & ANON == 0)
+            .count() as u64
+    }
+
     /// Pages in use by anonymous memory in guest storage.
     pub fn anon(&self) -> u64 {
         self.anon_resident

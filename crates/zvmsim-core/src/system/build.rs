@@ -256,6 +256,9 @@ impl Simulation {
                 vm_mark: VmMark::default(),
                 stats: GuestCounters::default(),
                 total: GuestCounters::default(),
+                ipl: GuestCounters::default(),
+                loadavg: [0.0; 3],
+                loadavg_at: 0,
                 resp: Tally::default(),
                 resp_max_ms: 0.0,
                 memassist: false,
@@ -275,6 +278,7 @@ impl Simulation {
             workloads,
             mon: IntervalState::default(),
             console: Vec::new(),
+            reports: Vec::new(),
             ended: None,
             vmrm: sc
                 .vmrm

@@ -4,11 +4,22 @@
 use serde::Serialize;
 
 use crate::config::units::NS_PER_S;
-use crate::cp::commands::{self as cp, CpCommand, CpView};
+use crate::cp::commands::{self as cp, CpCommand};
 use crate::cp::vmrm::config::user_matches;
-use crate::linux::commands::{self as linux, LinuxCommand, LinuxView, VmTunable};
+use crate::linux::commands::{self as linux, LinuxCommand, VmTunable, VmstatSample};
 
 use super::Simulation;
+
+/// A console command that reports again (`vmstat delay [count]`): its guest, the console
+/// line its reports go to, the delay, the reports still to come (None: until the run ends),
+/// and the counters of its last report.
+pub(super) struct Report {
+    guest: usize,
+    line: usize,
+    delay_ns: u64,
+    left: Option<u32>,
+    last: VmstatSample,
+}
 
 /// One console interaction.
 #[derive(Debug, Clone, Serialize)]
@@ -66,12 +77,20 @@ impl Simulation {
                 self.console_line(&user, cmd, vec![format!("{user}: no such guest")]);
             }
             for gi in guests {
-                let response = match linux::parse(cmd) {
-                    Ok(c) => self.linux_command(gi, &c),
-                    Err(m) => vec![m],
+                let parsed = linux::parse(cmd);
+                let response = match &parsed {
+                    Ok(c) => self.linux_command(gi, c),
+                    Err(m) => vec![m.clone()],
                 };
                 let name = self.m.guests[gi].name.clone();
                 self.console_line(&name, cmd, response);
+                if let Ok(LinuxCommand::Vmstat {
+                    delay: Some(d),
+                    count,
+                }) = parsed
+                {
+                    self.start_reports(gi, d, count);
+                }
             }
         } else if let Some(cmd) = &entry.cms {
             let response = self.cms(cmd);
@@ -89,11 +108,52 @@ impl Simulation {
                 match tunable {
                     VmTunable::Swappiness => m.swappiness = *value,
                     VmTunable::PageCluster => m.page_cluster = *value,
+                    // min_free_kbytes >> (PAGE_SHIFT - 10) pages; low and high follow
+                    // (setup_per_zone_pages_min).
+                    VmTunable::MinFreeKbytes => m.set_min_free(*value / 4),
                 }
             }
             _ => {}
         }
         linux::respond(c, &self.linux_view(gi))
+    }
+
+    /// `vmstat delay [count]` typed in guest `gi`: its first report is in the response;
+    /// the others follow every `delay` seconds, into the same console line.
+    fn start_reports(&mut self, gi: usize, delay: u32, count: Option<u32>) {
+        let left = count.map(|c| c.saturating_sub(1));
+        if left == Some(0) {
+            return;
+        }
+        let delay_ns = delay as u64 * NS_PER_S;
+        self.reports.push(Report {
+            guest: gi,
+            line: self.console.len() - 1,
+            delay_ns,
+            left,
+            last: self.linux_view(gi).sample,
+        });
+        let run = (self.reports.len() - 1) as u32;
+        self.m
+            .q
+            .push(self.m.now + delay_ns, super::Event::ConsoleReport { run });
+    }
+
+    /// The next report of console command `run`: the rates since its last report.
+    pub(super) fn console_report(&mut self, run: usize) {
+        let view = self.linux_view(self.reports[run].guest);
+        let r = &mut self.reports[run];
+        let line = linux::vmstat_line(&view, &r.last);
+        r.last = view.sample;
+        r.left = r.left.map(|n| n - 1);
+        let (more, delay, to) = (r.left != Some(0), r.delay_ns, r.line);
+        self.console[to].response.push(line);
+        if more {
+            self.m.q.push(
+                self.m.now + delay,
+                super::Event::ConsoleReport { run: run as u32 },
+            );
+        }
     }
 
     /// SET MEMASSIST: the named guest, or every logged-on guest, gets the setting; a user
@@ -121,85 +181,6 @@ impl Simulation {
             s.early_writes = early_writes.unwrap_or(s.early_writes);
             s.keep_slot = keep_slot.unwrap_or(s.keep_slot);
             st.set_agelist(s);
-        }
-    }
-
-    /// What CP's commands see. INDICATE LOAD's rates are those of the current monitor
-    /// interval so far, the same counts the interval's row will show; early in an interval
-    /// (less than a tenth of it elapsed) they are the last completed interval's.
-    fn cp_view(&self) -> CpView<'_> {
-        let lpar = &self.scenario.lpar;
-        let st = &self.m.storage;
-        let elapsed = self.m.now - self.mon.start;
-        let so_far;
-        let r = match self.mon.sys_rows.last() {
-            Some(r) if elapsed < self.interval_ns / 10 => r,
-            _ => {
-                so_far = self.system_row(self.m.now, 0, self.m.disp.waiting.value());
-                &so_far
-            }
-        };
-        let (avg_proc_pct, paging_per_s, xstor_per_s, migrate_per_s) = (
-            r.ifl_utilization_pct,
-            r.dasd_to_ms_per_s + r.ms_to_dasd_per_s + r.xs_to_dasd_per_s,
-            r.ms_to_xs_per_s + r.xs_to_ms_per_s,
-            r.xs_to_dasd_per_s,
-        );
-        CpView {
-            level: lpar.zvm_level.as_str(),
-            central_bytes: lpar.central.bytes(),
-            xstor_bytes: lpar.expanded.bytes(),
-            xstor_used_blocks: st.xstor.used(),
-            ifls: lpar.ifls,
-            guests: self.m.guests.iter().map(|g| g.name.clone()).collect(),
-            slots_total: st.slots_total(),
-            slots_used: st.on_dasd(),
-            avg_proc_pct,
-            paging_per_s,
-            xstor_per_s,
-            migrate_per_s,
-            memassist: self
-                .m
-                .guests
-                .iter()
-                .map(|g| (g.name.clone(), g.memassist, g.mem.cmma))
-                .collect(),
-            agelist: st.agelist(),
-        }
-    }
-
-    /// The scenario's Linux settings of guest `gi`.
-    fn linux_spec(&self, gi: usize) -> &crate::config::scenario::LinuxSpec {
-        let spec = self
-            .scenario
-            .guest_instances()
-            .get(gi)
-            .map_or(0, |i| i.spec_index);
-        &self.scenario.guests[spec].linux
-    }
-
-    /// What Linux's commands in guest `gi` see.
-    fn linux_view(&self, gi: usize) -> LinuxView {
-        let g = &self.m.guests[gi];
-        let m = &g.mem;
-        LinuxView {
-            total: m.pages as u64,
-            free: m.free_pages() as u64,
-            cached: m.cached,
-            anon: m.anon(),
-            kernel: m.kernel as u64,
-            swap_total: m.swap_pages,
-            swap_used: m.swap_used(),
-            swap_cached: m.swap_cached(),
-            pgmajfault: m.pgmajfault,
-            pgscan_direct: m.pgscan_direct,
-            pgscan_kswapd: m.pgscan_kswapd,
-            pswpin: m.pswpin,
-            pswpout: m.pswpout,
-            swappiness: m.swappiness,
-            page_cluster: m.page_cluster,
-            swap_devices: g.swap_names.clone(),
-            cmdline: self.linux_spec(gi).parameters.clone(),
         }
     }
 }

@@ -26,6 +26,8 @@ impl Simulation {
     /// A task becomes ready in its guest; an idle virtual CPU of the guest is dispatched.
     pub(super) fn make_ready(&mut self, t: u32) {
         let g = self.m.tasks[t as usize].guest as usize;
+        self.m.tasks[t as usize].in_io = false;
+        self.m.tasks[t as usize].in_pagein = false;
         self.m.guests[g].ready.push_back(t);
         if let Some(v) = self.m.guests[g].idle_vcpus.pop() {
             self.vcpu_runnable(v);
@@ -131,6 +133,7 @@ impl Simulation {
                 self.m.submit_io(vol, Origin::DbRead { task }, 1, false);
                 self.m.guests[g].stats.db_reads += 1;
                 self.m.tasks[task as usize].blocked_at = now;
+                self.m.tasks[task as usize].in_io = true;
             }
             Block::PageIn { group, task, .. } => {
                 let waiter = if self.m.disp.vcpus[vi].blocked {
@@ -141,6 +144,9 @@ impl Simulation {
                 self.m.start_pagein(group, g as u32, waiter);
                 self.m.guests[g].stats.page_faults_dasd += 1;
                 self.m.tasks[task as usize].blocked_at = now;
+                // With pfault only the task sleeps; without, the whole virtual CPU waits.
+                self.m.tasks[task as usize].in_io = !self.m.disp.vcpus[vi].blocked;
+                self.m.tasks[task as usize].in_pagein = !self.m.disp.vcpus[vi].blocked;
             }
             Block::Aio { task } => self.aio_burst_end(task),
             Block::SwapIn { dev, task } => {
@@ -149,6 +155,7 @@ impl Simulation {
                 self.m
                     .submit_io(dev, Origin::SwapRead { task }, 1 + ahead, false);
                 self.m.tasks[task as usize].blocked_at = now;
+                self.m.tasks[task as usize].in_io = true;
             }
         }
         if self.m.disp.vcpus[vi].blocked {

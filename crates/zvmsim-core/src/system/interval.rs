@@ -27,6 +27,8 @@ impl Simulation {
     pub(super) fn start_measuring(&mut self) {
         for (gi, g) in self.m.guests.iter_mut().enumerate() {
             g.cmma_reclaimed_mark = self.m.storage.cmma_counts(SpaceId(gi as u32)).reclaimed;
+            // Priming's counts stay in the counts since IPL.
+            g.ipl.add(&g.stats);
             g.stats = GuestCounters::default();
             g.total = GuestCounters::default();
             g.resp = Default::default();
@@ -123,6 +125,12 @@ impl Simulation {
             });
             g.cmma_reclaimed_mark = cmma.reclaimed;
             g.total.add(&s);
+            g.ipl.add(&s);
+        }
+        for gi in 0..self.m.guests.len() {
+            let load = self.load_now(gi);
+            let g = &mut self.m.guests[gi];
+            (g.loadavg, g.loadavg_at) = (load, now);
         }
         let dispatch_list_avg = self.m.disp.waiting.close(now);
         let row = self.system_row(now, tx_total, dispatch_list_avg);

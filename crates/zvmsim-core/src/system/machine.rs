@@ -37,6 +37,13 @@ pub(crate) struct Guest {
     pub vm_mark: VmMark,
     pub stats: GuestCounters,
     pub total: GuestCounters,
+    /// The counts of the intervals closed since IPL (priming included); with `stats`, the
+    /// guest's counts since it logged on (INDICATE USER, vmstat's first report).
+    pub ipl: GuestCounters,
+    /// Linux's load averages (1, 5 and 15 minutes) and when they were last brought up to
+    /// date (`console_view.rs`).
+    pub loadavg: [f64; 3],
+    pub loadavg_at: u64,
     /// Transaction response times (ms) over the interval, and the longest in the window.
     pub resp: Tally,
     pub resp_max_ms: f64,
@@ -80,6 +87,11 @@ pub(crate) struct Task {
     pub aio_done: u32,
     /// The task sleeps in io_getevents.
     pub aio_waiting: bool,
+    /// The task sleeps uninterruptibly for a read (database, swap, or a host page-in with
+    /// pfault): Linux's D state, which vmstat's `b` and the load average count.
+    pub in_io: bool,
+    /// Of those, a host page-in (CP counts the guest in page wait).
+    pub in_pagein: bool,
 }
 
 impl Task {
@@ -94,6 +106,8 @@ impl Task {
             reading: false,
             aio_done: 0,
             aio_waiting: false,
+            in_io: false,
+            in_pagein: false,
         }
     }
 }

@@ -4,6 +4,7 @@
 
 mod build;
 mod console;
+mod console_view;
 mod cpio;
 mod dasdio;
 mod dispatch;
@@ -38,6 +39,10 @@ pub enum Event {
     Console {
         index: u32,
     },
+    /// A console command's next report is due (`vmstat delay`): report `run`.
+    ConsoleReport {
+        run: u32,
+    },
     /// The VM Resource Manager's interval.
     Vmrm(VmrmEvent),
     /// A guest's cmm module (its timer).
@@ -66,6 +71,8 @@ pub struct Simulation {
     workloads: Vec<Workload>,
     mon: IntervalState,
     console: Vec<ConsoleLine>,
+    /// Console commands that report again later (`vmstat delay [count]`).
+    reports: Vec<console::Report>,
     ended: Option<String>,
     /// VMRMSVM, when the scenario configures it.
     vmrm: Option<Vmrm>,
@@ -143,6 +150,7 @@ impl Simulation {
             Event::Monitor(MonitorEvent::PrimingEnd) => self.start_measuring(),
             Event::Monitor(MonitorEvent::IntervalEnd) => self.close_interval(),
             Event::Console { index } => self.run_console(index as usize),
+            Event::ConsoleReport { run } => self.console_report(run as usize),
             Event::Vmrm(VmrmEvent::Interval { epoch }) => self.vmrm_interval(epoch),
             Event::Cmm(CmmEvent::Timer { guest }) => self.cmm_timer(guest as usize),
         }

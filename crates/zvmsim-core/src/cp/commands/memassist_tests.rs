@@ -21,6 +21,7 @@ fn view(guests: &[(&str, bool, bool)]) -> CpView<'static> {
             .map(|(n, on, active)| (n.to_string(), *on, *active))
             .collect(),
         agelist: None,
+        ..Default::default()
     }
 }
 

@@ -48,6 +48,7 @@ mod migrate;
 mod pgmbk;
 mod release;
 mod slots;
+pub use slots::VolumeUsage;
 #[cfg(test)]
 mod test_util;
 
@@ -184,6 +185,9 @@ pub struct Storage {
     grp_live: Vec<u8>,
     vol_group_base: Vec<u32>,
     vol_free_groups: Vec<Vec<u32>>,
+    /// Per paging volume, one past the highest slot ever handed out (QUERY ALLOC PAGE's
+    /// HIGH PAGE).
+    vol_high: Vec<u32>,
     next_vol: usize,
     free_groups: u64,
     /// Slot groups kept back so that CP can finish the page-outs under way when it detects
@@ -290,6 +294,7 @@ impl Storage {
             block,
             grp_live: vec![0; groups_total],
             vol_group_base,
+            vol_high: vec![0; volume_slots.len()],
             vol_free_groups,
             next_vol: 0,
             free_groups: groups_total as u64,

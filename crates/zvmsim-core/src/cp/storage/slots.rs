@@ -31,7 +31,39 @@ pub(super) fn reserve_groups(high_mark: u32, block: u32, free_groups: u64) -> u6
         .min(free_groups / RESERVE_MAX_DIVISOR)
 }
 
+/// A paging volume's slots as QUERY ALLOC PAGE shows them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct VolumeUsage {
+    pub slots: u64,
+    pub used: u64,
+    pub high: u64,
+}
+
 impl Storage {
+    /// Frames CP may page: central storage less its nucleus and fixed storage.
+    pub fn pageable_frames(&self) -> u64 {
+        self.pageable as u64
+    }
+
+    /// Each paging volume's slots, slots in use and high-water mark (one past the highest
+    /// slot ever used, counted from the volume's first slot).
+    pub fn volume_usage(&self) -> Vec<VolumeUsage> {
+        (0..self.vol_free_groups.len())
+            .map(|v| {
+                let (a, b) = (self.vol_group_base[v], self.vol_group_base[v + 1]);
+                let used: u64 = self.grp_live[a as usize..b as usize]
+                    .iter()
+                    .map(|&n| n as u64)
+                    .sum();
+                VolumeUsage {
+                    slots: (b - a) as u64 * self.block as u64,
+                    used,
+                    high: self.vol_high[v] as u64,
+                }
+            })
+            .collect()
+    }
+
     /// A page-out from central storage straight to DASD, in its space's next block.
     pub(super) fn page_out_to_dasd(&mut self, page: u32) {
         self.moved.ms_to_dasd += 1;
@@ -96,6 +128,8 @@ impl Storage {
             if let Some(g) = self.vol_free_groups[v].pop() {
                 self.next_vol = (v + 1) % nv;
                 self.free_groups -= 1;
+                let end = (g + 1 - self.vol_group_base[v]) * self.block;
+                self.vol_high[v] = self.vol_high[v].max(end);
                 return Some((v as u32, g));
             }
         }

@@ -6,7 +6,10 @@ use super::*;
 fn commands() {
     assert_eq!(
         parse("free -m").unwrap(),
-        LinuxCommand::Free { unit_kib: 1024 }
+        LinuxCommand::Free {
+            unit_kib: 1024,
+            total: false
+        }
     );
     assert_eq!(parse("cat /proc/meminfo").unwrap(), LinuxCommand::Meminfo);
     assert_eq!(parse("frob").unwrap_err(), "-bash: frob: command not found");
@@ -89,8 +92,7 @@ fn real_commands_not_simulated() {
         "iostat -x 5",
         "top -b -n 1",
         "ps aux",
-        "vmstat 1 5",
-        "free -t",
+        "vmstat -a 1 5",
         "free -m -s 5",
         "echo \"DCSS1G\" > /sys/devices/dcssblk/add",
         "echo DCSS4G1:DCSS4G2 > /sys/devices/dcssblk/add",
@@ -130,6 +132,7 @@ fn real_commands_not_simulated() {
         page_cluster: 3,
         swap_devices: vec![],
         cmdline: "root=/dev/dasda1 cmma=on".into(),
+        ..Default::default()
     };
     assert_eq!(
         respond(&parse(" modprobe dcssblk ").unwrap(), &v),
@@ -217,9 +220,75 @@ fn unknown_commands_and_bad_operands() {
             sysctl: false
         }
     );
-    assert_eq!(parse("vmstat").unwrap(), LinuxCommand::Vmstat);
+    assert_eq!(
+        parse("vmstat").unwrap(),
+        LinuxCommand::Vmstat {
+            delay: None,
+            count: None
+        }
+    );
     assert_eq!(
         parse("free -g").unwrap(),
-        LinuxCommand::Free { unit_kib: 1 << 20 }
+        LinuxCommand::Free {
+            unit_kib: 1 << 20,
+            total: false
+        }
     );
+}
+
+#[test]
+fn procps_forms_and_usage_errors() {
+    let vm = |d, c| LinuxCommand::Vmstat { delay: d, count: c };
+    assert_eq!(parse("vmstat 5").unwrap(), vm(Some(5), None));
+    assert_eq!(parse("vmstat 2 10").unwrap(), vm(Some(2), Some(10)));
+    for bad in ["vmstat x", "vmstat 1 2 3", "vmstat -z"] {
+        assert_eq!(
+            parse(bad).unwrap_err(),
+            "usage: vmstat [-V] [-n] [delay [count]]",
+            "{bad}"
+        );
+    }
+    assert_eq!(parse("uptime").unwrap(), LinuxCommand::Uptime);
+    assert!(parse("uptime now")
+        .unwrap_err()
+        .starts_with("usage: uptime"));
+    assert_eq!(parse("cat /proc/loadavg").unwrap(), LinuxCommand::Loadavg);
+    assert_eq!(
+        parse("free -t -m").unwrap(),
+        LinuxCommand::Free {
+            unit_kib: 1024,
+            total: true
+        }
+    );
+    assert_eq!(
+        parse("sysctl -w vm.min_free_kbytes=4096").unwrap(),
+        LinuxCommand::SetVm {
+            tunable: VmTunable::MinFreeKbytes,
+            value: 4096,
+            sysctl: true
+        }
+    );
+    assert!(parse("sysctl vm.min_free_kbytes=-1")
+        .unwrap_err()
+        .contains("Invalid argument"));
+    // uptime's line and /proc/loadavg from the view.
+    let v = LinuxView {
+        uptime_s: 2.0 * 86_400.0 + 3.0 * 3600.0 + 4.0 * 60.0,
+        time_of_day_s: 2.0 * 86_400.0 + 3.0 * 3600.0 + 4.0 * 60.0 + 5.0,
+        loadavg: [1.5, 0.25, 0.125],
+        running: 2,
+        tasks: 6,
+        ..Default::default()
+    };
+    assert_eq!(
+        respond(&LinuxCommand::Uptime, &v),
+        [" 03:04:05 up 2 days,  3:04,  1 user,  load average: 1.50, 0.25, 0.12"]
+    );
+    assert_eq!(
+        respond(&LinuxCommand::Loadavg, &v),
+        ["1.50 0.25 0.12 2/6 6"]
+    );
+    // The load average follows the kernel's exponential decay.
+    let l = decay_load([0.0; 3], 60.0, 1.0);
+    assert!((l[0] - (1.0 - (-1.0f64).exp())).abs() < 1e-12);
 }
