@@ -500,11 +500,7 @@ fn check_io(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             &s.model,
             crate::engine::rng::Stream::new(1, 1),
         );
-        sys.configure(
-            io,
-            crate::engine::rng::Stream::new(1, 2),
-            crate::engine::rng::Stream::new(1, 3),
-        )
+        sys.configure(io, crate::engine::rng::Stream::new(1, 3))
         .map_err(|e| {
             let field = e.split(':').next().unwrap_or("io").to_string();
             src.error(&field, e)

@@ -8,6 +8,7 @@
 //! the request may use one, else FIFO on the base; a guest for devices attached to it through
 //! [`IoSystem::start_on`] (its own driver chose the subchannel, as Linux's DASD driver does).
 
+pub mod cache;
 pub mod channel;
 mod lcu;
 pub mod rank;
@@ -38,6 +39,9 @@ pub const NONE: u32 = u32::MAX;
 pub enum IoEvent {
     /// Request `IoId`'s channel program ended.
     Complete(IoId),
+    /// A guest's DASD driver starts a channel program (the completion path of the device's
+    /// previous request has run): slot of the (guest, request) pair in the machine's table.
+    GuestStart(u32),
 }
 
 /// Pages in and out, for the conservation check.
@@ -94,9 +98,9 @@ impl IoSystem {
     }
 
     /// Build the channels, LCUs and the staged storage server of `[io]`.
-    pub fn configure(&mut self, spec: &IoSpec, rng: Stream, rank_rng: Stream) -> Result<(), String> {
+    pub fn configure(&mut self, spec: &IoSpec, rank_rng: Stream) -> Result<(), String> {
         self.chans = Some(Channels::new(&spec.channels));
-        let mut staged = Staged::new(&spec.server, rng, rank_rng);
+        let mut staged = Staged::new(&spec.server, rank_rng);
         for (li, l) in spec.lcus.iter().enumerate() {
             let ssid = crate::config::io::parse_rdev(&l.ssid)
                 .ok_or_else(|| format!("io.lcus[{li}].ssid: `{}` is not 4 hex digits", l.ssid))?;
@@ -351,6 +355,15 @@ impl IoSystem {
 
     pub fn subchannels(&self) -> usize {
         self.subs.len()
+    }
+
+    /// Data of real volume `sub` already in the storage server's cache at the start (see
+    /// [`Staged::preload`]); nothing for a volume outside `[io]`.
+    pub fn preload(&mut self, sub: u32, block: u64, blocks: u64) {
+        let vol = self.vol_of[sub as usize];
+        if let (true, Some(sv)) = (vol != NONE, self.server.staged.as_mut()) {
+            sv.preload(vol, block, blocks);
+        }
     }
 
     pub fn server(&self) -> Option<&Staged> {
