@@ -74,8 +74,6 @@ pub struct ServerSpec {
     pub cache: Size,
     /// Non-volatile storage holding written data until it is destaged.
     pub nvs: Size,
-    /// Fraction of random (non-sequential) reads found in the cache.
-    pub read_hit: f64,
     /// Sequential prefetch: a read that continues a stream stages this much ahead.
     pub prefetch: Size,
     /// RAID-5 ranks in the extent pool the volumes are striped over (storage pool striping).
@@ -106,7 +104,6 @@ impl Default for ServerSpec {
             ha_io: Duration(40_000),
             cache: Size(256 << 30),
             nvs: Size(8 << 30),
-            read_hit: 0.9,
             prefetch: Size(1 << 20),
             ranks: 8,
             disks_per_rank: 8,
@@ -193,6 +190,11 @@ pub struct IoCost {
     pub cp_virtual_alias: Duration,
     /// CP CPU to start one of its own paging or minidisk I/Os on a real device.
     pub cp_real_io: Duration,
+    /// CPU to wake a virtual CPU that waits (enabled wait) when an I/O completion makes one
+    /// of its processes runnable: CP takes the interrupt for the waiting virtual CPU and
+    /// dispatches it again (SIE entry), Linux leaves its idle loop. Paid once per wake, so
+    /// per I/O it falls as the guest gets busier and completions find a virtual CPU running.
+    pub vcpu_wake: Duration,
 }
 
 impl Default for IoCost {
@@ -203,9 +205,10 @@ impl Default for IoCost {
             app_per_io: Duration(6_000),
             cp_dedicated: Duration(6_000),
             cp_per_page: Duration(150),
-            cp_minidisk: Duration(3_000),
-            cp_virtual_alias: Duration(1_500),
+            cp_minidisk: Duration(1_600),
+            cp_virtual_alias: Duration(800),
             cp_real_io: Duration(2_000),
+            vcpu_wake: Duration(10_000),
         }
     }
 }

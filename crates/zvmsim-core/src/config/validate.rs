@@ -496,12 +496,11 @@ fn check_vmrm(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
 /// The `[io]` table, the directory's device statements and fio's options.
 fn check_io(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     if let Some(io) = &s.io {
-        let mut sys = crate::io::IoSystem::new(&s.model, crate::engine::rng::Stream::new(1, 1));
-        sys.configure(
-            io,
-            crate::engine::rng::Stream::new(1, 2),
-            crate::engine::rng::Stream::new(1, 3),
-        )
+        let mut sys = crate::io::IoSystem::new(
+            &s.model,
+            crate::engine::rng::Stream::new(1, 1),
+        );
+        sys.configure(io, crate::engine::rng::Stream::new(1, 3))
         .map_err(|e| {
             let field = e.split(':').next().unwrap_or("io").to_string();
             src.error(&field, e)
@@ -517,8 +516,9 @@ fn check_io(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                     let known = s.io.as_ref().is_some_and(|io| {
                         io.lcus.iter().any(|l| {
                             l.bases.iter().any(|b| {
-                                crate::config::io::parse_rdev(&b.rdev)
-                                    .is_some_and(|f| rdev >= f && ((rdev - f) as u32) < b.count)
+                                crate::config::io::parse_rdev(&b.rdev).is_some_and(|f| {
+                                    rdev >= f && ((rdev - f) as u32) < b.count
+                                })
                             })
                         })
                     });

@@ -8,6 +8,7 @@
 //! the request may use one, else FIFO on the base; a guest for devices attached to it through
 //! [`IoSystem::start_on`] (its own driver chose the subchannel, as Linux's DASD driver does).
 
+pub mod cache;
 pub mod channel;
 mod lcu;
 pub mod rank;
@@ -38,6 +39,9 @@ pub const NONE: u32 = u32::MAX;
 pub enum IoEvent {
     /// Request `IoId`'s channel program ended.
     Complete(IoId),
+    /// A guest's DASD driver starts a channel program (the completion path of the device's
+    /// previous request has run): slot of the (guest, request) pair in the machine's table.
+    GuestStart(u32),
 }
 
 /// Pages in and out, for the conservation check.
@@ -94,14 +98,9 @@ impl IoSystem {
     }
 
     /// Build the channels, LCUs and the staged storage server of `[io]`.
-    pub fn configure(
-        &mut self,
-        spec: &IoSpec,
-        rng: Stream,
-        rank_rng: Stream,
-    ) -> Result<(), String> {
+    pub fn configure(&mut self, spec: &IoSpec, rank_rng: Stream) -> Result<(), String> {
         self.chans = Some(Channels::new(&spec.channels));
-        let mut staged = Staged::new(&spec.server, rng, rank_rng);
+        let mut staged = Staged::new(&spec.server, rank_rng);
         for (li, l) in spec.lcus.iter().enumerate() {
             let ssid = crate::config::io::parse_rdev(&l.ssid)
                 .ok_or_else(|| format!("io.lcus[{li}].ssid: `{}` is not 4 hex digits", l.ssid))?;
@@ -127,14 +126,11 @@ impl IoSystem {
             let mut aliases = Vec::new();
             let mut hyperpav = false;
             if let Some(a) = &l.aliases {
-                let first = crate::config::io::parse_rdev(&a.rdev).ok_or_else(|| {
-                    format!("io.lcus[{li}].aliases: rdev `{}` is not hex", a.rdev)
-                })?;
+                let first = crate::config::io::parse_rdev(&a.rdev)
+                    .ok_or_else(|| format!("io.lcus[{li}].aliases: rdev `{}` is not hex", a.rdev))?;
                 hyperpav = a.kind == AliasKind::Hyperpav;
                 if !hyperpav && bases.is_empty() {
-                    return Err(format!(
-                        "io.lcus[{li}].aliases: static PAV aliases need a base"
-                    ));
+                    return Err(format!("io.lcus[{li}].aliases: static PAV aliases need a base"));
                 }
                 for k in 0..a.count {
                     let rdev = first
@@ -223,10 +219,7 @@ impl IoSystem {
     /// A guest starts a channel program on subchannel `sub` attached to it (idle: its driver
     /// starts one at a time per device). Returns the completion (time, id).
     pub fn start_on(&mut self, sub: u32, mut r: IoRequest, now: u64) -> (u64, IoId) {
-        debug_assert!(
-            self.subs[sub as usize].busy.is_none(),
-            "SSCH on a busy subchannel"
-        );
+        debug_assert!(self.subs[sub as usize].busy.is_none(), "SSCH on a busy subchannel");
         self.flow.submitted += 1;
         self.flow.pages_in += r.pages as u64;
         r.sub = sub;
@@ -364,6 +357,15 @@ impl IoSystem {
         self.subs.len()
     }
 
+    /// Data of real volume `sub` already in the storage server's cache at the start (see
+    /// [`Staged::preload`]); nothing for a volume outside `[io]`.
+    pub fn preload(&mut self, sub: u32, block: u64, blocks: u64) {
+        let vol = self.vol_of[sub as usize];
+        if let (true, Some(sv)) = (vol != NONE, self.server.staged.as_mut()) {
+            sv.preload(vol, block, blocks);
+        }
+    }
+
     pub fn server(&self) -> Option<&Staged> {
         self.server.staged.as_ref()
     }
@@ -382,10 +384,7 @@ impl IoSystem {
             if let Some(id) = s.busy {
                 let r = self.requests.get(id);
                 if r.sub as usize != i {
-                    return Err(format!(
-                        "{:04X}: active request names another subchannel",
-                        s.rdev
-                    ));
+                    return Err(format!("{:04X}: active request names another subchannel", s.rdev));
                 }
                 if i as u32 != r.device {
                     let base = &self.subs[r.device as usize];
@@ -415,9 +414,7 @@ impl IoSystem {
         }
         let f = &self.flow;
         if f.submitted != f.completed + seen as u64 || f.pages_in != f.pages_out + pages {
-            return Err(format!(
-                "requests or pages not conserved: {f:?}, {pages} in flight"
-            ));
+            return Err(format!("requests or pages not conserved: {f:?}, {pages} in flight"));
         }
         Ok(())
     }

@@ -136,21 +136,34 @@ impl Ranks {
         self.op(a, bytes, at, 0, false)
     }
 
-    /// Destage `bytes` written at `a`. A write continuing a stream is part of a full-stripe
-    /// write (data and its share of parity, no reads); a random one is RAID-5's
-    /// read-modify-write of the data and the parity strip (read, one revolution, write).
-    /// Returns when both are on disk.
-    pub fn destage(&mut self, a: RankAddr, bytes: u64, at: u64, sequential: bool) -> u64 {
-        if sequential {
-            let data = self.op(a, bytes, at, 0, false);
-            let share = bytes / (self.per_rank - 1);
-            let par = self.op(a, share.max(512), at, 0, true);
-            data.max(par)
+    /// Destage `bytes` written at random at `a`: RAID-5's read-modify-write of the data and
+    /// the parity strip (read, one revolution, write). Returns when both are on disk.
+    pub fn destage(&mut self, a: RankAddr, bytes: u64, at: u64) -> u64 {
+        let data = self.op(a, bytes, at, 1, false);
+        let par = self.op(a, bytes, at, 1, true);
+        data.max(par)
+    }
+
+    /// Destage the whole strip holding `a` (NVS gathered a sequential stream's writes into
+    /// it): one operation on its disk; the row's parity strip is written with the row's last
+    /// data strip (a full-stride write: no reads). Returns when both are on disk.
+    pub fn destage_strip(&mut self, a: RankAddr, at: u64) -> u64 {
+        let start = RankAddr {
+            rank: a.rank,
+            offset: a.offset - a.offset % self.strip,
+        };
+        let data = self.op(start, self.strip, at, 0, false);
+        let stripe = self.strip * (self.per_rank - 1);
+        if (start.offset % stripe) / self.strip == self.per_rank - 2 {
+            data.max(self.op(start, self.strip, at, 0, true))
         } else {
-            let data = self.op(a, bytes, at, 1, false);
-            let par = self.op(a, bytes, at, 1, true);
-            data.max(par)
+            data
         }
+    }
+
+    /// Bytes of a RAID strip.
+    pub fn strip_bytes(&self) -> u64 {
+        self.strip
     }
 
     pub fn stats(&self) -> DiskStats {

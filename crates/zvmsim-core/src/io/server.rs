@@ -3,13 +3,14 @@
 //! Volumes outside `[io]` keep the calibrated fixed times of `[model]` (a random read hits the
 //! cache or goes to the disks; a write goes to NVS; extra pages add transfer time): the
 //! large-memory calibration. Volumes of `[io]` pass the staged server: a host-adapter
-//! processor per I/O; reads found in the cache (sequential prefetch, or the random hit ratio)
-//! or staged from the rank; writes into NVS, which destages them to the ranks and is full when
-//! destage falls behind.
+//! processor per I/O; reads found in the cache (its track directory, `cache.rs`: what was
+//! staged, prefetched or written and not yet replaced) or staged from the rank; writes into
+//! the cache and NVS, which destages them to the ranks and is full when destage falls behind.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::cache::Cache;
 use super::rank::{RankAddr, Ranks};
 use crate::config::io::ServerSpec;
 use crate::config::params::ModelParams;
@@ -18,7 +19,10 @@ use crate::engine::rng::Stream;
 /// Sequential detection: a direct-mapped table per volume of where recent accesses ended
 /// (a read that starts where one ended continues a stream), as a cache directory of recently
 /// used tracks would tell. Entries are overwritten on collision.
-const STREAMS: usize = 4096;
+/// 2^15 slots: room for a few thousand concurrent streams (fio's 512 files at 4 jobs) with
+/// few collisions (a collision ends a stream early).
+const STREAM_BITS: u32 = 15;
+const STREAMS: usize = 1 << STREAM_BITS;
 const BLOCK: u64 = 4096;
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -31,6 +35,9 @@ pub struct ServerStats {
     pub nvs_wait_ns: u64,
     pub staged_bytes: u64,
     pub destaged_bytes: u64,
+    /// Destages: whole strips of sequential streams, and random read-modify-writes.
+    pub strip_destages: u64,
+    pub random_destages: u64,
     pub ha_wait_ns: u64,
 }
 
@@ -44,6 +51,10 @@ struct SeqStream {
     staged_at: u64,
     /// Last use (for replacement).
     used: u64,
+    /// The strip (index + 1; 0: none) whose destage this stream's writes have booked...
+    strip: u64,
+    /// ...and when that destage ends.
+    strip_done: u64,
 }
 
 struct Volume {
@@ -53,13 +64,13 @@ struct Volume {
 
 #[inline]
 fn slot(block: u64) -> usize {
-    (block.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize % STREAMS
+    (block.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - STREAM_BITS)) as usize
 }
 
 pub struct Staged {
     ha: Vec<u64>,
     ha_ns: u64,
-    read_hit: f64,
+    cache: Cache,
     prefetch_blocks: u64,
     nvs_cap: u64,
     nvs_used: u64,
@@ -68,8 +79,7 @@ pub struct Staged {
     ranks: Ranks,
     vols: Vec<Volume>,
     extent: u64,
-    rng: Stream,
-    pub stats: ServerStats,
+        pub stats: ServerStats,
 }
 
 pub struct StorageServer {
@@ -111,11 +121,11 @@ impl StorageServer {
 }
 
 impl Staged {
-    pub fn new(spec: &ServerSpec, rng: Stream, rank_rng: Stream) -> Self {
+    pub fn new(spec: &ServerSpec, rank_rng: Stream) -> Self {
         Staged {
             ha: vec![0; spec.host_adapters.max(1) as usize],
             ha_ns: spec.ha_io.ns(),
-            read_hit: spec.read_hit.clamp(0.0, 1.0),
+            cache: Cache::new(spec.cache.bytes()),
             prefetch_blocks: (spec.prefetch.bytes() / BLOCK).max(1),
             nvs_cap: spec.nvs.bytes().max(1 << 20),
             nvs_used: 0,
@@ -123,13 +133,13 @@ impl Staged {
             ranks: Ranks::new(spec, rank_rng),
             vols: Vec::new(),
             extent: spec.extent.bytes().max(1 << 20),
-            rng,
             stats: ServerStats::default(),
         }
     }
 
     /// A volume of `bytes`; returns its index on the server.
     pub fn add_volume(&mut self, bytes: u64) -> u32 {
+        self.cache.add_volume(bytes / BLOCK);
         self.vols.push(Volume {
             extents: bytes.div_ceil(self.extent),
             streams: vec![SeqStream::default(); STREAMS],
@@ -159,6 +169,8 @@ impl Staged {
             staged_end: block,
             staged_at: 0,
             used: now.max(1),
+            strip: 0,
+            strip_done: 0,
         };
         (i, false)
     }
@@ -175,7 +187,13 @@ impl Staged {
         self.stats.reads += 1;
         let (s, seq) = self.stream(vi, block, at);
         let end = block + blocks;
-        let ready = if seq {
+        let ready = if self.cache.lookup(v, block, blocks) {
+            self.stats.read_hits += 1;
+            if seq {
+                self.stats.sequential += 1;
+            }
+            at
+        } else if seq {
             self.stats.sequential += 1;
             let mut st = self.vols[vi].streams[s];
             if end > st.staged_end {
@@ -185,18 +203,17 @@ impl Staged {
                 let a = self.addr(vi, from);
                 st.staged_at = self.ranks.read(a, n * BLOCK, at);
                 st.staged_end = from + n;
+                self.cache.insert(v, from, n);
                 self.stats.staged_bytes += n * BLOCK;
             } else {
                 self.stats.read_hits += 1;
             }
             self.vols[vi].streams[s] = st;
             st.staged_at.max(at)
-        } else if self.rng.chance(self.read_hit) {
-            self.stats.read_hits += 1;
-            at
         } else {
             let a = self.addr(vi, block);
             self.stats.staged_bytes += blocks * BLOCK;
+            self.cache.insert(v, block, blocks);
             self.ranks.read(a, blocks * BLOCK, at)
         };
         self.advance(vi, s, end, at);
@@ -239,9 +256,32 @@ impl Staged {
                 st.staged_end = block + blocks;
             }
         }
+        let done = if seq {
+            // NVS gathers a stream's writes strip by strip and destages each strip once
+            // (DS8000 sequential destage in full strides): the first write into a strip books
+            // its destage, later ones ride along.
+            let sb = self.ranks.strip_bytes() / BLOCK;
+            let mut done = t;
+            for k in block / sb..=(block + blocks - 1) / sb {
+                let st = self.vols[vi].streams[s];
+                if st.strip != k + 1 {
+                    let a = self.addr(vi, k * sb);
+                    let d = self.ranks.destage_strip(a, t);
+                    self.stats.strip_destages += 1;
+                    let st = &mut self.vols[vi].streams[s];
+                    st.strip = k + 1;
+                    st.strip_done = d;
+                }
+                done = done.max(self.vols[vi].streams[s].strip_done);
+            }
+            done
+        } else {
+            let a = self.addr(vi, block);
+            self.stats.random_destages += 1;
+            self.ranks.destage(a, bytes, t)
+        };
         self.advance(vi, s, block + blocks, at);
-        let a = self.addr(vi, block);
-        let done = self.ranks.destage(a, bytes, t, seq);
+        self.cache.insert(v, block, blocks);
         self.nvs_used += bytes;
         self.nvs_pending.push(Reverse((done, bytes)));
         self.stats.destaged_bytes += bytes;
@@ -256,6 +296,16 @@ impl Staged {
             self.nvs_pending.pop();
             self.nvs_used -= bytes;
         }
+    }
+
+    /// Data already in the cache before the run (written by a preparation phase such as
+    /// fio's layout of its files): the tracks of `blocks` at `block` of volume `v`.
+    pub fn preload(&mut self, v: u32, block: u64, blocks: u64) {
+        self.cache.insert(v, block, blocks);
+    }
+
+    pub fn cache(&self) -> &Cache {
+        &self.cache
     }
 
     pub fn ranks(&self) -> &Ranks {

@@ -24,7 +24,7 @@ use super::{Event, MonitorEvent, Simulation};
 // Random stream numbers, one per component.
 const STREAM_DASD: u64 = 1;
 const STREAM_GUEST: u64 = 1000;
-const STREAM_IO_SERVER: u64 = 2;
+// Stream 2 was the storage server's random cache hits (now its track directory).
 const STREAM_RANKS: u64 = 3;
 const STREAM_WARM: u64 = 2000;
 
@@ -67,11 +67,7 @@ impl Simulation {
             .collect();
         if let Some(spec) = &sc.io {
             // Checked with the scenario (config::validate); a failure leaves no [io] devices.
-            let _ = io.configure(
-                spec,
-                Stream::new(seed, STREAM_IO_SERVER),
-                Stream::new(seed, STREAM_RANKS),
-            );
+            let _ = io.configure(spec, Stream::new(seed, STREAM_RANKS));
         }
         let io_cost = sc.io.as_ref().map(|i| i.cost.clone()).unwrap_or_default();
         let frames = sc.lpar.central.pages() as u32;
@@ -114,6 +110,7 @@ impl Simulation {
             paging_alias: false,
             io_cost,
             pending_ssch: Vec::with_capacity(64),
+            deferred_ssch: Default::default(),
         };
         let mut workloads = Vec::new();
         let mut weights = None;

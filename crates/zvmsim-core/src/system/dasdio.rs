@@ -24,6 +24,17 @@ impl Machine {
         }
     }
 
+    /// The blocks `block..block + blocks` of guest `g`'s DASD `d` were written just before the
+    /// run (a workload's preparation): the storage server's cache holds them.
+    pub(crate) fn preload_dasd(&mut self, g: usize, d: u32, block: u64, blocks: u64) {
+        let (volume, offset) = match self.guests[g].dasd.devs[d as usize].path {
+            DevPath::Dedicated { sub } => (sub, 0),
+            DevPath::Minidisk { base, offset, .. } => (base, offset),
+            DevPath::VirtualAlias { base } => (base, 0),
+        };
+        self.io.preload(volume, offset + block, blocks);
+    }
+
     /// Start DASD request `req` of guest `g` on the device the driver chose.
     pub(crate) fn guest_ssch(&mut self, g: u32, req: u32) {
         let dasd = &self.guests[g as usize].dasd;
@@ -81,12 +92,19 @@ impl Simulation {
         let gi = g as usize;
         let (r, next) = self.m.guests[gi].dasd.complete(req, now);
         if let Some(n) = next {
-            // The DASD tasklet starts the device's next request from the interrupt.
+            // The DASD tasklet starts the device's next request from the interrupt: the
+            // device stays idle while CP reflects the interrupt, Linux handles it and builds
+            // the start, and CP intercepts and translates the SSCH (for a minidisk also its
+            // relocation and queueing on the real volume).
             let d = self.m.guests[gi].dasd.req(n).dev;
             let pages = self.m.guests[gi].dasd.req(n).pages;
             let cp = self.m.ssch_cost(gi, d, pages);
             self.m.disp.defer_cp(Some(g), cp);
-            self.m.guest_ssch(g, n);
+            let turnaround = self.m.io_cost.linux_complete.ns() + cp;
+            let slot = self.m.deferred_ssch.put((g, n));
+            self.m
+                .q
+                .push(now + turnaround, Event::Io(IoEvent::GuestStart(slot)));
         }
         let st = &mut self.m.guests[gi].stats;
         st.tx += 1;
@@ -96,6 +114,11 @@ impl Simulation {
         t.aio_done += 1;
         if t.aio_waiting {
             t.aio_waiting = false;
+            if !self.m.guests[gi].idle_vcpus.is_empty() {
+                // The process's wake-up needs a virtual CPU that is in its wait state.
+                let w = self.m.io_cost.vcpu_wake.ns();
+                self.m.disp.defer_cp(Some(g), w);
+            }
             self.make_ready(r.task);
         }
     }

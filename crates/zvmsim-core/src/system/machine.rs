@@ -132,4 +132,33 @@ pub(crate) struct Machine {
     /// Channel programs (guest, DASD request) the running burst's io_submit built, started
     /// when the burst ends.
     pub pending_ssch: Vec<(u32, u32)>,
+    /// Channel-program starts (guest, request) waiting for their device's completion path.
+    pub deferred_ssch: Slots<(u32, u32)>,
+}
+
+/// A small slab: values parked under a slot number an event carries (events stay 8 bytes).
+#[derive(Default)]
+pub(crate) struct Slots<T: Copy + Default> {
+    vals: Vec<T>,
+    free: Vec<u32>,
+}
+
+impl<T: Copy + Default> Slots<T> {
+    pub(crate) fn put(&mut self, v: T) -> u32 {
+        match self.free.pop() {
+            Some(i) => {
+                self.vals[i as usize] = v;
+                i
+            }
+            None => {
+                self.vals.push(v);
+                (self.vals.len() - 1) as u32
+            }
+        }
+    }
+
+    pub(crate) fn take(&mut self, i: u32) -> T {
+        self.free.push(i);
+        self.vals[i as usize]
+    }
 }

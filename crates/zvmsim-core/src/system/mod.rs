@@ -147,6 +147,10 @@ impl Simulation {
             Event::Workload(WorkloadEvent::Submit { task }) => self.submit(task),
             Event::Dispatch(DispatchEvent::BurstEnd { vcpu }) => self.burst_end(vcpu),
             Event::Io(IoEvent::Complete(id)) => self.io_done(id),
+            Event::Io(IoEvent::GuestStart(slot)) => {
+                let (g, req) = self.m.deferred_ssch.take(slot);
+                self.m.guest_ssch(g, req);
+            }
             Event::Monitor(MonitorEvent::PrimingEnd) => self.start_measuring(),
             Event::Monitor(MonitorEvent::IntervalEnd) => self.close_interval(),
             Event::Console { index } => self.run_console(index as usize),

@@ -14,6 +14,9 @@ use crate::system::machine::Machine;
 
 use super::Outcome;
 
+/// Files start after the volume's label and VTOC track (cylinder 0), rounded to 1 MB.
+const FIRST_BLOCK: u64 = 256;
+
 #[derive(Clone, Copy)]
 struct File {
     start: u64,
@@ -59,8 +62,7 @@ impl Fio {
         let (lo, hi) = spec.file_sizes().unwrap_or((4096, 4096));
         let nprocs = spec.jobs * spec.numjobs;
         let mut files = Vec::new();
-        // Files start after the volume's label and VTOC track (cylinder 0) rounded to 1 MB.
-        let mut at = 256u64;
+        let mut at = FIRST_BLOCK;
         for _ in 0..nprocs * spec.nrfiles {
             let bytes = lo + rng.below(hi - lo + 1);
             let blocks = bytes.div_ceil(4096).max(1);
@@ -132,6 +134,9 @@ impl Fio {
                 self.dev = NONE;
                 return (0, Outcome::Done);
             }
+            // fio lays its files out before the run ("Laying out IO file"), writing each one
+            // through; the storage server's cache keeps what fits of what was written.
+            k.preload_dasd(g, self.dev, FIRST_BLOCK, self.footprint - FIRST_BLOCK);
         }
         let c = self.cost.clone();
         let task = &mut k.tasks[t as usize];
