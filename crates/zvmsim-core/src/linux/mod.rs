@@ -2,10 +2,11 @@
 //! surface workloads use, and the commands typed in it.
 
 pub mod catalog;
-pub mod cmm;
 pub mod cmdline;
+pub mod cmm;
 pub mod commands;
 pub mod dasd;
+pub mod dcssblk;
 pub(crate) mod kernel;
 pub mod memory;
 mod reclaim;

@@ -6,6 +6,9 @@ mod build;
 mod console;
 mod cpio;
 mod dasdio;
+mod dcss;
+mod dcss_fs;
+mod dcss_linux;
 mod dispatch;
 mod interval;
 pub(crate) mod machine;
@@ -41,6 +44,8 @@ pub enum Event {
     Vmrm(VmrmEvent),
     /// A guest's cmm module (its timer).
     Cmm(CmmEvent),
+    /// CP's spool transfers and the saved-segment commands that take time.
+    Spool(dcss::SpoolEvent),
 }
 
 /// The monitor's events.
@@ -68,6 +73,8 @@ pub struct Simulation {
     ended: Option<String>,
     /// VMRMSVM, when the scenario configures it.
     vmrm: Option<Vmrm>,
+    /// Saved segments: CP's files, the spool, privilege classes, Linux's dcssblk devices.
+    dcss: dcss::DcssSystem,
 }
 
 impl Simulation {
@@ -144,6 +151,8 @@ impl Simulation {
             Event::Console { index } => self.run_console(index as usize),
             Event::Vmrm(VmrmEvent::Interval { epoch }) => self.vmrm_interval(epoch),
             Event::Cmm(CmmEvent::Timer { guest }) => self.cmm_timer(guest as usize),
+            Event::Spool(dcss::SpoolEvent::Start { op, vol }) => self.spool_start(op, vol),
+            Event::Spool(dcss::SpoolEvent::Timer { op }) => self.spool_timer(op),
         }
     }
 
