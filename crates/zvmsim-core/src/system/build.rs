@@ -79,7 +79,7 @@ impl Simulation {
             .flat_map(|sp| {
                 sp.volumes
                     .iter()
-                    .flat_map(|v| std::iter::repeat_n(sp.cache_hit, v.count as usize))
+                    .flat_map(|v| std::iter::repeat(sp.cache_hit).take(v.count as usize))
             })
             .collect::<Vec<f64>>()
             .into_iter()

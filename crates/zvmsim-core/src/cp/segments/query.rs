@@ -17,7 +17,7 @@ pub fn map(seg: &Segments, name: Option<&str>) -> Vec<String> {
     let mut files: Vec<_> = seg
         .files
         .iter()
-        .filter(|f| name.is_none_or(|n| f.name == n))
+        .filter(|f| name.map_or(true, |n| f.name == n))
         .collect();
     if files.is_empty() {
         return match name {
