@@ -37,7 +37,7 @@ def scenario(tmp_path: Path, console: List[Tuple[str, str, str]], level: str = "
 def test_not_simulated_commands_answer_and_the_run_goes_on(runner, tmp_path: Path) -> None:
     path = scenario(tmp_path, [
         ("1s", "", "cp:SET SRM STORBUF 300 250 200"),
-        ("1s", "LNX01", "linux:modprobe dcssblk"),
+        ("1s", "LNX01", "linux:modprobe dm_mod"),
         ("2s", "", "cp:QUERY STORAGE"),
         ("2s", "LNX01", "linux:free -m"),
     ])
@@ -50,7 +50,7 @@ def test_not_simulated_commands_answer_and_the_run_goes_on(runner, tmp_path: Pat
     console = json.loads((out / "console.json").read_text())
     answers = {c["command"]: c["response"] for c in console}
     assert answers["SET SRM STORBUF 300 250 200"] == ["not simulated by zvmsim: SET SRM STORBUF 300 250 200"]
-    assert answers["modprobe dcssblk"] == ["not simulated by zvmsim: modprobe dcssblk"]
+    assert answers["modprobe dm_mod"] == ["not simulated by zvmsim: modprobe dm_mod"]
     # The modelled commands around them still answer from the simulation.
     assert answers["QUERY STORAGE"][0].startswith("STORAGE = 8G")
     assert answers["free -m"][0].split() == ["total", "used", "free", "shared", "buffers", "cached"]

@@ -154,6 +154,36 @@ params! {
     /// the page's frame, XSTOR block and DASD slot. Inference: the order of a steal
     /// (`cp_steal`) plus an interception.
     cp_diag10_page: Duration = us(4);
+
+    // Saved segments and the spool (cp/segments, cp/spool.rs). Left out of the serialized
+    // scenario at their defaults, so that earlier scenarios keep their hash.
+    /// CP's processing of one saved-segment page written to its spool file (SAVESEG, and the
+    /// save dcssblk asks for): spool page allocation, the page's copy into a spool buffer, its
+    /// record in the file's page map; serial with the page's channel program on its spool
+    /// volume. Calibrated (seed 000: SR SAVESEG 81 s per GB with two spool volumes).
+    #[serde(skip_serializing_if = "default_spool_write")]
+    cp_spool_write_page: Duration = us(218);
+    /// CP's processing of one saved-segment page read from its spool file (the first load of
+    /// a segment, a page dropped under pressure read again). Calibrated (seed 000: first
+    /// add of an SR DCSS 63 s per GB with two spool volumes).
+    #[serde(skip_serializing_if = "default_spool_read")]
+    cp_spool_read_page: Duration = us(130);
+    /// CP's fault for the first reference to a page of a guest's nonshared copy of a saved
+    /// segment: the page's saved contents copied from the shared copy in storage into the
+    /// guest's own frame. Calibrated (seed 000: filling an SR DCSS loaded exclusive, 11 s
+    /// per GB above an SN fill).
+    #[serde(skip_serializing_if = "default_nonshared_page")]
+    cp_nonshared_page: Duration = us(36);
+}
+
+fn default_spool_write(d: &Duration) -> bool {
+    *d == ModelParams::default().cp_spool_write_page
+}
+fn default_spool_read(d: &Duration) -> bool {
+    *d == ModelParams::default().cp_spool_read_page
+}
+fn default_nonshared_page(d: &Duration) -> bool {
+    *d == ModelParams::default().cp_nonshared_page
 }
 
 fn default_trial_invalidate(d: &Duration) -> bool {

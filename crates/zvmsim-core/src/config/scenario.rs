@@ -49,6 +49,35 @@ pub struct Scenario {
     /// server (`config/io.rs`). Absent: volumes with the calibrated fixed service times.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub io: Option<crate::config::io::IoSpec>,
+    /// CP's spool volumes, which hold the saved segments' system data files (`[spool]`).
+    /// Absent: no spool space for saved segments (SAVESEG of saved pages is refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spool: Option<SpoolSpec>,
+}
+
+/// The spool volumes (CP-owned, on the storage server, outside `[io]`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SpoolSpec {
+    pub volumes: Vec<VolumeSet>,
+    /// Fraction of spool reads served from the storage server's cache. Default 1: CP reads a
+    /// spool file in the order it wrote it, a sequential stream the server prefetches.
+    #[serde(default = "default_spool_hit")]
+    pub cache_hit: f64,
+}
+
+fn default_spool_hit() -> f64 {
+    1.0
+}
+
+impl SpoolSpec {
+    /// 4 KB pages of spool space.
+    pub fn pages(&self) -> u64 {
+        self.volumes
+            .iter()
+            .map(|v| v.model.pages() * v.count as u64)
+            .sum()
+    }
 }
 
 /// VMRMSVM's configuration: the text of its VMRM CONFIG file and the settings of its

@@ -70,7 +70,11 @@ impl Machine {
         w: &mut Work,
     ) -> Result<(), Block> {
         match self.host_touch(g, page, write, w) {
-            Touch::Resident | Touch::FirstUse | Touch::FromXstor | Touch::Revalidated => Ok(()),
+            Touch::Resident
+            | Touch::FirstUse
+            | Touch::FromXstor
+            | Touch::FromSpool
+            | Touch::Revalidated => Ok(()),
             Touch::OnDasd { group } => Err(Block::PageIn {
                 group,
                 task: t,

@@ -66,7 +66,7 @@ fn vdev(w: Option<&&str>) -> Result<u16, String> {
     })
 }
 
-fn level_at_least(level: &str, want: &str) -> bool {
+pub(crate) fn level_at_least(level: &str, want: &str) -> bool {
     let num = |s: &str| -> u32 {
         let mut it = s.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
         it.next().unwrap_or(0) * 10 + it.next().unwrap_or(0)

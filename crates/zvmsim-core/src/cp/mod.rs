@@ -8,6 +8,8 @@ pub(crate) mod faults;
 pub mod input;
 pub mod iocmds;
 pub mod pagein;
+pub mod segments;
+pub mod spool;
 pub mod storage;
 pub mod vmrm;
 pub mod xstor;

@@ -23,6 +23,8 @@ pub enum Origin {
     /// A guest's DASD driver request `req` (linux::dasd), started on one of the guest's
     /// virtual devices; its completion goes back to that guest's driver.
     Dasd { guest: u32, req: u32 },
+    /// CP's spool transfer `op` (cp::spool), one page on spool volume `vol`.
+    Spool { op: u16, vol: u16 },
 }
 
 #[derive(Debug, Clone, Copy)]

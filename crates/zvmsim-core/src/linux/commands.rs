@@ -52,6 +52,9 @@ pub enum LinuxCommand {
     /// The cmm module's commands (modprobe, rmmod, its sysctls): the simulation applies them
     /// to the guest's module and answers.
     Cmm(CmmCommand),
+    /// The dcssblk driver's commands (saved segments as block devices) and the file-system
+    /// commands on them: the simulation runs them.
+    Dcss(super::dcssblk::DcssCommand),
     /// A real command (see [`super::catalog`]) that zvmsim does not model, as typed.
     NotSimulated {
         command: String,
@@ -247,6 +250,13 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
     if let Some(c) = cmm::parse(cmd, args, &redirects)? {
         let plain = first == 0 && (redirects.is_empty() || cmd == "echo");
         return Ok(if plain { c } else { not_simulated() });
+    }
+    if let Some(c) = super::dcssblk::parse(cmd, args, &redirects)? {
+        return Ok(if first == 0 {
+            LinuxCommand::Dcss(c)
+        } else {
+            not_simulated()
+        });
     }
     if cmd == "echo" {
         return echo(args, &redirects).map(|c| c.unwrap_or_else(not_simulated));
@@ -520,7 +530,7 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
         }
         LinuxCommand::SetVm { sysctl: false, .. } => vec![],
         // Answered by the simulation, which applies it to the guest's module.
-        LinuxCommand::Cmm(_) => vec![],
+        LinuxCommand::Cmm(_) | LinuxCommand::Dcss(_) => vec![],
         LinuxCommand::NotSimulated { command } => {
             vec![format!("not simulated by zvmsim: {command}")]
         }

@@ -122,6 +122,14 @@ pub struct GuestSummary {
     pub cmm_diag10_pages: u64,
 }
 
+/// A console command that held its user's console, and how long.
+#[derive(Debug, Clone, Serialize)]
+pub struct TimedCommand {
+    pub user: String,
+    pub command: String,
+    pub elapsed_s: f64,
+}
+
 /// The summary of a run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
@@ -137,6 +145,9 @@ pub struct Summary {
     pub intervals: usize,
     /// "completed", "stopped early", or why the system stopped (e.g. PGT004).
     pub ended: String,
+    /// Console commands that took time (SAVESEG, a DCSS add or save, a fill), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub timed_commands: Vec<TimedCommand>,
     pub transactions: u64,
     pub throughput_tx_per_s: f64,
     #[serde(flatten)]

@@ -69,6 +69,19 @@ impl Simulation {
             // Checked with the scenario (config::validate); a failure leaves no [io] devices.
             let _ = io.configure(spec, Stream::new(seed, STREAM_RANKS));
         }
+        // Spool volumes (saved segments' system data files): CP-owned, outside [io].
+        let spool_devs: Vec<u32> = sc
+            .spool
+            .iter()
+            .flat_map(|sp| {
+                sp.volumes
+                    .iter()
+                    .flat_map(|v| std::iter::repeat(sp.cache_hit).take(v.count as usize))
+            })
+            .collect::<Vec<f64>>()
+            .into_iter()
+            .map(|h| io.add_device(Some(h)))
+            .collect();
         let io_cost = sc.io.as_ref().map(|i| i.cost.clone()).unwrap_or_default();
         let frames = sc.lpar.central.pages() as u32;
         let cp_frames = CP_FIXED_FRAMES.min(frames / CP_FIXED_MAX_SHARE);
@@ -119,7 +132,9 @@ impl Simulation {
         for (gi, inst) in instances.iter().enumerate() {
             let spec = &sc.guests[inst.spec_index];
             let pages = spec.storage.pages() as u32;
-            let kernel = spec.linux.kernel.pages() as u32;
+            // mem= above the guest's storage costs the kernel its memory map (saved segments).
+            let kernel = spec.linux.kernel.pages() as u32
+                + super::dcss_linux::mem_map_extra(&spec.linux.parameters, pages as u64) as u32;
             let wl = spec
                 .workload
                 .as_ref()
@@ -281,6 +296,24 @@ impl Simulation {
                 .vmrm
                 .as_ref()
                 .map(|v| crate::cp::vmrm::Vmrm::new(v, instances.len())),
+            dcss: super::dcss::DcssSystem::new(
+                sc.spool.as_ref().map_or(0, |s| s.pages()),
+                spool_devs,
+                instances
+                    .iter()
+                    .map(|i| {
+                        let spec = &sc.guests[i.spec_index];
+                        let storage = spec.storage.pages();
+                        super::dcss_linux::GuestDcss {
+                            limit: super::dcss_linux::mem_pages(&spec.linux.parameters)
+                                .unwrap_or(storage)
+                                .max(storage),
+                            storage,
+                            ..Default::default()
+                        }
+                    })
+                    .collect(),
+            ),
             scenario: sc,
         };
         // CP SET commands typed at time 0 configure the system before the guests IPL (SET

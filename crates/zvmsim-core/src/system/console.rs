@@ -28,6 +28,10 @@ pub(super) struct ConsoleLine {
     pub user: String,
     pub command: String,
     pub response: Vec<String>,
+    /// A command that held the console (SAVESEG, a DCSS add or save, a fill): how long it
+    /// took, from `t_s`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elapsed_s: Option<f64>,
 }
 
 impl Simulation {
@@ -37,14 +41,25 @@ impl Simulation {
             user: user.to_string(),
             command: command.to_string(),
             response,
+            elapsed_s: None,
         });
     }
 
     pub(super) fn run_console(&mut self, i: usize) {
         let entry = self.scenario.console[i].clone();
         let user = entry.user.to_ascii_uppercase();
+        if self.console_waits(&user, i) {
+            return;
+        }
         let logged = self.vmrm_log_len();
         if let Some(cmd) = &entry.cp {
+            if let Some(response) = self.segment_command(&user, cmd) {
+                // A command that holds the console answers when it ends.
+                if !self.dcss.busy(&user) {
+                    self.console_line(&user, cmd, response);
+                }
+                return;
+            }
             if let Some(response) = self.io_command(&user, cmd) {
                 self.console_line(&user, cmd, response);
                 self.vmrm_echo(logged);
@@ -79,6 +94,10 @@ impl Simulation {
             for gi in guests {
                 let parsed = linux::parse(cmd);
                 let response = match &parsed {
+                    Ok(LinuxCommand::Dcss(d)) => match self.dcss_command(gi, d, cmd) {
+                        Some(r) => r,
+                        None => continue, // answered when it ends
+                    },
                     Ok(c) => self.linux_command(gi, c),
                     Err(m) => vec![m.clone()],
                 };

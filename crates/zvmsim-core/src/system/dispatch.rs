@@ -223,6 +223,7 @@ impl Simulation {
                 self.m.pageins.recycle(pagein, waiters);
             }
             Origin::Dasd { guest, req } => self.dasd_done(guest, req),
+            Origin::Spool { op, vol } => self.spool_io_done(op, vol),
             Origin::DbWrite | Origin::PageOut | Origin::SwapWrite => {}
         }
     }

@@ -288,6 +288,17 @@ impl Simulation {
             measured_seconds: measured_s,
             intervals: rows.len(),
             ended,
+            timed_commands: self
+                .console
+                .iter()
+                .filter_map(|l| {
+                    l.elapsed_s.map(|e| crate::monitor::summary::TimedCommand {
+                        user: l.user.clone(),
+                        command: l.command.clone(),
+                        elapsed_s: e,
+                    })
+                })
+                .collect(),
             transactions: tx,
             throughput_tx_per_s: ratio(tx as f64, measured_s),
             means: SystemMeans::of(rows),

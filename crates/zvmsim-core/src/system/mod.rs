@@ -7,6 +7,9 @@ mod console;
 mod console_view;
 mod cpio;
 mod dasdio;
+mod dcss;
+mod dcss_fs;
+mod dcss_linux;
 mod dispatch;
 mod interval;
 pub(crate) mod machine;
@@ -47,6 +50,12 @@ pub enum Event {
     Vmrm(VmrmEvent),
     /// A guest's cmm module (its timer).
     Cmm(CmmEvent),
+    /// CP's work for the next page of spool transfer `op` is done: start its channel program
+    /// on spool volume `vol`. (Two plain variants rather than one wrapping an enum: the
+    /// wrapped enum's layout made `Event` 12 bytes.)
+    SpoolStart { op: u16, vol: u16 },
+    /// A timed saved-segment command ends.
+    SpoolTimer { op: u16 },
 }
 
 /// The monitor's events.
@@ -76,6 +85,8 @@ pub struct Simulation {
     ended: Option<String>,
     /// VMRMSVM, when the scenario configures it.
     vmrm: Option<Vmrm>,
+    /// Saved segments: CP's files, the spool, privilege classes, Linux's dcssblk devices.
+    dcss: dcss::DcssSystem,
 }
 
 impl Simulation {
@@ -157,6 +168,8 @@ impl Simulation {
             Event::ConsoleReport { run } => self.console_report(run as usize),
             Event::Vmrm(VmrmEvent::Interval { epoch }) => self.vmrm_interval(epoch),
             Event::Cmm(CmmEvent::Timer { guest }) => self.cmm_timer(guest as usize),
+            Event::SpoolStart { op, vol } => self.spool_start(op, vol),
+            Event::SpoolTimer { op } => self.spool_timer(op),
         }
     }
 

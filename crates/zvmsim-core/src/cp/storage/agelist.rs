@@ -98,6 +98,13 @@ impl Aging {
         }
     }
 
+    /// Address spaces added at run time (saved segments): `pages` pages in all now, `spaces`
+    /// spaces.
+    pub(super) fn grow(&mut self, pages: usize, spaces: usize) {
+        self.page_frame.resize(pages, NONE);
+        self.owned.resize(spaces, EMPTY);
+    }
+
     /// The frame page `i` keeps on the aging list, if it is on it.
     #[inline]
     pub(super) fn frame_of(&self, i: usize) -> Option<u32> {

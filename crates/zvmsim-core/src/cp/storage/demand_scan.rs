@@ -140,10 +140,10 @@ impl Storage {
                     self.space_xstor[g] += 1;
                     self.moved.ms_to_xs += 1;
                     cp.ns += self.p.cp_pageout_xstor.ns();
-                } else {
+                } else if !self.drop_spool_backed(page) {
                     self.page_out_to_dasd(page);
                 }
-            } else {
+            } else if !self.drop_spool_backed(page) {
                 self.page_out_to_dasd(page);
             }
         }

@@ -123,6 +123,7 @@ impl Storage {
             ));
         }
         self.check_agelist()?;
+        self.check_segments()?;
         if self.xstor.used() != xs {
             return Err(format!(
                 "xstor used {} != pages in xstor {xs}",

@@ -34,7 +34,7 @@ impl Storage {
             self.on_xstor -= 1;
             let g = self.space_of(page);
             self.space_xstor[g] -= 1;
-            if self.drop_from_xstor(page) {
+            if self.drop_from_xstor(page) || self.drop_spool_backed(page) {
                 continue;
             }
             taken.push(page);

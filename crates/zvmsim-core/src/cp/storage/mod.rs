@@ -49,8 +49,11 @@ mod pgmbk;
 mod release;
 mod slots;
 pub use slots::VolumeUsage;
+mod spaces;
+pub use spaces::SegmentCounts;
 #[cfg(test)]
 mod test_util;
+mod touch;
 
 pub const NONE: u32 = u32::MAX;
 /// A frame CP owns (nucleus, control blocks, PGMBKs).
@@ -94,6 +97,10 @@ pub struct Space {
 pub enum Owner {
     /// A guest's virtual storage (the guest's index).
     Guest(u32),
+    /// A saved segment's shared pages (its system data file's index): one copy for all users.
+    Segment(u32),
+    /// A guest's nonshared copy of a saved segment (exclusive types, or LOADNSHR).
+    Nonshared { guest: u32, segment: u32 },
 }
 
 /// An address space to create: its owner and size in pages (a multiple of 256, whole segments).
@@ -137,6 +144,9 @@ pub enum Touch {
     /// On the global aging list (z/VM 6.3 and later): CP revalidated the page in its frame, a
     /// fault resolved without I/O.
     Revalidated,
+    /// A read-only saved segment's page dropped under pressure: CP read it again from the
+    /// segment's spool file (resolved as one step; see spaces.rs).
+    FromSpool,
 }
 
 impl Touch {
@@ -232,6 +242,8 @@ pub struct Storage {
     /// A page read back by a block page-in keeps its slot (KEEPSLOT on 6.3 and later,
     /// `ModelParams::keep_slot_on_pagein` before).
     keep_slot: bool,
+    /// Saved segments and nonshared copies added at run time (spaces.rs).
+    pub(super) kinds: spaces::SpaceKinds,
 }
 
 impl Storage {
@@ -323,6 +335,7 @@ impl Storage {
             cmma_first: std::collections::VecDeque::new(),
             aging: None,
             keep_slot: params.keep_slot_on_pagein,
+            kinds: spaces::SpaceKinds::new(n_spaces),
         };
         // CP's nucleus and fixed control blocks occupy the lowest frames.
         let cp = cp_frames.min(frames / CP_FRAMES_MAX_DIVISOR);
@@ -475,63 +488,13 @@ impl Storage {
         self.touch_slow(page, write, cp)
     }
 
-    #[cold]
-    fn touch_slow(&mut self, page: u32, write: bool, cp: &mut CpWork) -> Touch {
-        let i = page as usize;
-        if let Some(f) = self.aging.as_ref().and_then(|a| a.frame_of(i)) {
-            self.revalidate(page, f, cp);
-            if write {
-                self.mark_changed(page);
-            }
-            return Touch::Revalidated;
-        }
-        let xb = self.pg_xstor[i];
-        if xb != NONE {
-            // Synchronous page-in from expanded storage: the block is released.
-            self.xstor.release(xb);
-            self.pg_xstor[i] = NONE;
-            self.on_xstor -= 1;
-            let g = self.space_of(page);
-            self.space_xstor[g] -= 1;
-            self.moved.xs_to_ms += 1;
-            cp.ns += self.p.cp_pagein_xstor.ns();
-            self.make_resident(page, false, cp);
-            // No DASD copy exists: the page must be written if stolen again.
-            self.pg[i] |= CHANGED;
-            if write {
-                self.mark_changed(page);
-            }
-            Touch::FromXstor
-        } else if self.pg_slot[i] != NONE {
-            Touch::OnDasd {
-                group: self.pg_slot[i] / self.block,
-            }
-        } else {
-            // First reference: CP supplies a cleared frame; for a reused CMMA-unused page the
-            // machine does (HPMA), without CP's fault handling.
-            self.moved.first_touch += 1;
-            self.touched += 1;
-            self.pg[i] |= CHANGED;
-            if self.first_use_state(page) {
-                let before = cp.ns;
-                self.make_resident(page, false, cp);
-                cp.ns = before + (cp.ns - before).saturating_sub(self.p.cp_alloc_frame.ns());
-            } else {
-                self.make_resident(page, false, cp);
-            }
-            if write {
-                self.mark_changed(page);
-            }
-            Touch::FirstUse
-        }
-    }
-
     /// The page is changed: a copy on DASD is stale from now on. CP keeps the slot assigned
     /// until it writes the page again (to a new block) or releases it, so stale slots still
     /// occupy paging space (IBM: keep DASD paging space below 50 % used).
     #[inline]
     fn mark_changed(&mut self, page: u32) {
         let i = page as usize;
+        self.note_write(page);
         self.pg[i] |= CHANGED;
         if !self.p.keep_stale_slots && self.pg_slot[i] != NONE {
             let s = self.pg_slot[i];

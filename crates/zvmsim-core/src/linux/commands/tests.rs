@@ -81,9 +81,7 @@ fn ns(cmd: &str) -> LinuxCommand {
 #[test]
 fn real_commands_not_simulated() {
     for cmd in [
-        "modprobe dcssblk",
         "/sbin/modprobe -v cmm sender=VMRMSVM",
-        "mount -t ext2 -o xip /dev/dcssblk0 /mnt",
         "mkswap /dev/dasdb1",
         "swapon /dev/dasdb1",
         "swapon -a",
@@ -94,9 +92,6 @@ fn real_commands_not_simulated() {
         "ps aux",
         "vmstat -a 1 5",
         "free -m -s 5",
-        "echo \"DCSS1G\" > /sys/devices/dcssblk/add",
-        "echo DCSS4G1:DCSS4G2 > /sys/devices/dcssblk/add",
-        "echo 1 > /sys/devices/dcssblk/DCSSOPT1/save",
         "echo 3 > /proc/sys/vm/drop_caches",
         "echo hello",
         "cat /proc/dasd/devices",
@@ -135,9 +130,33 @@ fn real_commands_not_simulated() {
         ..Default::default()
     };
     assert_eq!(
-        respond(&parse(" modprobe dcssblk ").unwrap(), &v),
-        vec!["not simulated by zvmsim: modprobe dcssblk".to_string()]
+        respond(&parse(" modprobe -v dm_mod ").unwrap(), &v),
+        vec!["not simulated by zvmsim: modprobe -v dm_mod".to_string()]
     );
+    // The dcssblk driver's commands are the simulation's (system/dcss_linux.rs).
+    use crate::linux::dcssblk::DcssCommand;
+    for (cmd, want) in [
+        ("modprobe dcssblk", DcssCommand::Modprobe),
+        (
+            "echo \"DCSS1G\" > /sys/devices/dcssblk/add",
+            DcssCommand::Add("DCSS1G".into()),
+        ),
+        (
+            "echo DCSS4G1:DCSS4G2 > /sys/devices/dcssblk/remove",
+            DcssCommand::Remove("DCSS4G1:DCSS4G2".into()),
+        ),
+        (
+            "mount -t ext2 -o xip /dev/dcssblk0 /mnt",
+            DcssCommand::Mount {
+                dev: "/dev/dcssblk0".into(),
+                dir: "/mnt".into(),
+                xip: true,
+                ro: false,
+            },
+        ),
+    ] {
+        assert_eq!(parse(cmd), Ok(LinuxCommand::Dcss(want)), "{cmd}");
+    }
     // /proc/cmdline prints the parameter line as the guest booted with it.
     assert_eq!(
         respond(&parse("cat /proc/cmdline").unwrap(), &v),

@@ -1,0 +1,69 @@
+//! A reference that found its page out of a valid frame: on the aging list, in XSTOR, on DASD,
+//! or nowhere (a first use, or a page of a read-only saved segment dropped under pressure,
+//! which CP reads again from its spool file).
+
+use super::{CpWork, Storage, Touch, CHANGED, NONE};
+
+impl Storage {
+    #[cold]
+    pub(super) fn touch_slow(&mut self, page: u32, write: bool, cp: &mut CpWork) -> Touch {
+        let i = page as usize;
+        if let Some(f) = self.aging.as_ref().and_then(|a| a.frame_of(i)) {
+            self.revalidate(page, f, cp);
+            if write {
+                self.mark_changed(page);
+            }
+            return Touch::Revalidated;
+        }
+        let xb = self.pg_xstor[i];
+        if xb != NONE {
+            // Synchronous page-in from expanded storage: the block is released.
+            self.xstor.release(xb);
+            self.pg_xstor[i] = NONE;
+            self.on_xstor -= 1;
+            let g = self.space_of(page);
+            self.space_xstor[g] -= 1;
+            self.moved.xs_to_ms += 1;
+            cp.ns += self.p.cp_pagein_xstor.ns();
+            self.make_resident(page, false, cp);
+            // No DASD copy exists: the page must be written if stolen again (a read-only
+            // saved segment's page has its spool copy and is never changed).
+            if !self.kinds.read_only(g) {
+                self.pg[i] |= CHANGED;
+            }
+            if write {
+                self.mark_changed(page);
+            }
+            Touch::FromXstor
+        } else if self.pg_slot[i] != NONE {
+            Touch::OnDasd {
+                group: self.pg_slot[i] / self.block,
+            }
+        } else if self.kinds.read_only(self.space_of(page)) {
+            // A read-only saved segment's page dropped under pressure: CP reads it again from
+            // the segment's spool file.
+            self.touched += 1;
+            self.kinds.spool_refaults += 1;
+            cp.ns += self.p.cp_spool_read_page.ns();
+            self.make_resident(page, false, cp);
+            Touch::FromSpool
+        } else {
+            // First reference: CP supplies a cleared frame; for a reused CMMA-unused page the
+            // machine does (HPMA), without CP's fault handling.
+            self.moved.first_touch += 1;
+            self.touched += 1;
+            self.pg[i] |= CHANGED;
+            if self.first_use_state(page) {
+                let before = cp.ns;
+                self.make_resident(page, false, cp);
+                cp.ns = before + (cp.ns - before).saturating_sub(self.p.cp_alloc_frame.ns());
+            } else {
+                self.make_resident(page, false, cp);
+            }
+            if write {
+                self.mark_changed(page);
+            }
+            Touch::FirstUse
+        }
+    }
+}

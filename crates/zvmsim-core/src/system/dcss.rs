@@ -1,0 +1,362 @@
+//! Saved segments in the running system: CP's DEFSEG, SAVESEG, PURGE NSS, QUERY NSS and SET
+//! PRIVCLASS typed on a console, CP's spool transfers (events, their channel programs on the
+//! spool volumes), and the console's waiting: a command that takes time (SAVESEG, a Linux add
+//! or save, filling a device) holds its user's console until it ends, and what that user
+//! types meanwhile runs afterwards, in order.
+
+use std::collections::{HashMap, VecDeque};
+
+use crate::cp::segments::{self, query, SegCommand, Segments};
+use crate::cp::spool::{Purpose, Spool, Step, Transfer};
+use crate::io::{IoEvent, IoRequest, Origin};
+
+use super::dcss_linux::GuestDcss;
+use super::{Event, Simulation};
+
+/// A command holding its user's console.
+pub(super) struct Running {
+    pub user: String,
+    pub command: String,
+    pub started: u64,
+    /// Typed after `time`: bash prints real, user and sys when it ends.
+    pub timed: bool,
+    /// Guest CPU of the command (the `user` and `sys` lines), ns.
+    pub guest_ns: u64,
+    /// Lines printed when it ends, before the `time` lines.
+    pub lines: Vec<String>,
+}
+
+#[derive(Default)]
+pub(super) struct Console {
+    pub running: Option<Running>,
+    pub queue: VecDeque<usize>,
+}
+
+pub(super) struct DcssSystem {
+    pub segments: Segments,
+    pub spool: Spool,
+    /// CP privilege classes set by SET PRIVCLASS (others: the defaults of `classes`).
+    pub privclass: HashMap<String, String>,
+    pub consoles: HashMap<String, Console>,
+    /// Each guest's dcssblk driver and file systems on its devices.
+    pub guests: Vec<GuestDcss>,
+}
+
+impl DcssSystem {
+    pub(super) fn new(spool_pages: u64, spool_devs: Vec<u32>, guests: Vec<GuestDcss>) -> Self {
+        DcssSystem {
+            segments: Segments::new(spool_pages),
+            spool: Spool::new(spool_devs),
+            privclass: HashMap::new(),
+            consoles: HashMap::new(),
+            guests,
+        }
+    }
+
+    /// The privilege classes of `user`: MAINT and OPERATOR have A to G (as IBM's sample
+    /// directory gives them), everyone else class G, until SET PRIVCLASS changes them.
+    pub(super) fn classes(&self, user: &str) -> String {
+        if let Some(c) = self.privclass.get(user) {
+            return c.clone();
+        }
+        match user {
+            "MAINT" | "OPERATOR" => "ABCDEFG".into(),
+            _ => "G".into(),
+        }
+    }
+
+    pub(super) fn busy(&self, user: &str) -> bool {
+        self.consoles.get(user).is_some_and(|c| c.running.is_some())
+    }
+}
+
+impl Simulation {
+    /// A console entry of a user whose previous command still runs waits for it.
+    pub(super) fn console_waits(&mut self, user: &str, i: usize) -> bool {
+        if !self.dcss.busy(user) {
+            return false;
+        }
+        self.dcss
+            .consoles
+            .entry(user.to_string())
+            .or_default()
+            .queue
+            .push_back(i);
+        true
+    }
+
+    /// `user`'s console is held by `r` until its transfer ends.
+    pub(super) fn hold_console(&mut self, r: Running) {
+        let key = r.user.clone();
+        self.dcss.consoles.entry(key).or_default().running = Some(r);
+    }
+
+    /// The command holding `user`'s console ended: its lines, then what waited.
+    fn release_console(&mut self, user: &str, extra: Vec<String>) {
+        let Some(r) = self
+            .dcss
+            .consoles
+            .get_mut(user)
+            .and_then(|c| c.running.take())
+        else {
+            return;
+        };
+        let mut lines = r.lines;
+        lines.extend(extra);
+        if r.timed {
+            lines.extend(super::dcss_linux::time_lines(
+                self.m.now - r.started,
+                r.guest_ns,
+            ));
+        }
+        self.console_line(&r.user, &r.command, lines);
+        if let Some(l) = self.console.last_mut() {
+            l.t_s = r.started as f64 / crate::config::units::NS_PER_S as f64;
+            l.elapsed_s =
+                Some((self.m.now - r.started) as f64 / crate::config::units::NS_PER_S as f64);
+        }
+        while !self.dcss.busy(user) {
+            let Some(i) = self
+                .dcss
+                .consoles
+                .get_mut(user)
+                .and_then(|c| c.queue.pop_front())
+            else {
+                break;
+            };
+            self.run_console(i);
+        }
+    }
+
+    /// A saved-segment CP command typed by `user`: None if `cmd` is not one.
+    pub(super) fn segment_command(&mut self, user: &str, cmd: &str) -> Option<Vec<String>> {
+        let level = self.scenario.lpar.zvm_level.as_str();
+        let c = match segments::parse(cmd, level)? {
+            Ok(c) => c,
+            Err(m) => return Some(vec![m]),
+        };
+        if !self.dcss.classes(user).contains(c.class()) {
+            return Some(vec![match c {
+                SegCommand::QueryNss { .. } => "HCPCQU003E Invalid option - NSS".into(),
+                _ => format!("HCPCMD001E Unknown CP command: {}", c.verb()),
+            }]);
+        }
+        Some(self.run_segment_command(user, cmd, c))
+    }
+
+    fn run_segment_command(&mut self, user: &str, cmd: &str, c: SegCommand) -> Vec<String> {
+        let seg = &mut self.dcss.segments;
+        match c {
+            SegCommand::Defseg {
+                name,
+                ranges,
+                loadnshr,
+                rstd,
+                space,
+            } => vec![seg
+                .define(&name, ranges, loadnshr, rstd, space)
+                .unwrap_or_else(|e| e)],
+            SegCommand::Saveseg { name } => {
+                let Some(i) = seg.skeleton(&name) else {
+                    return vec![format!("HCPNSS002E Invalid operand - {name}")];
+                };
+                let pages = match seg.room_for(i) {
+                    Ok(p) => p,
+                    Err(m) => return vec![m],
+                };
+                if self.dcss.spool.devs.is_empty() {
+                    return vec![format!(
+                        "not simulated by zvmsim: {} (the scenario has no [spool] volumes)",
+                        cmd.trim()
+                    )];
+                }
+                let file = seg.files[i].id;
+                let purpose = Purpose::Saveseg {
+                    file,
+                    user: user.to_string(),
+                };
+                self.start_transfer(purpose, true, pages, Vec::new());
+                self.hold_console(Running {
+                    user: user.to_string(),
+                    command: cmd.to_string(),
+                    started: self.m.now,
+                    timed: false,
+                    guest_ns: 0,
+                    lines: Vec::new(),
+                });
+                vec![]
+            }
+            SegCommand::PurgeNss { name, id } => {
+                let found = match (&name, id) {
+                    (Some(n), _) => seg.active(n).or_else(|| seg.skeleton(n)),
+                    (None, Some(id)) => seg.by_id(id),
+                    _ => None,
+                };
+                let Some(i) = found else {
+                    let what = name.unwrap_or_else(|| format!("{:04}", id.unwrap_or(0)));
+                    return vec![format!("HCP003E Invalid option - {what}")];
+                };
+                if let Some(s) = seg.purge(i) {
+                    self.m.storage.discard_space(s);
+                }
+                vec![]
+            }
+            SegCommand::QueryNss { name, map } => {
+                if !map {
+                    return vec![format!(
+                        "not simulated by zvmsim: {} (QUERY NSS is simulated with MAP)",
+                        cmd.trim()
+                    )];
+                }
+                query::map(seg, name.as_deref())
+            }
+            SegCommand::SetPrivclass {
+                user: u,
+                op,
+                classes,
+            } => {
+                let on = self.m.guests.iter().any(|g| g.name == u)
+                    || self
+                        .scenario
+                        .console
+                        .iter()
+                        .any(|c| c.user.eq_ignore_ascii_case(&u));
+                if !on {
+                    return vec![format!("HCP045E {u} not logged on")];
+                }
+                let mut have = self.dcss.classes(&u);
+                match op {
+                    '+' => {
+                        let add: String = classes.chars().filter(|c| !have.contains(*c)).collect();
+                        have.push_str(&add);
+                    }
+                    '-' => have.retain(|c| !classes.contains(c)),
+                    _ => have = classes,
+                }
+                self.dcss.privclass.insert(u, have);
+                vec![]
+            }
+        }
+    }
+
+    /// Begin a spool transfer: each volume's chain starts after CP's work for its first page.
+    pub(super) fn start_transfer(
+        &mut self,
+        purpose: Purpose,
+        write: bool,
+        pages: u64,
+        load: Vec<(crate::cp::storage::Space, u32, u32)>,
+    ) {
+        let (op, vols) = self
+            .dcss
+            .spool
+            .begin(purpose, write, pages, load, self.m.now);
+        let cp = self.spool_cp_ns(write);
+        for v in vols {
+            self.m.sys.cp_system_ns += cp;
+            self.m.q.push(
+                self.m.now + cp,
+                Event::SpoolStart { op, vol: v },
+            );
+        }
+    }
+
+    fn spool_cp_ns(&self, write: bool) -> u64 {
+        if write {
+            self.m.p.cp_spool_write_page.ns()
+        } else {
+            self.m.p.cp_spool_read_page.ns()
+        }
+    }
+
+    /// A command that ends `ns` from now (no spool I/O).
+    pub(super) fn start_timer(&mut self, purpose: Purpose, ns: u64) {
+        let op = self.dcss.spool.timer(purpose, self.m.now);
+        self.m
+            .q
+            .push(self.m.now + ns, Event::SpoolTimer { op });
+    }
+
+    pub(super) fn spool_start(&mut self, op: u16, vol: u16) {
+        let Some(t) = self.dcss.spool.transfer(op) else {
+            return;
+        };
+        let r = IoRequest {
+            origin: Origin::Spool { op, vol },
+            device: self.dcss.spool.devs[vol as usize],
+            pages: 1,
+            write: t.write,
+            queued_at: self.m.now,
+            block: 0,
+            aliases: false,
+            sub: 0,
+        };
+        if let Some((done, id)) = self.m.io.submit(r, self.m.now) {
+            self.m.q.push(done, Event::Io(IoEvent::Complete(id)));
+        }
+    }
+
+    pub(super) fn spool_io_done(&mut self, op: u16, vol: u16) {
+        let write = self.dcss.spool.transfer(op).is_some_and(|t| t.write);
+        let cp = self.spool_cp_ns(write);
+        let (page, step) = self.dcss.spool.completed(op, vol, cp);
+        if let Some((s, p)) = page {
+            let mut w = crate::cp::storage::CpWork::default();
+            self.m.storage.load_page(s, p, &mut w);
+            self.m.sys.cp_system_ns += w.ns + w.system_ns;
+        }
+        match step {
+            Step::Start { vol, cp_ns } => {
+                self.m.sys.cp_system_ns += cp_ns;
+                self.m.q.push(
+                    self.m.now + cp_ns,
+                    Event::SpoolStart { op, vol },
+                );
+            }
+            Step::Wait => {}
+            Step::Done(t) => self.transfer_done(t),
+        }
+    }
+
+    pub(super) fn spool_timer(&mut self, op: u16) {
+        if let Some(t) = self.dcss.spool.timer_done(op) {
+            self.transfer_done(t);
+        }
+    }
+
+    fn transfer_done(&mut self, t: Transfer) {
+        match t.purpose {
+            Purpose::Saveseg { file, user } => {
+                let seg = &mut self.dcss.segments;
+                let msg = match seg.by_id(file) {
+                    Some(i) => {
+                        let (freed, msg) = seg.saved(i);
+                        if let Some(s) = freed {
+                            self.m.storage.discard_space(s);
+                        }
+                        msg
+                    }
+                    None => format!("HCPNSS002E Invalid operand - {file:04}"),
+                };
+                self.release_console(&user, vec![msg]);
+            }
+            Purpose::Add { guest } | Purpose::Timer { guest } => {
+                let name = self.m.guests[guest as usize].name.clone();
+                self.release_console(&name, vec![]);
+            }
+            Purpose::LinuxSave { guest, files } => {
+                for file in files {
+                    let seg = &mut self.dcss.segments;
+                    if let Some(i) = seg.by_id(file) {
+                        let (freed, _) = seg.saved(i);
+                        if let Some(s) = freed {
+                            self.m.storage.discard_space(s);
+                        }
+                    }
+                }
+                let name = self.m.guests[guest as usize].name.clone();
+                self.release_console(&name, vec![]);
+            }
+        }
+    }
+}

@@ -1,0 +1,427 @@
+//! dcssblk's per-device attributes (`shared`, `save`), its sysfs listing, and ext2 on a
+//! device: mke2fs, mount, umount and filling it (see dcss_linux.rs).
+
+use crate::cp::segments::PageType;
+use crate::cp::spool::Purpose;
+use crate::cp::storage::{Access, CpWork, Owner, SpaceSpec, Touch};
+use crate::linux::dcssblk as d;
+
+use super::dcss_linux::{Out, SegUse};
+use super::Simulation;
+
+/// ext2 with 4 KB blocks writes about one block of metadata (inode tables, bitmaps, group
+/// descriptors) per 64 blocks (mke2fs defaults: an inode per 16 KB, 256-byte inodes).
+const EXT2_META_STRIDE: u64 = 64;
+
+impl Simulation {
+    pub(super) fn dcss_set_shared(&mut self, gi: usize, k: usize, v: &str) -> Result<Out, i32> {
+        let want = match v {
+            "0" => false,
+            "1" => true,
+            _ => return Err(d::EINVAL),
+        };
+        let dev = &self.dcss.guests[gi].devices[k];
+        if dev.open > 0 {
+            return Err(d::EBUSY);
+        }
+        if dev.shared == want {
+            return Ok(Out::Now(vec![]));
+        }
+        let seg = &self.dcss.segments;
+        for u in &dev.segs {
+            let f = seg.by_id(u.file).map(|i| &seg.files[i]).ok_or(d::ENODEV)?;
+            if f.exclusive() || f.ranges.iter().any(|r| r.ty == PageType::Sc) {
+                return Err(d::EINVAL);
+            }
+            if !want && !f.loadnshr {
+                return Err(d::EPERM);
+            }
+        }
+        let segs = dev.segs.clone();
+        let mut new = Vec::new();
+        let mut load = Vec::new();
+        for u in &segs {
+            let i = self.dcss.segments.by_id(u.file).ok_or(d::ENODEV)?;
+            if want {
+                if let Some(s) = u.nonshared {
+                    self.m.storage.discard_space(s);
+                }
+                let f = &mut self.dcss.segments.files[i];
+                let s = match f.shared {
+                    Some(s) => s,
+                    None => {
+                        let spec = SpaceSpec {
+                            owner: Owner::Segment(f.id),
+                            pages: u.pages,
+                        };
+                        let s = self.m.storage.add_space(spec, f.read_only());
+                        f.shared = Some(s);
+                        s
+                    }
+                };
+                if !f.loaded {
+                    f.loaded = true;
+                    let sp = self.m.storage.space(s);
+                    for r in f.ranges.iter().filter(|r| r.ty.saved()) {
+                        load.push((sp, r.beg - u.beg, r.pages()));
+                    }
+                }
+                new.push(SegUse {
+                    nonshared: None,
+                    ..u.clone()
+                });
+            } else {
+                if let Some(s) = self.dcss.segments.release(i, gi as u32) {
+                    self.m.storage.discard_space(s);
+                }
+                self.dcss.segments.files[i].users.push(gi as u32);
+                let owner = Owner::Nonshared {
+                    guest: gi as u32,
+                    segment: u.file,
+                };
+                let s = self.m.storage.add_space(
+                    SpaceSpec {
+                        owner,
+                        pages: u.pages,
+                    },
+                    false,
+                );
+                new.push(SegUse {
+                    nonshared: Some(s),
+                    ..u.clone()
+                });
+            }
+        }
+        let dev = &mut self.dcss.guests[gi].devices[k];
+        dev.segs = new;
+        dev.shared = want;
+        if load.is_empty() {
+            return Ok(Out::Now(vec![]));
+        }
+        let pages = load.iter().map(|l| l.2 as u64).sum();
+        self.start_transfer(Purpose::Add { guest: gi as u32 }, false, pages, load);
+        Ok(Out::Held {
+            lines: vec![],
+            guest_ns: 0,
+        })
+    }
+
+    pub(super) fn dcss_set_save(&mut self, gi: usize, k: usize, v: &str) -> Result<Out, i32> {
+        let dev = &mut self.dcss.guests[gi].devices[k];
+        match v {
+            "0" => {
+                dev.save_pending = false;
+                Ok(Out::Now(vec![]))
+            }
+            "1" if dev.open > 0 => {
+                dev.save_pending = true;
+                let m = format!(
+                    "Device {} is in use, its DCSSs will be saved when it becomes idle",
+                    dev.name
+                );
+                self.dcss.guests[gi].dmesg.push(m);
+                Ok(Out::Now(vec![]))
+            }
+            "1" => Ok(self.dcss_save(gi, k)),
+            _ => Err(d::EINVAL),
+        }
+    }
+
+    /// The driver saves each segment of device `k`: CP's DEFSEG with the segment's ranges,
+    /// then SAVESEG of the pages this guest sees.
+    pub(super) fn dcss_save(&mut self, gi: usize, k: usize) -> Out {
+        let segs = self.dcss.guests[gi].devices[k].segs.clone();
+        let (mut files, mut pages) = (Vec::new(), 0u64);
+        for u in &segs {
+            let seg = &mut self.dcss.segments;
+            let Some(i) = seg.by_id(u.file) else { continue };
+            let f = seg.files[i].clone();
+            if f.ranges.iter().all(|r| !r.ty.saved()) {
+                let m = format!("DCSS {} is of type SN or EN and cannot be saved", f.name);
+                self.dcss.guests[gi].dmesg.push(m);
+                continue;
+            }
+            let _ = seg.define(
+                &f.name,
+                f.ranges.clone(),
+                f.loadnshr,
+                f.rstd,
+                f.space.clone(),
+            );
+            let Some(s) = seg.skeleton(&f.name) else {
+                continue;
+            };
+            match seg.room_for(s) {
+                Ok(p) => pages += p,
+                Err(m) => {
+                    self.dcss.guests[gi].dmesg.push(m);
+                    seg.remove(s);
+                    continue;
+                }
+            }
+            files.push(seg.files[s].id);
+        }
+        self.dcss.guests[gi].devices[k].save_pending = false;
+        if files.is_empty() || self.dcss.spool.devs.is_empty() {
+            return Out::Now(vec![]);
+        }
+        let purpose = Purpose::LinuxSave {
+            guest: gi as u32,
+            files,
+        };
+        self.start_transfer(purpose, true, pages, Vec::new());
+        Out::Held {
+            lines: vec![],
+            guest_ns: 0,
+        }
+    }
+
+    pub(super) fn dcss_ls(&self, gi: usize, path: &str, long: bool) -> Vec<String> {
+        let g = &self.dcss.guests[gi];
+        let rest = path[d::SYSFS.len()..].trim_start_matches('/');
+        let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).collect();
+        let missing = || {
+            vec![format!(
+                "ls: cannot access {path}: No such file or directory"
+            )]
+        };
+        if !g.loaded {
+            return missing();
+        }
+        let stamp = {
+            let m = self.m.now / crate::config::units::NS_PER_S / 60;
+            format!("Jan  1 {:02}:{:02}", (m / 60) % 24, m % 60)
+        };
+        match parts.as_slice() {
+            [] => {
+                let mut l: Vec<String> = g.devices.iter().map(|x| x.name.clone()).collect();
+                l.extend(["add".into(), "remove".into(), "uevent".into()]);
+                l.sort();
+                vec![l.join("  ")]
+            }
+            [dev] if g.devices.iter().any(|x| &x.name == dev) => {
+                if !long {
+                    return vec!["block  save  seglist  shared  uevent".into()];
+                }
+                vec![
+                    "total 0".into(),
+                    format!("drwxr-xr-x 3 root root    0 {stamp} block"),
+                    format!("-rw------- 1 root root 4096 {stamp} save"),
+                    format!("-r-------- 1 root root 4096 {stamp} seglist"),
+                    format!("-rw------- 1 root root 4096 {stamp} shared"),
+                    format!("-rw-r--r-- 1 root root 4096 {stamp} uevent"),
+                ]
+            }
+            [dev, "block", b]
+                if g.devices
+                    .iter()
+                    .any(|x| &x.name == dev && *b == format!("dcssblk{}", x.minor)) =>
+            {
+                vec![
+                    "bdi         dev     holders  removable  size    stat       uevent".into(),
+                    "capability  device  range    ro         slaves  subsystem".into(),
+                ]
+            }
+            _ => missing(),
+        }
+    }
+
+    /// Device `/dev/dcssblkN` (its index), if its node exists and it is added.
+    fn dcss_node(&self, gi: usize, dev: &str) -> Option<usize> {
+        let g = &self.dcss.guests[gi];
+        let minor: u32 = dev.strip_prefix("/dev/dcssblk")?.parse().ok()?;
+        if !g.nodes.contains(&minor) {
+            return None;
+        }
+        g.devices.iter().position(|x| x.minor == minor)
+    }
+
+    /// The device's pages are read-only to this guest (a shared SR, ER or SC segment).
+    fn dcss_read_only(&self, gi: usize, k: usize) -> bool {
+        let seg = &self.dcss.segments;
+        self.dcss.guests[gi].devices[k].segs.iter().any(|u| {
+            u.nonshared.is_none() && seg.by_id(u.file).is_some_and(|i| seg.files[i].read_only())
+        })
+    }
+
+    /// Guest `gi` writes page `p` of device `k`: CP's work (and a nonshared copy's first
+    /// reference) in ns.
+    fn dcss_write_page(&mut self, gi: usize, k: usize, p: u64) -> u64 {
+        let dev = &self.dcss.guests[gi].devices[k];
+        let mut off = p;
+        let Some(u) = dev.segs.iter().find(|u| {
+            let hit = off < u.pages as u64;
+            if !hit {
+                off -= u.pages as u64;
+            }
+            hit
+        }) else {
+            return 0;
+        };
+        let seg = &self.dcss.segments;
+        let Some(f) = seg.by_id(u.file).map(|i| &seg.files[i]) else {
+            return 0;
+        };
+        let id = match (u.nonshared, f.shared) {
+            (Some(s), _) | (None, Some(s)) => s,
+            _ => return 0,
+        };
+        let page = off as u32;
+        let abs = u.beg + page;
+        let saved = f
+            .ranges
+            .iter()
+            .any(|r| r.beg <= abs && abs <= r.end && r.ty.saved());
+        let mut cp = CpWork::default();
+        if u.nonshared.is_some() && saved && !self.m.storage.was_touched(id, page) {
+            cp.ns += self.m.p.cp_nonshared_page.ns();
+        }
+        let sp = self.m.storage.space(id);
+        if let Touch::OnDasd { group } = self.m.storage.touch(sp, page, Access::Write, &mut cp) {
+            // Resolved in one step (see the module's note).
+            self.m.storage.complete_pagein(group, &mut cp);
+            self.m.storage.touch(sp, page, Access::Write, &mut cp);
+        }
+        cp.ns + cp.system_ns
+    }
+
+    pub(super) fn dcss_mke2fs(&mut self, gi: usize, dev: &str) -> Out {
+        let Some(k) = self.dcss_node(gi, dev) else {
+            return Out::Now(vec![format!(
+                "mke2fs: No such file or directory while trying to determine filesystem size"
+            )]);
+        };
+        if self.dcss.guests[gi].devices[k].open > 0 {
+            return Out::Now(vec![format!(
+                "{dev} is mounted; will not make a filesystem here!"
+            )]);
+        }
+        if self.dcss_read_only(gi, k) {
+            return Out::Now(vec![
+                "mke2fs: Read-only file system while setting up superblock".into(),
+            ]);
+        }
+        let pages = self.dcss.guests[gi].devices[k].pages();
+        let mut cp_ns = 0;
+        let mut p = 0;
+        while p < pages {
+            cp_ns += self.dcss_write_page(gi, k, p);
+            p += EXT2_META_STRIDE;
+        }
+        let meta = pages.div_ceil(EXT2_META_STRIDE);
+        let guest_ns = meta * self.m.p.linux_page_copy.ns();
+        let x = &mut self.dcss.guests[gi].devices[k];
+        x.formatted = true;
+        x.used = meta;
+        let lines = vec![
+            format!("{} inodes, {pages} blocks", pages),
+            "Writing inode tables: done".into(),
+            "Writing superblocks and filesystem accounting information: done".into(),
+        ];
+        self.start_timer(Purpose::Timer { guest: gi as u32 }, guest_ns + cp_ns);
+        Out::Held { lines, guest_ns }
+    }
+
+    pub(super) fn dcss_mount(&mut self, gi: usize, dev: &str, dir: &str, ro: bool) -> Vec<String> {
+        let Some(k) = self.dcss_node(gi, dev) else {
+            return vec![format!("mount: special device {dev} does not exist")];
+        };
+        let g = &self.dcss.guests[gi];
+        if g.mounts.iter().any(|m| m.0 == dir) {
+            return vec![format!("mount: {dev} already mounted or {dir} busy")];
+        }
+        if !g.devices[k].formatted {
+            return vec![format!(
+                "mount: wrong fs type, bad option, bad superblock on {dev},"
+            )];
+        }
+        let mut out = vec![];
+        let mut ro = ro;
+        if !ro && self.dcss_read_only(gi, k) {
+            out.push(format!(
+                "mount: block device {dev} is write-protected, mounting read-only"
+            ));
+            ro = true;
+        }
+        let g = &mut self.dcss.guests[gi];
+        let minor = g.devices[k].minor;
+        g.devices[k].open += 1;
+        g.mounts.push((dir.to_string(), minor, ro));
+        out
+    }
+
+    pub(super) fn dcss_umount(&mut self, gi: usize, dir: &str) -> Out {
+        let g = &mut self.dcss.guests[gi];
+        let Some(m) = g.mounts.iter().position(|m| m.0 == dir) else {
+            return Out::Now(vec![format!("umount: {dir}: not mounted")]);
+        };
+        let (_, minor, _) = g.mounts.remove(m);
+        let Some(k) = g.devices.iter().position(|x| x.minor == minor) else {
+            return Out::Now(vec![]);
+        };
+        g.devices[k].open -= 1;
+        if g.devices[k].open == 0 && g.devices[k].save_pending {
+            let m = format!(
+                "Device {} has become idle and is being saved now",
+                g.devices[k].name
+            );
+            g.dmesg.push(m);
+            return self.dcss_save(gi, k);
+        }
+        Out::Now(vec![])
+    }
+
+    /// `dd` onto a device, or onto a file of a file system mounted from one.
+    pub(super) fn dcss_fill(&mut self, gi: usize, target: &str, bytes: Option<u64>) -> Out {
+        let g = &self.dcss.guests[gi];
+        let (k, ro) = if target.starts_with("/dev/dcssblk") {
+            match self.dcss_node(gi, target) {
+                Some(k) => (k, false),
+                None => {
+                    return Out::Now(vec![format!(
+                        "dd: failed to open '{target}': No such file or directory"
+                    )])
+                }
+            }
+        } else {
+            let Some(&(_, minor, ro)) = g
+                .mounts
+                .iter()
+                .filter(|m| target.starts_with(&format!("{}/", m.0)))
+                .max_by_key(|m| m.0.len())
+            else {
+                return Out::Now(vec![format!(
+                    "not simulated by zvmsim: dd of={target} (not on a DCSS file system)"
+                )]);
+            };
+            let k = g.devices.iter().position(|x| x.minor == minor).unwrap_or(0);
+            (k, ro)
+        };
+        if ro || self.dcss_read_only(gi, k) {
+            return Out::Now(vec![format!(
+                "dd: writing to '{target}': Read-only file system"
+            )]);
+        }
+        let dev = &self.dcss.guests[gi].devices[k];
+        let free = dev.pages() - dev.used.min(dev.pages());
+        let want = bytes.map_or(free, |b| b.div_ceil(4096));
+        let n = want.min(free);
+        let first = dev.used;
+        let mut cp_ns = 0;
+        for p in first..first + n {
+            cp_ns += self.dcss_write_page(gi, k, p);
+        }
+        self.dcss.guests[gi].devices[k].used += n;
+        // The source's page-cache copy read, then the copy into the device.
+        let guest_ns = 2 * n * self.m.p.linux_page_copy.ns();
+        let mut lines = Vec::new();
+        if bytes.is_none() || want > free {
+            lines.push(format!(
+                "dd: writing to '{target}': No space left on device"
+            ));
+        }
+        lines.push(format!("{} bytes copied", n * 4096));
+        self.start_timer(Purpose::Timer { guest: gi as u32 }, guest_ns + cp_ns);
+        Out::Held { lines, guest_ns }
+    }
+}

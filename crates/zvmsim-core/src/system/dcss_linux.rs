@@ -1,0 +1,394 @@
+//! Linux's side of saved segments in the running system: the dcssblk driver's devices in each
+//! guest (extmem's loads through CP), ext2 on them, and the commands of `linux::dcssblk`.
+//! Errors are the errno values and kernel messages of drivers/s390/block/dcssblk.c and
+//! arch/s390/mm/extmem.c (../shared/reference/interfaces.md); a refused command changes
+//! nothing. Filling a device runs as one step whose time is the guest's copy of each page
+//! plus CP's faults for it (a nonshared copy's page costs `cp_nonshared_page`); the
+//! guest's virtual CPU is not dispatched meanwhile (a simplification: the studies fill idle
+//! guests).
+
+use crate::config::units::NS_PER_S;
+use crate::cp::spool::Purpose;
+use crate::cp::storage::{Owner, SpaceId, SpaceSpec};
+use crate::linux::dcssblk::{self as d, DcssCommand};
+
+use super::dcss::Running;
+use super::Simulation;
+
+/// One segment of a device, and the copy this guest uses.
+#[derive(Debug, Clone)]
+pub(super) struct SegUse {
+    pub file: u32,
+    pub name: String,
+    /// First page (MB-rounded) and pages of its extent.
+    pub beg: u32,
+    pub pages: u32,
+    /// The guest's own copy (exclusive types, or `shared` set to 0).
+    pub nonshared: Option<SpaceId>,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct Device {
+    pub name: String,
+    pub minor: u32,
+    pub segs: Vec<SegUse>,
+    pub shared: bool,
+    pub save_pending: bool,
+    /// Openers (mounts).
+    pub open: u32,
+    pub formatted: bool,
+    /// Pages of the device written so far by mke2fs and fills.
+    pub used: u64,
+}
+
+impl Device {
+    pub(super) fn pages(&self) -> u64 {
+        self.segs.iter().map(|s| s.pages as u64).sum()
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub(super) struct GuestDcss {
+    pub loaded: bool,
+    pub nodes: Vec<u32>,
+    pub devices: Vec<Device>,
+    /// Mount point -> (device minor, read-only).
+    pub mounts: Vec<(String, u32, bool)>,
+    /// Highest page the kernel maps (mem=, else the guest's storage), and the storage size.
+    pub limit: u64,
+    pub storage: u64,
+    pub dmesg: Vec<String>,
+}
+
+/// The `mem=` of a boot line, in pages (None: not given).
+pub(super) fn mem_pages(params: &str) -> Option<u64> {
+    let v = params
+        .split_whitespace()
+        .find_map(|p| p.strip_prefix("mem="))?;
+    let (n, m) = match v.chars().last()? {
+        'K' | 'k' => (&v[..v.len() - 1], 1u64 << 10),
+        'M' | 'm' => (&v[..v.len() - 1], 1 << 20),
+        'G' | 'g' => (&v[..v.len() - 1], 1 << 30),
+        _ => (v, 1),
+    };
+    n.parse::<u64>().ok().map(|x| x * m / 4096)
+}
+
+/// Kernel pages the memory map above the guest's storage costs: 64 bytes per 4 KB page up to
+/// the mem= limit (seed 001; one struct page per page frame).
+pub(super) fn mem_map_extra(params: &str, storage_pages: u64) -> u64 {
+    mem_pages(params).map_or(0, |m| m.saturating_sub(storage_pages) * 64 / 4096)
+}
+
+/// bash's `time` lines.
+pub(super) fn time_lines(real_ns: u64, sys_ns: u64) -> Vec<String> {
+    let f = |ns: u64| {
+        let s = ns as f64 / NS_PER_S as f64;
+        format!("{}m{:.3}s", (s / 60.0).floor(), s % 60.0)
+    };
+    vec![
+        format!("real\t{}", f(real_ns)),
+        "user\t0m0.000s".into(),
+        format!("sys\t{}", f(sys_ns)),
+    ]
+}
+
+pub(super) enum Out {
+    Now(Vec<String>),
+    /// The command holds the console until its transfer or timer ends.
+    Held {
+        lines: Vec<String>,
+        guest_ns: u64,
+    },
+}
+
+impl Simulation {
+    /// A dcssblk command in guest `gi`: its lines, or None while it runs on.
+    pub(super) fn dcss_command(
+        &mut self,
+        gi: usize,
+        c: &DcssCommand,
+        typed: &str,
+    ) -> Option<Vec<String>> {
+        let (c, timed) = match c {
+            DcssCommand::Time(inner) => (inner.as_ref(), true),
+            c => (c, false),
+        };
+        match self.dcss_exec(gi, c) {
+            Out::Now(mut l) => {
+                if timed {
+                    l.extend(time_lines(0, 0));
+                }
+                Some(l)
+            }
+            Out::Held { lines, guest_ns } => {
+                self.hold_console(Running {
+                    user: self.m.guests[gi].name.clone(),
+                    command: typed.to_string(),
+                    started: self.m.now,
+                    timed,
+                    guest_ns,
+                    lines,
+                });
+                None
+            }
+        }
+    }
+
+    fn dcss_exec(&mut self, gi: usize, c: &DcssCommand) -> Out {
+        let g = &mut self.dcss.guests[gi];
+        let sysfs_missing =
+            |p: &str| Out::Now(vec![format!("-bash: {p}: No such file or directory")]);
+        match c {
+            DcssCommand::Modprobe => {
+                g.loaded = true;
+                Out::Now(vec![])
+            }
+            DcssCommand::ProcDevices => {
+                let mut l = vec!["Block devices:".to_string(), " 94 dasd".to_string()];
+                if g.loaded {
+                    l.push(format!("{} dcssblk", d::MAJOR));
+                }
+                Out::Now(l)
+            }
+            DcssCommand::Dmesg => Out::Now(g.dmesg.clone()),
+            DcssCommand::Mknod { minor, major } => {
+                if g.nodes.contains(minor) {
+                    return Out::Now(vec![format!("mknod: `/dev/dcssblk{minor}': File exists")]);
+                }
+                if *major == d::MAJOR {
+                    g.nodes.push(*minor);
+                }
+                Out::Now(vec![])
+            }
+            DcssCommand::Add(text) if g.loaded => match self.dcss_add(gi, text) {
+                Ok(o) => o,
+                Err(e) => Out::Now(vec![d::write_error(e)]),
+            },
+            DcssCommand::Remove(text) if g.loaded => Out::Now(match self.dcss_remove(gi, text) {
+                Ok(()) => vec![],
+                Err(e) => vec![d::write_error(e)],
+            }),
+            DcssCommand::Add(_) => sysfs_missing(&format!("{}/add", d::SYSFS)),
+            DcssCommand::Remove(_) => sysfs_missing(&format!("{}/remove", d::SYSFS)),
+            DcssCommand::Write { dev, attr, value } => {
+                let Some(k) = g.devices.iter().position(|x| &x.name == dev) else {
+                    return sysfs_missing(&format!("{}/{dev}/{attr}", d::SYSFS));
+                };
+                let r = match attr.as_str() {
+                    "shared" => self.dcss_set_shared(gi, k, value.trim()),
+                    "save" => self.dcss_set_save(gi, k, value.trim()),
+                    _ => Err(d::EINVAL),
+                };
+                match r {
+                    Ok(o) => o,
+                    Err(e) => Out::Now(vec![d::write_error(e)]),
+                }
+            }
+            DcssCommand::Read { dev, attr } => {
+                let Some(x) = g.devices.iter().find(|x| &x.name == dev) else {
+                    return Out::Now(vec![format!(
+                        "cat: {}/{dev}/{attr}: No such file or directory",
+                        d::SYSFS
+                    )]);
+                };
+                Out::Now(match attr.as_str() {
+                    "shared" => vec![(x.shared as u8).to_string()],
+                    "save" => vec![(x.save_pending as u8).to_string()],
+                    "seglist" => x.segs.iter().map(|s| s.name.clone()).collect(),
+                    _ => vec![format!(
+                        "not simulated by zvmsim: cat {}/{dev}/{attr}",
+                        d::SYSFS
+                    )],
+                })
+            }
+            DcssCommand::Ls { path, long } => Out::Now(self.dcss_ls(gi, path, *long)),
+            DcssCommand::Mke2fs { dev } => self.dcss_mke2fs(gi, dev),
+            DcssCommand::Mount {
+                dev,
+                dir,
+                xip: _,
+                ro,
+            } => Out::Now(self.dcss_mount(gi, dev, dir, *ro)),
+            DcssCommand::Umount { dir } => self.dcss_umount(gi, dir),
+            DcssCommand::Fill { target, bytes } => self.dcss_fill(gi, target, *bytes),
+            DcssCommand::Time(inner) => self.dcss_exec(gi, inner),
+        }
+    }
+
+    fn log(&mut self, gi: usize, line: String) {
+        self.dcss.guests[gi].dmesg.push(line);
+    }
+
+    fn dcss_add(&mut self, gi: usize, text: &str) -> Result<Out, i32> {
+        let names = d::segment_names(text)?;
+        let g = &self.dcss.guests[gi];
+        let seg = &self.dcss.segments;
+        let mut uses: Vec<(usize, SegUse)> = Vec::new();
+        for n in &names {
+            let Some(i) = seg.active(n) else {
+                let m = format!("Loading DCSS {n} failed with rc=-{}", d::ENOENT);
+                self.log(gi, m);
+                return Err(d::ENOENT);
+            };
+            let f = &seg.files[i];
+            if g.devices
+                .iter()
+                .any(|x| x.segs.iter().any(|s| &s.name == n))
+            {
+                return Err(d::EEXIST);
+            }
+            if f.load_type().is_none() {
+                let m =
+                    format!("DCSS {n} has multiple page ranges and cannot be loaded or queried");
+                self.log(gi, m);
+                return Err(d::EOPNOTSUPP);
+            }
+            let (beg, pages) = f.extent();
+            if (beg + pages) as u64 > g.limit {
+                let m = format!(
+                    "DCSS {n} exceeds the kernel mapping range ({}) and cannot be used",
+                    g.limit * 4096
+                );
+                self.log(gi, m);
+                return Err(d::ERANGE);
+            }
+            let overlaps = |b: u32, p: u32| beg < b + p && b < beg + pages;
+            let busy = (beg as u64) < g.storage
+                || g.devices
+                    .iter()
+                    .flat_map(|x| &x.segs)
+                    .any(|s| overlaps(s.beg, s.pages))
+                || uses.iter().any(|(_, s)| overlaps(s.beg, s.pages));
+            if busy {
+                return Err(d::EBUSY);
+            }
+            if let Some((pi, p)) = uses.last() {
+                let pf = &seg.files[*pi];
+                if p.beg + p.pages != beg {
+                    let m = format!("Adjacent DCSSs {} and {n} are not contiguous", p.name);
+                    self.log(gi, m);
+                    return Err(d::EINVAL);
+                }
+                if pf.load_type() != f.load_type() && !(pf.exclusive() && f.exclusive()) {
+                    let m = format!("DCSS {} and DCSS {n} have incompatible types", p.name);
+                    self.log(gi, m);
+                    return Err(d::EINVAL);
+                }
+            }
+            uses.push((
+                i,
+                SegUse {
+                    file: f.id,
+                    name: n.clone(),
+                    beg,
+                    pages,
+                    nonshared: None,
+                },
+            ));
+        }
+        // CP loads each segment: a nonshared copy, or the shared one (read from spool by
+        // its first load).
+        let mut load = Vec::new();
+        let mut shared = true;
+        for (i, u) in uses.iter_mut() {
+            let f = &mut self.dcss.segments.files[*i];
+            let ty = f.load_type().unwrap_or("SN");
+            let spec = |owner| SpaceSpec {
+                owner,
+                pages: u.pages,
+            };
+            if f.exclusive() {
+                shared = false;
+                let owner = Owner::Nonshared {
+                    guest: gi as u32,
+                    segment: f.id,
+                };
+                u.nonshared = Some(self.m.storage.add_space(spec(owner), false));
+            } else {
+                let s = match f.shared {
+                    Some(s) => s,
+                    None => {
+                        let s = self
+                            .m
+                            .storage
+                            .add_space(spec(Owner::Segment(f.id)), f.read_only());
+                        f.shared = Some(s);
+                        s
+                    }
+                };
+                if !f.loaded {
+                    f.loaded = true;
+                    let sp = self.m.storage.space(s);
+                    for r in f.ranges.iter().filter(|r| r.ty.saved()) {
+                        load.push((sp, r.beg - u.beg, r.pages()));
+                    }
+                }
+            }
+            f.users.push(gi as u32);
+            let mode = if f.exclusive() {
+                "loaded as exclusive-writable"
+            } else {
+                "loaded in shared access mode"
+            };
+            let m = format!(
+                "DCSS {} of range {:016x} to {:016x} and type {ty} {mode}",
+                u.name,
+                u.beg as u64 * 4096,
+                (u.beg + u.pages) as u64 * 4096 - 1
+            );
+            self.dcss.guests[gi].dmesg.push(m);
+        }
+        let g = &mut self.dcss.guests[gi];
+        let minor = (0..)
+            .find(|m| !g.devices.iter().any(|x| x.minor == *m))
+            .unwrap_or(0);
+        g.devices.push(Device {
+            name: names[0].clone(),
+            minor,
+            segs: uses.into_iter().map(|(_, u)| u).collect(),
+            shared,
+            save_pending: false,
+            open: 0,
+            formatted: false,
+            used: 0,
+        });
+        if load.is_empty() {
+            return Ok(Out::Now(vec![]));
+        }
+        let pages = load.iter().map(|l| l.2 as u64).sum();
+        self.start_transfer(Purpose::Add { guest: gi as u32 }, false, pages, load);
+        Ok(Out::Held {
+            lines: vec![],
+            guest_ns: 0,
+        })
+    }
+
+    /// Guest `gi` gives up its use of the segments of device `k`'s list from `segs`.
+    fn release_segs(&mut self, gi: usize, segs: &[SegUse]) {
+        for u in segs {
+            if let Some(s) = u.nonshared {
+                self.m.storage.discard_space(s);
+            }
+            if let Some(i) = self.dcss.segments.by_id(u.file) {
+                if let Some(s) = self.dcss.segments.release(i, gi as u32) {
+                    self.m.storage.discard_space(s);
+                }
+            }
+        }
+    }
+
+    fn dcss_remove(&mut self, gi: usize, text: &str) -> Result<(), i32> {
+        let names = d::segment_names(text)?;
+        let g = &self.dcss.guests[gi];
+        let Some(k) = g.devices.iter().position(|x| x.name == names[0]) else {
+            return Err(d::ENODEV);
+        };
+        if g.devices[k].open > 0 {
+            return Err(d::EBUSY);
+        }
+        let dev = self.dcss.guests[gi].devices.remove(k);
+        self.release_segs(gi, &dev.segs);
+        Ok(())
+    }
+}

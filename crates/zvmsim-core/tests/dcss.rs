@@ -1,0 +1,260 @@
+//! Saved segments end to end: seed 000's setup commands answer as the seed shows, the load
+//! times follow from page counts and spool bandwidth, and rejected commands change nothing.
+
+use serde_json::Value;
+use zvmsim_core::system::Simulation;
+
+fn run(file: &str) -> Simulation {
+    let path = format!("{}/../../scenarios/dcss/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("scenario");
+    let mut s = Simulation::from_toml(&text, &path, None, &[]).expect("valid");
+    s.run();
+    s
+}
+
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// (command, response lines squashed, elapsed seconds) of every console line.
+fn lines(s: &Simulation) -> Vec<(String, Vec<String>, Option<f64>)> {
+    s.console()
+        .iter()
+        .map(|l| {
+            let resp = l["response"]
+                .as_array()
+                .map(|a| a.iter().map(|x| squash(x.as_str().unwrap_or(""))).collect())
+                .unwrap_or_default();
+            (
+                l["command"].as_str().unwrap_or("").to_string(),
+                resp,
+                l.get("elapsed_s").and_then(Value::as_f64),
+            )
+        })
+        .collect()
+}
+
+fn answer<'a>(
+    l: &'a [(String, Vec<String>, Option<f64>)],
+    cmd: &str,
+) -> &'a (String, Vec<String>, Option<f64>) {
+    l.iter()
+        .find(|x| x.0 == cmd)
+        .unwrap_or_else(|| panic!("{cmd} not typed"))
+}
+
+#[test]
+fn sr_8g_setup_answers_as_the_seed_shows_and_takes_the_seeds_times() {
+    let s = run("load-sr-8g.toml");
+    s.check_invariants().expect("invariants");
+    let l = lines(&s);
+    let save = answer(&l, "saveseg DCSS8G1");
+    assert_eq!(
+        save.1,
+        vec!["HCPNSS440I Saved segment DCSS8G1 was successfully saved in fileid 0001."]
+    );
+    assert_eq!(
+        answer(&l, "q nss name map DCSS8G1").1,
+        vec![
+            "FILE FILENAME FILETYPE BEGPAG ENDPAG TYPE CL #USERS",
+            "0001 DCSS8G1 DCSSG 0000000020000 000000009FEFF SR A 00000"
+        ]
+    );
+    assert_eq!(
+        answer(&l, "ls /sys/devices/dcssblk/DCSS8G1/block/dcssblk0").1,
+        vec![
+            "bdi dev holders removable size stat uevent",
+            "capability device range ro slaves subsystem"
+        ]
+    );
+    let ls = &answer(&l, "ls -l /sys/devices/dcssblk/DCSS8G1").1;
+    let names: Vec<&str> = ls[1..]
+        .iter()
+        .filter_map(|x| x.rsplit(' ').next())
+        .collect();
+    assert_eq!(names, ["block", "save", "seglist", "shared", "uevent"]);
+    assert_eq!(
+        answer(&l, "cat /sys/devices/dcssblk/DCSS8G1/seglist").1,
+        ["DCSS8G1", "DCSS8G2", "DCSS8G3", "DCSS8G4"]
+    );
+    // Table 5 (8 GB): CMS save 11 min, first add 8 min, within 15 %.
+    let cms: f64 = l
+        .iter()
+        .filter(|x| x.0.starts_with("saveseg"))
+        .filter_map(|x| x.2)
+        .sum();
+    assert!((cms / 660.0 - 1.0).abs() < 0.15, "CMS save {cms} s");
+    let add = "time echo DCSS8G1:DCSS8G2:DCSS8G3:DCSS8G4 > /sys/devices/dcssblk/add";
+    let first = answer(&l, add).2.expect("timed");
+    assert!((first / 480.0 - 1.0).abs() < 0.15, "first add {first} s");
+    // The save asked for while mounted ran at the umount, as dcssblk defers it.
+    let umount = answer(&l, "time umount /mnt").2.expect("timed");
+    assert!(umount > 0.5 * cms, "Linux save {umount} s");
+}
+
+const SMALL: &str = r#"
+[lpar]
+ifls = 2
+central = "4G"
+expanded = "512M"
+zvm_level = "5.4"
+
+[paging]
+volumes = [{ model = "3390-9", count = 1 }]
+
+[spool]
+volumes = [{ model = "3390-9", count = 1 }]
+
+[run]
+priming = "0s"
+measure = "30m"
+interval = "60s"
+
+[[guests]]
+name = "LNX001"
+storage = "512M"
+linux = { kernel = "48M", min_free = "4M", parameters = "root=/dev/dasda1 mem=1536M" }
+"#;
+
+fn sim(script: &[(&str, &str, &str)]) -> Simulation {
+    let mut text = String::from(SMALL);
+    // CP first (one user's console, in order), then Linux once the save is done, then a
+    // last look at the spool.
+    for (k, (user, kind, cmd)) in script.iter().enumerate() {
+        let at = match (*kind, k + 1 == script.len()) {
+            (_, true) => "20m",
+            ("linux", _) => "10m",
+            ("cp", _) if *user == "MAINT" && k > 1 => "15m",
+            _ => "1s",
+        };
+        text += &format!("\n[[console]]\nat = \"{at}\"\nuser = \"{user}\"\n{kind} = \"{cmd}\"\n");
+    }
+    let mut s = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
+    s.run();
+    s
+}
+
+#[test]
+fn rejected_commands_answer_with_cp_messages_and_errno_and_change_nothing() {
+    let map = "QUERY NSS MAP";
+    let script: Vec<(&str, &str, &str)> = vec![
+        ("CMSUSER", "cp", "DEFSEG DCSS1G 20000-5FFFF SR"),
+        ("MAINT", "cp", "SET PRIVCLASS CMSUSER +E"),
+        ("CMSUSER", "cp", "DEFSEG DCSS1G 20000-5FFFF SN"),
+        ("CMSUSER", "cp", "SAVESEG DCSS1G"),
+        ("CMSUSER", "cp", map),
+        ("CMSUSER", "cp", "DEFSEG"),
+        ("CMSUSER", "cp", "DEFSEG TOOLONGNAME 20000-5FFFF SN"),
+        ("CMSUSER", "cp", "DEFSEG BAD 5FFFF-20000 SN"),
+        ("CMSUSER", "cp", "DEFSEG BAD 20000-5FFFF XX"),
+        ("CMSUSER", "cp", "DEFSEG BAD 20000-5FFFF"),
+        ("CMSUSER", "cp", "DEFSEG BAD 20000-AFFFF SN"),
+        ("CMSUSER", "cp", "DEFSEG BAD 8000000-8000FFF SN"),
+        ("CMSUSER", "cp", "DEFSEG BAD 20000-5FFFF SR LOADNSHR RSTD"),
+        ("CMSUSER", "cp", "DEFSEG BAD 20000-5FFFF SC LOADNSHR"),
+        ("CMSUSER", "cp", "DEFSEG BAD 20000-3FFFF SN 30000-5FFFF SR"),
+        ("CMSUSER", "cp", "DEFSEG BAD 20000-5FFFF SN FROB"),
+        ("CMSUSER", "cp", "SAVESEG NOSUCH"),
+        ("CMSUSER", "cp", "SAVESEG"),
+        ("CMSUSER", "cp", "PURGE NSS NAME NOSUCH"),
+        ("CMSUSER", "cp", map),
+        ("LNX001", "linux", "echo DCSS1G > /sys/devices/dcssblk/add"),
+        ("LNX001", "linux", "modprobe dcssblk"),
+        ("LNX001", "linux", "echo NOSUCH > /sys/devices/dcssblk/add"),
+        (
+            "LNX001",
+            "linux",
+            "echo TOOLONGNAME > /sys/devices/dcssblk/add",
+        ),
+        ("LNX001", "linux", "echo DCSS1G: > /sys/devices/dcssblk/add"),
+        (
+            "LNX001",
+            "linux",
+            "echo NOSUCH > /sys/devices/dcssblk/remove",
+        ),
+        ("LNX001", "linux", "mknod /dev/dcssblk0 b 252 0"),
+        ("LNX001", "linux", "echo DCSS1G > /sys/devices/dcssblk/add"),
+        ("LNX001", "linux", "echo DCSS1G > /sys/devices/dcssblk/add"),
+        (
+            "LNX001",
+            "linux",
+            "echo 2 > /sys/devices/dcssblk/DCSS1G/shared",
+        ),
+        ("LNX001", "linux", "mount -t ext2 /dev/dcssblk0 /mnt"),
+        ("LNX001", "linux", "mke2fs -b 4096 /dev/dcssblk0"),
+        ("LNX001", "linux", "mount -t ext2 -o xip /dev/dcssblk0 /mnt"),
+        (
+            "LNX001",
+            "linux",
+            "echo 0 > /sys/devices/dcssblk/DCSS1G/shared",
+        ),
+        (
+            "LNX001",
+            "linux",
+            "echo DCSS1G > /sys/devices/dcssblk/remove",
+        ),
+        ("LNX001", "linux", "umount /opt"),
+        ("MAINT", "cp", "SET PRIVCLASS NOBODY +E"),
+        ("CMSUSER", "cp", map),
+    ];
+    let s = sim(&script);
+    s.check_invariants().expect("invariants");
+    let got: Vec<Vec<String>> = lines(&s).into_iter().map(|x| x.1).collect();
+    let want: Vec<Vec<&str>> = vec![
+        vec!["HCPCMD001E Unknown CP command: DEFSEG"],
+        vec![],
+        vec!["HCPNSD440I Saved segment DCSS1G was successfully defined in fileid 0001."],
+        vec!["HCPNSS440I Saved segment DCSS1G was successfully saved in fileid 0001."],
+        vec![
+            "FILE FILENAME FILETYPE BEGPAG ENDPAG TYPE CL #USERS",
+            "0001 DCSS1G DCSS 0000000020000 000000005FFFF SN A 00000",
+        ],
+        vec!["HCPNSD026E Operand missing or invalid"],
+        vec!["HCPNSD002E Invalid operand - TOOLONGNAME"],
+        vec!["HCPNSD002E Invalid operand - 5FFFF-20000"],
+        vec!["HCPNSD003E Invalid option - XX"],
+        vec!["HCPNSD026E Operand missing or invalid"],
+        vec!["HCPNSD002E Invalid operand - 20000-AFFFF"],
+        vec!["HCPNSD002E Invalid operand - 8000000-8000FFF"],
+        vec!["HCPNSD003E Invalid option - RSTD"],
+        vec!["HCPNSD003E Invalid option - LOADNSHR"],
+        vec!["HCPNSD002E Invalid operand - 30000-5FFFF"],
+        vec!["HCPNSD003E Invalid option - FROB"],
+        vec!["HCPNSS002E Invalid operand - NOSUCH"],
+        vec!["HCPNSS026E Operand missing or invalid"],
+        vec!["HCP003E Invalid option - NOSUCH"],
+        vec![
+            "FILE FILENAME FILETYPE BEGPAG ENDPAG TYPE CL #USERS",
+            "0001 DCSS1G DCSS 0000000020000 000000005FFFF SN A 00000",
+        ],
+        vec!["-bash: /sys/devices/dcssblk/add: No such file or directory"],
+        vec![],
+        vec!["-bash: echo: write error: No such file or directory"],
+        vec!["-bash: echo: write error: File name too long"],
+        vec!["-bash: echo: write error: File name too long"],
+        vec!["-bash: echo: write error: No such device"],
+        vec![],
+        vec![],
+        vec!["-bash: echo: write error: File exists"],
+        vec!["-bash: echo: write error: Invalid argument"],
+        vec!["mount: wrong fs type, bad option, bad superblock on /dev/dcssblk0,"],
+        vec![
+            "262144 inodes, 262144 blocks",
+            "Writing inode tables: done",
+            "Writing superblocks and filesystem accounting information: done",
+        ],
+        vec![],
+        vec!["-bash: echo: write error: Device or resource busy"],
+        vec!["-bash: echo: write error: Device or resource busy"],
+        vec!["umount: /opt: not mounted"],
+        vec!["HCP045E NOBODY not logged on"],
+        vec![
+            "FILE FILENAME FILETYPE BEGPAG ENDPAG TYPE CL #USERS",
+            "0001 DCSS1G DCSS 0000000020000 000000005FFFF SN A 00001",
+        ],
+    ];
+    assert_eq!(got.len(), want.len());
+    for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g, w, "line {k}: {}", script[k].2);
+    }
+}
