@@ -36,6 +36,15 @@ pub(crate) fn words(line: &str) -> impl Iterator<Item = &str> {
     line.split(BLANK).filter(|w| !w.is_empty())
 }
 
+/// The words of an upper-cased CP command line, without a leading `CP` (CP skips it).
+pub(crate) fn command_words(upper: &str) -> Vec<&str> {
+    let mut w: Vec<&str> = upper.split_whitespace().collect();
+    if w.first() == Some(&"CP") {
+        w.remove(0);
+    }
+    w
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -77,10 +77,7 @@ pub(crate) fn level_at_least(level: &str, want: &str) -> bool {
 /// Parse a CP command if it is one of the DASD commands; `None`: not one of them.
 pub fn parse(line: &str, level: &str) -> Option<Result<IoCommand, String>> {
     let upper = line.trim().to_ascii_uppercase();
-    let mut w: Vec<&str> = upper.split_whitespace().collect();
-    if w.first() == Some(&"CP") {
-        w.remove(0);
-    }
+    let w = crate::cp::input::command_words(&upper);
     let verb = *w.first()?;
     let ops = &w[1..];
     if abbrev(verb, "ATTACH", 3) {

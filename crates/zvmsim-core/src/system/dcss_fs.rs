@@ -46,26 +46,7 @@ impl Simulation {
                 if let Some(s) = u.nonshared {
                     self.m.storage.discard_space(s);
                 }
-                let f = &mut self.dcss.segments.files[i];
-                let s = match f.shared {
-                    Some(s) => s,
-                    None => {
-                        let spec = SpaceSpec {
-                            owner: Owner::Segment(f.id),
-                            pages: u.pages,
-                        };
-                        let s = self.m.storage.add_space(spec, f.read_only());
-                        f.shared = Some(s);
-                        s
-                    }
-                };
-                if !f.loaded {
-                    f.loaded = true;
-                    let sp = self.m.storage.space(s);
-                    for r in f.ranges.iter().filter(|r| r.ty.saved()) {
-                        load.push((sp, r.beg - u.beg, r.pages()));
-                    }
-                }
+                self.shared_copy(i, u, &mut load);
                 new.push(SegUse {
                     nonshared: None,
                     ..u.clone()

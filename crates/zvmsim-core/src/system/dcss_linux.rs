@@ -9,7 +9,7 @@
 
 use crate::config::units::NS_PER_S;
 use crate::cp::spool::Purpose;
-use crate::cp::storage::{Owner, SpaceId, SpaceSpec};
+use crate::cp::storage::{Owner, Space, SpaceId, SpaceSpec};
 use crate::linux::dcssblk::{self as d, DcssCommand};
 
 use super::dcss::Running;
@@ -103,6 +103,31 @@ pub(super) enum Out {
 }
 
 impl Simulation {
+    /// Segment file `i`'s shared copy, created by its first user; its first load queues the
+    /// saved page ranges to be read from spool into `load`.
+    pub(super) fn shared_copy(&mut self, i: usize, u: &SegUse, load: &mut Vec<(Space, u32, u32)>) {
+        let f = &mut self.dcss.segments.files[i];
+        let s = match f.shared {
+            Some(s) => s,
+            None => {
+                let spec = SpaceSpec {
+                    owner: Owner::Segment(f.id),
+                    pages: u.pages,
+                };
+                let s = self.m.storage.add_space(spec, f.read_only());
+                f.shared = Some(s);
+                s
+            }
+        };
+        if !f.loaded {
+            f.loaded = true;
+            let sp = self.m.storage.space(s);
+            for r in f.ranges.iter().filter(|r| r.ty.saved()) {
+                load.push((sp, r.beg - u.beg, r.pages()));
+            }
+        }
+    }
+
     /// A dcssblk command in guest `gi`: its lines, or None while it runs on.
     pub(super) fn dcss_command(
         &mut self,
@@ -306,25 +331,9 @@ impl Simulation {
                 };
                 u.nonshared = Some(self.m.storage.add_space(spec(owner), false));
             } else {
-                let s = match f.shared {
-                    Some(s) => s,
-                    None => {
-                        let s = self
-                            .m
-                            .storage
-                            .add_space(spec(Owner::Segment(f.id)), f.read_only());
-                        f.shared = Some(s);
-                        s
-                    }
-                };
-                if !f.loaded {
-                    f.loaded = true;
-                    let sp = self.m.storage.space(s);
-                    for r in f.ranges.iter().filter(|r| r.ty.saved()) {
-                        load.push((sp, r.beg - u.beg, r.pages()));
-                    }
-                }
+                self.shared_copy(*i, u, &mut load);
             }
+            let f = &mut self.dcss.segments.files[*i];
             f.users.push(gi as u32);
             let mode = if f.exclusive() {
                 "loaded as exclusive-writable"

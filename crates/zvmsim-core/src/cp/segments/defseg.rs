@@ -77,10 +77,7 @@ fn hex(w: &str) -> Option<u32> {
 /// is the z/VM release ("5.4", ...), which sets how high a segment may lie.
 pub fn parse(line: &str, level: &str) -> Option<Result<SegCommand, String>> {
     let upper = line.trim().to_ascii_uppercase();
-    let mut w: Vec<&str> = upper.split_whitespace().collect();
-    if w.first() == Some(&"CP") {
-        w.remove(0);
-    }
+    let w = crate::cp::input::command_words(&upper);
     let verb = *w.first()?;
     let ops = &w[1..];
     if abbrev(verb, "DEFSEG", 6) {
