@@ -227,7 +227,11 @@ fn set_agelist_applies_and_query_shows_it() {
         assert_eq!(r[k].1, *want, "{}", r[k].0);
     }
     // INDICATE LOAD has no XSTORE line on 7.1: AVGPROC, MDC, then PAGING alone.
-    assert!(!r[5].1.iter().any(|l| l.starts_with("XSTORE")), "{:?}", r[5].1);
+    assert!(
+        !r[5].1.iter().any(|l| l.starts_with("XSTORE")),
+        "{:?}",
+        r[5].1
+    );
     assert!(r[5].1[1].starts_with("MDC READS-"), "{:?}", r[5].1);
     assert!(r[5].1[2].starts_with("PAGING-"), "{:?}", r[5].1);
     // The rows follow the setting: 5,734 frames at 4 s, 573 after the SET at 5 s.

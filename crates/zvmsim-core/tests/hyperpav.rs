@@ -98,12 +98,22 @@ fn invariants_hold_with_virtual_aliases_on_cp_owned_real_aliases() {
     // Four jobs on a full-pack minidisk with 10 virtual aliases: CP runs the guest's I/O on
     // the base or on an idle real alias of the base's LCU that SYSTEM owns.
     let stmts: Vec<String> = std::iter::once("\"MDISK 0200 3390 DEVNO B9D5 MR\"".to_string())
-        .chain((0..10).map(|k| format!("\"COMMAND DEFINE HYPERPAVALIAS {:04X} FOR BASE 0200\"", 0x201 + k)))
+        .chain((0..10).map(|k| {
+            format!(
+                "\"COMMAND DEFINE HYPERPAVALIAS {:04X} FOR BASE 0200\"",
+                0x201 + k
+            )
+        }))
         .collect();
     let dir = format!("guests[0].directory=[{}]", stmts.join(","));
     let mut s = sim(
         "hyperpav/minidisk-4jobs.toml",
-        &["console[1].cp=\"ATTACH B9E0-B9E9 TO SYSTEM\"", &dir, "run.measure=3s", "run.interval=3s"],
+        &[
+            "console[1].cp=\"ATTACH B9E0-B9E9 TO SYSTEM\"",
+            &dir,
+            "run.measure=3s",
+            "run.interval=3s",
+        ],
     );
     let end = s.end_ns();
     let mut t = 0;

@@ -403,6 +403,9 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 if user.contains('*') {
                     return err(&f("user"), format!("`{}`: a CP command is typed by one user; a pattern with `*` is for Linux commands", c.user));
                 }
+                if let Some(Err(m)) = crate::cp::iocmds::parse(cmd, s.lpar.zvm_level.as_str()) {
+                    return Err(src.error(&f("cp"), m));
+                }
                 let parsed = crate::cp::commands::parse_at(cmd, Some(s.lpar.zvm_level.as_str()))
                     .map_err(|m| src.error(&f("cp"), m))?;
                 if matches!(parsed, crate::cp::commands::CpCommand::Xautolog { .. })
@@ -496,15 +499,12 @@ fn check_vmrm(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
 /// The `[io]` table, the directory's device statements and fio's options.
 fn check_io(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     if let Some(io) = &s.io {
-        let mut sys = crate::io::IoSystem::new(
-            &s.model,
-            crate::engine::rng::Stream::new(1, 1),
-        );
+        let mut sys = crate::io::IoSystem::new(&s.model, crate::engine::rng::Stream::new(1, 1));
         sys.configure(io, crate::engine::rng::Stream::new(1, 3))
-        .map_err(|e| {
-            let field = e.split(':').next().unwrap_or("io").to_string();
-            src.error(&field, e)
-        })?;
+            .map_err(|e| {
+                let field = e.split(':').next().unwrap_or("io").to_string();
+                src.error(&field, e)
+            })?;
     }
     for (i, g) in s.guests.iter().enumerate() {
         for (j, line) in g.directory.iter().enumerate() {
@@ -516,9 +516,8 @@ fn check_io(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                     let known = s.io.as_ref().is_some_and(|io| {
                         io.lcus.iter().any(|l| {
                             l.bases.iter().any(|b| {
-                                crate::config::io::parse_rdev(&b.rdev).is_some_and(|f| {
-                                    rdev >= f && ((rdev - f) as u32) < b.count
-                                })
+                                crate::config::io::parse_rdev(&b.rdev)
+                                    .is_some_and(|f| rdev >= f && ((rdev - f) as u32) < b.count)
                             })
                         })
                     });

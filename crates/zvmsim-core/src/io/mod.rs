@@ -126,11 +126,14 @@ impl IoSystem {
             let mut aliases = Vec::new();
             let mut hyperpav = false;
             if let Some(a) = &l.aliases {
-                let first = crate::config::io::parse_rdev(&a.rdev)
-                    .ok_or_else(|| format!("io.lcus[{li}].aliases: rdev `{}` is not hex", a.rdev))?;
+                let first = crate::config::io::parse_rdev(&a.rdev).ok_or_else(|| {
+                    format!("io.lcus[{li}].aliases: rdev `{}` is not hex", a.rdev)
+                })?;
                 hyperpav = a.kind == AliasKind::Hyperpav;
                 if !hyperpav && bases.is_empty() {
-                    return Err(format!("io.lcus[{li}].aliases: static PAV aliases need a base"));
+                    return Err(format!(
+                        "io.lcus[{li}].aliases: static PAV aliases need a base"
+                    ));
                 }
                 for k in 0..a.count {
                     let rdev = first
@@ -219,7 +222,10 @@ impl IoSystem {
     /// A guest starts a channel program on subchannel `sub` attached to it (idle: its driver
     /// starts one at a time per device). Returns the completion (time, id).
     pub fn start_on(&mut self, sub: u32, mut r: IoRequest, now: u64) -> (u64, IoId) {
-        debug_assert!(self.subs[sub as usize].busy.is_none(), "SSCH on a busy subchannel");
+        debug_assert!(
+            self.subs[sub as usize].busy.is_none(),
+            "SSCH on a busy subchannel"
+        );
         self.flow.submitted += 1;
         self.flow.pages_in += r.pages as u64;
         r.sub = sub;
@@ -384,7 +390,10 @@ impl IoSystem {
             if let Some(id) = s.busy {
                 let r = self.requests.get(id);
                 if r.sub as usize != i {
-                    return Err(format!("{:04X}: active request names another subchannel", s.rdev));
+                    return Err(format!(
+                        "{:04X}: active request names another subchannel",
+                        s.rdev
+                    ));
                 }
                 if i as u32 != r.device {
                     let base = &self.subs[r.device as usize];
@@ -414,7 +423,9 @@ impl IoSystem {
         }
         let f = &self.flow;
         if f.submitted != f.completed + seen as u64 || f.pages_in != f.pages_out + pages {
-            return Err(format!("requests or pages not conserved: {f:?}, {pages} in flight"));
+            return Err(format!(
+                "requests or pages not conserved: {f:?}, {pages} in flight"
+            ));
         }
         Ok(())
     }

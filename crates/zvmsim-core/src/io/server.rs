@@ -79,7 +79,7 @@ pub struct Staged {
     ranks: Ranks,
     vols: Vec<Volume>,
     extent: u64,
-        pub stats: ServerStats,
+    pub stats: ServerStats,
 }
 
 pub struct StorageServer {

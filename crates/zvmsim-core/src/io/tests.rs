@@ -82,8 +82,7 @@ fn two_lcus() -> IoSystem {
         ],
     };
     let mut io = IoSystem::new(&ModelParams::default(), Stream::new(1, 1));
-    io.configure(&spec, Stream::new(1, 3))
-        .unwrap();
+    io.configure(&spec, Stream::new(1, 3)).unwrap();
     io
 }
 

@@ -8,9 +8,11 @@ use super::shell::{
 };
 
 mod cmm;
+mod dasdcmds;
 mod procfs;
 mod procps;
 
+pub use dasdcmds::{respond as dasd_respond, DasdQuery, DasdRow};
 pub use procps::{decay_load, vmstat_line, VmstatSample};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,6 +57,9 @@ pub enum LinuxCommand {
     /// The dcssblk driver's commands (saved segments as block devices) and the file-system
     /// commands on them: the simulation runs them.
     Dcss(super::dcssblk::DcssCommand),
+    /// `lsdasd [-u]`, `cat /proc/dasd/devices`, `iostat -x`: the simulation prints them from
+    /// the guest's DASD driver ([`dasdcmds::respond`]).
+    Dasd(DasdQuery),
     /// A real command (see [`super::catalog`]) that zvmsim does not model, as typed.
     NotSimulated {
         command: String,
@@ -213,6 +218,15 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
         Some("adds N to the timed pool's target"),
     ),
     ("echo N S > /proc/sys/vm/cmm_timeout", None),
+    ("lsdasd [-u]", Some("UIDs use an inferred storage-server serial")),
+    (
+        "cat /proc/dasd/devices",
+        Some("alias devices (no block device) are not listed"),
+    ),
+    (
+        "iostat -x [-d] [-k]",
+        Some("the device report over the current monitor interval; no avg-cpu report; merges (rrqm/s, wrqm/s) are not modelled"),
+    ),
 ];
 
 /// Parse one command line typed in a guest. A real command (see [`super::catalog`]) that
@@ -266,6 +280,8 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
         "cat" => cat(args)?,
         "vmstat" => procps::vmstat(args)?,
         "uptime" => procps::uptime(args)?,
+        "lsdasd" => dasdcmds::lsdasd(args)?,
+        "iostat" => dasdcmds::iostat(args)?,
         "swapon" => swapon(args)?,
         "sysctl" => sysctl(args)?,
         _ => {
@@ -355,6 +371,7 @@ fn cat(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
             "/proc/loadavg" => return Ok(Some(LinuxCommand::Loadavg)),
             "/proc/swaps" => return Ok(Some(LinuxCommand::Swaps)),
             "/proc/cmdline" => return Ok(Some(LinuxCommand::Cmdline)),
+            "/proc/dasd/devices" => return Ok(Some(LinuxCommand::Dasd(DasdQuery::ProcDevices))),
             p => {
                 if let Some(tunable) = VmTunable::by_path(p) {
                     return Ok(Some(LinuxCommand::ShowVm {
@@ -531,6 +548,8 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
         LinuxCommand::SetVm { sysctl: false, .. } => vec![],
         // Answered by the simulation, which applies it to the guest's module.
         LinuxCommand::Cmm(_) | LinuxCommand::Dcss(_) => vec![],
+        // Printed by the simulation from the guest's DASD driver (dasdcmds::respond).
+        LinuxCommand::Dasd(_) => vec![],
         LinuxCommand::NotSimulated { command } => {
             vec![format!("not simulated by zvmsim: {command}")]
         }

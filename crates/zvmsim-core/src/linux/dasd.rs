@@ -45,7 +45,8 @@ pub struct BlockStats {
 }
 
 impl BlockStats {
-    fn tick(&mut self, now: u64) {
+    /// Bring the time integrals up to `now`.
+    pub fn tick(&mut self, now: u64) {
         let dt = now.saturating_sub(self.last_change);
         self.queue_ns += dt as u128 * self.in_flight as u128;
         if self.in_flight > 0 {
@@ -71,6 +72,8 @@ pub struct LDev {
     pub started: u64,
     /// Bases: their block device's counters.
     pub block: BlockStats,
+    /// `block` at the start of the current monitor interval (what `iostat -x` reports from).
+    pub mark: BlockStats,
     /// 4 KB blocks of the device (bases).
     pub blocks: u64,
     /// Real LCU's subsystem ID, for `lsdasd -u`.
@@ -151,10 +154,19 @@ impl DasdDriver {
             queue: VecDeque::new(),
             started: 0,
             block: BlockStats::default(),
+            mark: BlockStats::default(),
             blocks,
             ssid,
         });
         idx
+    }
+
+    /// A monitor interval starts at `now`: the block counters' marks for `iostat -x`.
+    pub fn mark(&mut self, now: u64) {
+        for d in &mut self.devs {
+            d.block.tick(now);
+            d.mark = d.block;
+        }
     }
 
     pub fn is_alias(&self, d: u32) -> bool {

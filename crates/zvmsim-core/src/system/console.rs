@@ -98,8 +98,9 @@ impl Simulation {
                         Some(r) => r,
                         None => continue, // answered when it ends
                     },
+                    Ok(LinuxCommand::Dasd(q)) => self.dasd_query(gi, q),
                     Ok(c) => self.linux_command(gi, c),
-                    Err(m) => vec![m.clone()],
+                    Err(m) => m.lines().map(String::from).collect(),
                 };
                 let name = self.m.guests[gi].name.clone();
                 self.console_line(&name, cmd, response);

@@ -36,6 +36,7 @@ impl Simulation {
                 vec![]
             }
             IoCommand::IndicateIo => self.indicate_io(),
+            IoCommand::NotSimulated(c) => vec![format!("not simulated by zvmsim: {c}")],
         })
     }
 
@@ -67,7 +68,7 @@ impl Simulation {
         let mut subs = Vec::new();
         for r in first..=last {
             let Some(s) = self.m.io.by_rdev(r) else {
-                return vec![format!("not simulated by zvmsim: ATTACH {r:04X} (no such real device in [io]; CP's message is not modelled)")];
+                return vec![format!("HCP040E Device {r:04X} does not exist")];
             };
             if self.m.io.sub(s).owner != SubOwner::Free {
                 return vec![format!("not simulated by zvmsim: ATTACH {r:04X} (the device is already attached; CP's message is not modelled)")];
@@ -248,6 +249,7 @@ impl Simulation {
         }
         if out.is_empty() {
             out.push(match rdev {
+                Some(r) if io.by_rdev(r).is_none() => format!("HCP040E Device {r:04X} does not exist"),
                 Some(r) => format!("not simulated by zvmsim: QUERY PAV {r:04X} (not a PAV device; CP's message is not modelled)"),
                 None => "No PAV devices".into(),
             });

@@ -254,10 +254,9 @@ impl Simulation {
         let cp = self.spool_cp_ns(write);
         for v in vols {
             self.m.sys.cp_system_ns += cp;
-            self.m.q.push(
-                self.m.now + cp,
-                Event::SpoolStart { op, vol: v },
-            );
+            self.m
+                .q
+                .push(self.m.now + cp, Event::SpoolStart { op, vol: v });
         }
     }
 
@@ -272,9 +271,7 @@ impl Simulation {
     /// A command that ends `ns` from now (no spool I/O).
     pub(super) fn start_timer(&mut self, purpose: Purpose, ns: u64) {
         let op = self.dcss.spool.timer(purpose, self.m.now);
-        self.m
-            .q
-            .push(self.m.now + ns, Event::SpoolTimer { op });
+        self.m.q.push(self.m.now + ns, Event::SpoolTimer { op });
     }
 
     pub(super) fn spool_start(&mut self, op: u16, vol: u16) {
@@ -308,10 +305,9 @@ impl Simulation {
         match step {
             Step::Start { vol, cp_ns } => {
                 self.m.sys.cp_system_ns += cp_ns;
-                self.m.q.push(
-                    self.m.now + cp_ns,
-                    Event::SpoolStart { op, vol },
-                );
+                self.m
+                    .q
+                    .push(self.m.now + cp_ns, Event::SpoolStart { op, vol });
             }
             Step::Wait => {}
             Step::Done(t) => self.transfer_done(t),

@@ -39,6 +39,7 @@ impl Simulation {
         let now = self.m.now;
         self.m.disp.waiting.close(now);
         self.mon.start = now;
+        self.mark_dasd();
         self.mon.no = 0;
         self.mon.rows.clear();
         self.mon.sys_rows.clear();
@@ -141,6 +142,7 @@ impl Simulation {
         self.mon.paging = pstats;
         self.mon.no += 1;
         self.mon.start = now;
+        self.mark_dasd();
         if now + self.interval_ns <= self.end {
             self.m.q.push(
                 now + self.interval_ns,

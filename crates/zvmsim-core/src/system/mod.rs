@@ -6,6 +6,9 @@ mod build;
 mod console;
 mod console_view;
 mod cpio;
+#[cfg(test)]
+mod dasd_tests;
+mod dasd_view;
 mod dasdio;
 mod dcss;
 mod dcss_fs;
@@ -53,9 +56,14 @@ pub enum Event {
     /// CP's work for the next page of spool transfer `op` is done: start its channel program
     /// on spool volume `vol`. (Two plain variants rather than one wrapping an enum: the
     /// wrapped enum's layout made `Event` 12 bytes.)
-    SpoolStart { op: u16, vol: u16 },
+    SpoolStart {
+        op: u16,
+        vol: u16,
+    },
     /// A timed saved-segment command ends.
-    SpoolTimer { op: u16 },
+    SpoolTimer {
+        op: u16,
+    },
 }
 
 /// The monitor's events.

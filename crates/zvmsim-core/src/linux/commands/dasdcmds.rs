@@ -1,0 +1,345 @@
+//! The DASD commands of a guest: `lsdasd [-u]` (s390-tools 1.8, zconf/lsdasd's "new" and uid
+//! layouts), `cat /proc/dasd/devices` (drivers/s390/block/dasd_proc.c) and `iostat -x [-k]`
+//! (sysstat 8's extended device report), printed from the guest's DASD driver.
+//!
+//! Device numbers are the guest's virtual ones (bus ID 0.0.vdev), block devices dasda, dasdb,
+//! ... in the order they came online, major 94 and minor 4 per device (dasd_genhd.c reserves
+//! 4 minors: the disk and 3 partitions). Blocks are 4 KB (the block size dasdfmt uses).
+
+use super::LinuxCommand;
+
+/// The DASD driver's major number (DASD_MAJOR).
+const DASD_MAJOR: u32 = 94;
+/// Minors per DASD: the disk and its three partitions (DASD_PARTN_BITS 2).
+const MINORS_PER_DISK: u32 = 4;
+const BLOCK_SIZE: u64 = 4096;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DasdQuery {
+    /// `lsdasd`, or `lsdasd -u` (uid: the uid listing).
+    Lsdasd { uid: bool },
+    /// `cat /proc/dasd/devices`.
+    ProcDevices,
+    /// `iostat -x`: sectors per second, or with `-k` kilobytes per second.
+    Iostat { kb: bool },
+}
+
+/// One online device of the guest, as the commands print it.
+#[derive(Debug, Clone, Default)]
+pub struct DasdRow {
+    pub vdev: u16,
+    /// dasda, ...; None for a PAV or HyperPAV alias (no block device).
+    pub name: Option<String>,
+    /// The index of the block device (minor / 4).
+    pub index: u32,
+    pub blocks: u64,
+    /// The sysfs uid attribute (vendor.serial.ssid.unit address).
+    pub uid: String,
+    /// The block device's counters over the report's span (bases).
+    pub reads: u64,
+    pub writes: u64,
+    pub read_sectors: u64,
+    pub write_sectors: u64,
+    /// Summed latency of the completed requests, ns.
+    pub ticks_ns: u64,
+    /// Requests in flight integrated over time, ns.
+    pub queue_ns: u128,
+    pub busy_ns: u64,
+}
+
+/// lsdasd's options (zconf/lsdasd's option loop): -u and none are simulated; -a, -b, -s, -c,
+/// -l, -v and device lists are not; -l with -u, an unknown option or a bad bus ID is refused
+/// with the script's own lines.
+pub(super) fn lsdasd(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
+    let (mut uid, mut long, mut other) = (false, false, false);
+    for a in args {
+        match *a {
+            "-u" | "--uid" => uid = true,
+            "-l" | "--long" => long = true,
+            "-a" | "--offline" | "-b" | "--base" | "-s" | "--short" | "-c" | "--compat" | "-v"
+            | "--verbose" => other = true,
+            "-h" | "--help" | "--version" => return Ok(None),
+            o if o.starts_with('-') => {
+                return Err(format!(
+                    "lsdasd: Invalid option {o}\nTry 'lsdasd --help' for more information."
+                ))
+            }
+            dev => {
+                if !bus_id(dev) {
+                    return Err(format!("lsdasd: ERROR: {dev} no device format"));
+                }
+                other = true;
+            }
+        }
+        if long && uid {
+            return Err("lsdasd: ERROR: invalid options specified".into());
+        }
+    }
+    Ok((!other && !long).then_some(LinuxCommand::Dasd(DasdQuery::Lsdasd { uid })))
+}
+
+/// A device as lsdasd takes it: 1-4 hex digits, or css.ssid.devno (1-2, 1-2, 1-4 hex digits).
+fn bus_id(s: &str) -> bool {
+    let hex = |p: &str, n: usize| {
+        !p.is_empty() && p.len() <= n && p.chars().all(|c| c.is_ascii_hexdigit())
+    };
+    match s.split('.').collect::<Vec<_>>().as_slice() {
+        [d] => hex(d, 4),
+        [c, g, d] => hex(c, 2) && hex(g, 2) && hex(d, 4),
+        _ => false,
+    }
+}
+
+/// sysstat 8's usage text, printed for an option iostat does not know.
+const IOSTAT_USAGE: &str = "Usage: iostat [ options ] [ <interval> [ <count> ] ]\n\
+Options are:\n\
+[ -c ] [ -d ] [ -N ] [ -k | -m ] [ -t ] [ -V ] [ -x ]\n\
+[ <device> [ <device> ... ] | ALL ] [ -p [ <device> | ALL ] ]";
+
+/// iostat: `-x` with `-d` and `-k` is simulated; an interval, devices, -c, -m, -N, -p, -t
+/// are not; an unknown option prints the usage.
+pub(super) fn iostat(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
+    let (mut x, mut kb, mut other) = (false, false, false);
+    for a in args {
+        if let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) {
+            for c in flags.chars() {
+                match c {
+                    'x' => x = true,
+                    'k' => kb = true,
+                    'd' => {}
+                    'c' | 'm' | 'N' | 't' | 'V' | 'p' | 'n' | 'h' => other = true,
+                    _ => return Err(IOSTAT_USAGE.into()),
+                }
+            }
+        } else {
+            other = true; // an interval, a count or a device
+        }
+    }
+    Ok((x && !other).then_some(LinuxCommand::Dasd(DasdQuery::Iostat { kb })))
+}
+
+fn bus(vdev: u16) -> String {
+    format!("0.0.{vdev:04x}")
+}
+
+/// Bases sorted as lsdasd sorts them: by name length, then name; aliases (sort key "a")
+/// first.
+fn by_name(rows: &[DasdRow]) -> Vec<&DasdRow> {
+    let mut v: Vec<&DasdRow> = rows.iter().collect();
+    v.sort_by_key(|r| match &r.name {
+        Some(n) => (n.len(), n.clone(), r.vdev),
+        None => (1, "a".into(), r.vdev),
+    });
+    v
+}
+
+const RULE: &str = "==============================================================================";
+
+pub fn respond(q: &DasdQuery, rows: &[DasdRow], span_ns: u64) -> Vec<String> {
+    match q {
+        DasdQuery::Lsdasd { uid: false } => {
+            let mut out = vec![
+                "Bus-ID     Status      Name      Device  Type  BlkSz  Size      Blocks".into(),
+                RULE.into(),
+            ];
+            for r in by_name(rows) {
+                out.push(match &r.name {
+                    None => format!("{:<8}   alias {:>28}", bus(r.vdev), "ECKD"),
+                    Some(n) => format!(
+                        "{:<8}   {:<6}{:<4}  {n:<8}  {:<2}:{:<2}   {:<4}  {:<4}   {:<8}  {}",
+                        bus(r.vdev),
+                        "active",
+                        "",
+                        DASD_MAJOR,
+                        r.index * MINORS_PER_DISK,
+                        "ECKD",
+                        BLOCK_SIZE,
+                        format!("{}MB", r.blocks * BLOCK_SIZE >> 20),
+                        r.blocks
+                    ),
+                });
+            }
+            out
+        }
+        DasdQuery::Lsdasd { uid: true } => {
+            let mut v: Vec<&DasdRow> = rows.iter().collect();
+            v.sort_by(|a, b| (a.uid.len(), &a.uid).cmp(&(b.uid.len(), &b.uid)));
+            let mut out = vec!["Bus-ID    Name      UID".into(), RULE.into()];
+            for r in v {
+                let name = r.name.as_deref().unwrap_or("alias");
+                out.push(format!("{:<8}  {name:<8}  {}", bus(r.vdev), r.uid));
+            }
+            out
+        }
+        DasdQuery::ProcDevices => rows
+            .iter()
+            .filter_map(|r| {
+                // Aliases have no block device; zvmsim lists the bases (see the catalog note).
+                let n = r.name.as_ref()?;
+                Some(format!(
+                    "{}(ECKD) at ({:>3}:{:>6}) is {n:<8}    : active at blocksize: {}, {} blocks, {} MB",
+                    bus(r.vdev),
+                    DASD_MAJOR,
+                    r.index * MINORS_PER_DISK,
+                    BLOCK_SIZE,
+                    r.blocks,
+                    r.blocks * BLOCK_SIZE >> 20
+                ))
+            })
+            .collect(),
+        DasdQuery::Iostat { kb } => iostat_report(rows, span_ns, *kb),
+    }
+}
+
+/// sysstat 8's extended device report (`%-13s` and the `%8.2f`/`%7.2f`/`%6.2f` columns):
+/// merges are not modelled (rrqm/s and wrqm/s 0).
+fn iostat_report(rows: &[DasdRow], span_ns: u64, kb: bool) -> Vec<String> {
+    let (rcol, wcol, div) = if kb {
+        ("rkB/s", "wkB/s", 2.0)
+    } else {
+        ("rsec/s", "wsec/s", 1.0)
+    };
+    let mut out = vec![format!(
+        "{:<13} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8} {:>8} {:>8} {:>7} {:>6} {:>6}",
+        "Device:",
+        "rrqm/s",
+        "wrqm/s",
+        "r/s",
+        "w/s",
+        rcol,
+        wcol,
+        "avgrq-sz",
+        "avgqu-sz",
+        "await",
+        "svctm",
+        "%util"
+    )];
+    let secs = span_ns.max(1) as f64 / 1e9;
+    for r in rows.iter().filter(|r| r.name.is_some()) {
+        let ios = (r.reads + r.writes) as f64;
+        let per_io = |x: f64| if ios > 0.0 { x / ios } else { 0.0 };
+        out.push(format!(
+            "{:<13} {:>8.2} {:>8.2} {:>7.2} {:>7.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>7.2} {:>6.2} {:>6.2}",
+            r.name.as_deref().unwrap_or(""),
+            0.0,
+            0.0,
+            r.reads as f64 / secs,
+            r.writes as f64 / secs,
+            r.read_sectors as f64 / div / secs,
+            r.write_sectors as f64 / div / secs,
+            per_io((r.read_sectors + r.write_sectors) as f64),
+            r.queue_ns as f64 / span_ns.max(1) as f64,
+            per_io(r.ticks_ns as f64 / 1e6),
+            per_io(r.busy_ns as f64 / 1e6),
+            (100.0 * r.busy_ns as f64 / span_ns.max(1) as f64).min(100.0),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows() -> Vec<DasdRow> {
+        vec![
+            DasdRow {
+                vdev: 0x100,
+                name: Some("dasda".into()),
+                index: 0,
+                blocks: 600_840,
+                uid: "IBM.75000000000001.b900.00".into(),
+                reads: 100,
+                writes: 50,
+                read_sectors: 800,
+                write_sectors: 1600,
+                ticks_ns: 300_000_000,
+                queue_ns: 500_000_000,
+                busy_ns: 250_000_000,
+            },
+            DasdRow {
+                vdev: 0xb9e0,
+                name: None,
+                uid: "IBM.75000000000001.b900.xx".into(),
+                ..Default::default()
+            },
+            DasdRow {
+                vdev: 0x101,
+                name: Some("dasdb".into()),
+                index: 1,
+                blocks: 288_000,
+                uid: "IBM.75000000000001.b900.01".into(),
+                ..Default::default()
+            },
+        ]
+    }
+
+    #[test]
+    fn lsdasd_layout_as_s390_tools_prints_it() {
+        let out = respond(&DasdQuery::Lsdasd { uid: false }, &rows(), 1);
+        assert_eq!(
+            out[0],
+            "Bus-ID     Status      Name      Device  Type  BlkSz  Size      Blocks"
+        );
+        assert_eq!(out[2], "0.0.b9e0   alias                         ECKD");
+        assert_eq!(
+            out[3],
+            "0.0.0100   active      dasda     94:0    ECKD  4096   2347MB    600840"
+        );
+        assert_eq!(
+            out[4],
+            "0.0.0101   active      dasdb     94:4    ECKD  4096   1125MB    288000"
+        );
+        let u = respond(&DasdQuery::Lsdasd { uid: true }, &rows(), 1);
+        assert_eq!(u[2], "0.0.0100  dasda     IBM.75000000000001.b900.00");
+        assert_eq!(u[4], "0.0.b9e0  alias     IBM.75000000000001.b900.xx");
+    }
+
+    #[test]
+    fn proc_dasd_devices_line() {
+        let out = respond(&DasdQuery::ProcDevices, &rows(), 1);
+        assert_eq!(
+            out,
+            vec![
+                "0.0.0100(ECKD) at ( 94:     0) is dasda       : active at blocksize: 4096, 600840 blocks, 2347 MB",
+                "0.0.0101(ECKD) at ( 94:     4) is dasdb       : active at blocksize: 4096, 288000 blocks, 1125 MB",
+            ]
+        );
+    }
+
+    #[test]
+    fn iostat_rates_over_the_span() {
+        let out = respond(&DasdQuery::Iostat { kb: true }, &rows(), 1_000_000_000);
+        assert_eq!(
+            out[0],
+            "Device:         rrqm/s   wrqm/s     r/s     w/s    rkB/s    wkB/s avgrq-sz avgqu-sz   await  svctm  %util"
+        );
+        assert_eq!(
+            out[1],
+            "dasda             0.00     0.00  100.00   50.00   400.00   800.00    16.00     0.50    2.00   1.67  25.00"
+        );
+        assert_eq!(out.len(), 3);
+    }
+
+    #[test]
+    fn bad_options_answer_as_the_tools_do() {
+        assert_eq!(
+            lsdasd(&["-x"]).unwrap_err(),
+            "lsdasd: Invalid option -x\nTry 'lsdasd --help' for more information."
+        );
+        assert_eq!(
+            lsdasd(&["0.0.zz00"]).unwrap_err(),
+            "lsdasd: ERROR: 0.0.zz00 no device format"
+        );
+        assert_eq!(
+            lsdasd(&["-l", "-u"]).unwrap_err(),
+            "lsdasd: ERROR: invalid options specified"
+        );
+        assert!(iostat(&["-q"]).unwrap_err().starts_with("Usage: iostat"));
+        assert_eq!(iostat(&["-x", "5"]).unwrap(), None);
+        assert_eq!(
+            iostat(&["-xk"]).unwrap(),
+            Some(LinuxCommand::Dasd(DasdQuery::Iostat { kb: true }))
+        );
+    }
+}

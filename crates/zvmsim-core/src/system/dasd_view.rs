@@ -1,0 +1,83 @@
+//! What a guest's DASD commands print (`lsdasd`, `/proc/dasd/devices`, `iostat -x`): its
+//! DASD driver's online devices, their UIDs from the real devices behind them, and the block
+//! counters of the current monitor interval.
+
+use crate::io::{SubKind, NONE};
+use crate::linux::commands::{dasd_respond, DasdQuery, DasdRow};
+use crate::linux::dasd::DevPath;
+
+use super::Simulation;
+
+/// The storage server's serial in the UIDs: the scenarios do not give one (inference, in
+/// the DS8000 form "75" and 12 digits).
+const SERIAL: &str = "75000000000001";
+
+impl Simulation {
+    /// A DASD command typed in guest `gi`: what it prints.
+    pub(super) fn dasd_query(&self, gi: usize, q: &DasdQuery) -> Vec<String> {
+        let now = self.m.now;
+        let start = self.mon.start.min(now);
+        dasd_respond(q, &self.dasd_rows(gi, now), now - start)
+    }
+
+    fn dasd_rows(&self, gi: usize, now: u64) -> Vec<DasdRow> {
+        let d = &self.m.guests[gi].dasd;
+        let io = &self.m.io;
+        let mut index = 0;
+        d.devs
+            .iter()
+            .map(|dev| {
+                let (sub, alias) = match dev.path {
+                    DevPath::Dedicated { sub } => (sub, io.sub(sub).is_alias()),
+                    DevPath::Minidisk { base, .. } => (base, false),
+                    DevPath::VirtualAlias { base } => (base, true),
+                };
+                let s = io.sub(sub);
+                // The uid attribute: vendor.serial.ssid.unit address; a HyperPAV alias has
+                // "xx", a static PAV alias its base's unit address (dasd_eckd.c).
+                let unit = match (dev.path, s.kind) {
+                    (DevPath::VirtualAlias { .. }, _) | (_, SubKind::HyperPavAlias) => {
+                        "xx".to_string()
+                    }
+                    (_, SubKind::PavAlias { base }) => format!("{:02x}", io.sub(base).rdev & 0xff),
+                    _ => format!("{:02x}", s.rdev & 0xff),
+                };
+                let ssid = if s.lcu == NONE {
+                    dev.ssid
+                } else {
+                    io.lcus()[s.lcu as usize].ssid
+                };
+                let mut cur = dev.block;
+                cur.tick(now);
+                let m = dev.mark;
+                let row = DasdRow {
+                    vdev: dev.vdev,
+                    name: dev.name.clone().filter(|_| !alias),
+                    index,
+                    blocks: dev.blocks,
+                    uid: format!("IBM.{SERIAL}.{ssid:04x}.{unit}"),
+                    reads: cur.reads - m.reads,
+                    writes: cur.writes - m.writes,
+                    read_sectors: cur.read_sectors - m.read_sectors,
+                    write_sectors: cur.write_sectors - m.write_sectors,
+                    ticks_ns: (cur.read_ticks_ns + cur.write_ticks_ns)
+                        - (m.read_ticks_ns + m.write_ticks_ns),
+                    queue_ns: cur.queue_ns - m.queue_ns,
+                    busy_ns: cur.busy_ns - m.busy_ns,
+                };
+                if row.name.is_some() {
+                    index += 1;
+                }
+                row
+            })
+            .collect()
+    }
+
+    /// A monitor interval starts: the marks `iostat -x` counts from.
+    pub(super) fn mark_dasd(&mut self) {
+        let now = self.m.now;
+        for g in &mut self.m.guests {
+            g.dasd.mark(now);
+        }
+    }
+}
