@@ -154,7 +154,7 @@ pub fn respond(q: &DasdQuery, rows: &[DasdRow], span_ns: u64) -> Vec<String> {
                         r.index * MINORS_PER_DISK,
                         "ECKD",
                         BLOCK_SIZE,
-                        format!("{}MB", r.blocks * BLOCK_SIZE >> 20),
+                        format!("{}MB", (r.blocks * BLOCK_SIZE) >> 20),
                         r.blocks
                     ),
                 });
@@ -183,7 +183,7 @@ pub fn respond(q: &DasdQuery, rows: &[DasdRow], span_ns: u64) -> Vec<String> {
                     r.index * MINORS_PER_DISK,
                     BLOCK_SIZE,
                     r.blocks,
-                    r.blocks * BLOCK_SIZE >> 20
+                    (r.blocks * BLOCK_SIZE) >> 20
                 ))
             })
             .collect(),
