@@ -65,7 +65,8 @@ def test_not_simulated_commands_answer_and_the_run_goes_on(runner, tmp_path: Pat
         "cp:CP SET MEMASSIST ON ALL",
         "cp:ind user LNX01",
         "linux:echo DCSS1G > /sys/devices/dcssblk/add",
-        "linux:cat /proc/dasd/devices",
+        "linux:cat /proc/dasd/statistics",
+        "cp:DETACH 0200",
         "linux:swapon /dev/dasdb1",
     ],
 )
@@ -91,6 +92,10 @@ def test_check_accepts_not_simulated(tmp_path: Path, cmd: str) -> None:
         ("linux:frob", "5.3", "-bash: frob: command not found"),
         ("linux:free -z", "5.3", "free: invalid option -- 'z'"),
         ("linux:cat /proc/nothing", "5.3", "cat: /proc/nothing: No such file or directory"),
+        ("cp:ATTACH 0200 TO LNX01 NOW", "7.1", "HCP003E Invalid option - NOW"),
+        ("cp:DEFINE HYPERPAVALIAS 0201 FOR BASE 0200", "5.4", "HCP002E Invalid operand - HYPERPAVALIAS"),
+        ("linux:lsdasd -x", "5.3", "lsdasd: Invalid option -x"),
+        ("linux:iostat -q", "5.3", "Usage: iostat [ options ] [ <interval> [ <count> ] ]"),
     ],
 )
 def test_check_rejects_invalid(tmp_path: Path, cmd: str, level: str, message: str) -> None:
