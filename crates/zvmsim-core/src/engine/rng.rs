@@ -55,7 +55,7 @@ impl Stream {
 /// Zipf-Mandelbrot over 1..=n: P(k) ∝ (k + q)^-s (q = 0 is plain Zipf; a large q flattens the
 /// head, as when a hot set is accessed about evenly). Rejection-inversion (Hörmann & Derflinger,
 /// 1996): O(1) per draw with no table, so popularity can span a database at page granularity.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Zipf {
     n: f64,
     s: f64,

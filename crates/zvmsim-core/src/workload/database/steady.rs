@@ -74,6 +74,7 @@ pub fn unit_exp(rng: &mut Stream) -> f64 {
 
 /// Rank weights of a popularity law, shared by the guests that use the same law.
 pub struct RankWeights {
+    law: crate::engine::rng::Zipf,
     pub w: Vec<f32>,
     pub total: f64,
 }
@@ -83,14 +84,15 @@ impl RankWeights {
         let n = db.zipf.ranks().min(db.blocks as u64);
         let w: Vec<f32> = (0..n).map(|k| db.zipf.weight(k) as f32).collect();
         let total = w.iter().map(|&x| x as f64).sum();
-        RankWeights { w, total }
+        RankWeights {
+            law: db.zipf.clone(),
+            w,
+            total,
+        }
     }
 
     fn same_law(&self, db: &Database) -> bool {
-        self.w.len() as u64 == db.zipf.ranks().min(db.blocks as u64)
-            && self.w.first().copied() == Some(db.zipf.weight(0) as f32)
-            && self.w.last().map(|&x| x as f64)
-                == Some(db.zipf.weight(self.w.len() as u64 - 1) as f32 as f64)
+        self.law == db.zipf && self.w.len() as u64 == db.zipf.ranks().min(db.blocks as u64)
     }
 }
 
