@@ -67,3 +67,23 @@ fn an_unknown_warm_start_is_a_located_error() {
         "{msg}"
     );
 }
+
+/// Pages that are resident and still hold a DASD slot, at the end of the first interval.
+fn resident_with_slot(sim: &Simulation) -> i64 {
+    let r = &sim.system_rows()[0];
+    (r.pages_dasd + r.pages_xstor) as i64 - r.pages_not_in_memory as i64
+}
+
+#[test]
+fn stationary_start_draws_kept_slots_only_where_cp_keeps_them() {
+    let (keep, _) = run(&[STATIONARY.to_string()]);
+    let (release, _) = run(&[
+        STATIONARY.to_string(),
+        "model.keep_slot_on_pagein=false".to_string(),
+    ]);
+    let pages = keep.system_rows()[0].pages_not_in_memory as i64;
+    // With KEEPSLOT, resident pages that came back from DASD hold their slots from the start;
+    // without it, only the few pages a block read just brought in can still hold one.
+    assert!(resident_with_slot(&keep) * 20 > pages, "{}", resident_with_slot(&keep));
+    assert!(resident_with_slot(&release) * 100 < pages, "{}", resident_with_slot(&release));
+}

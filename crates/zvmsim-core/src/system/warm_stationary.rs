@@ -176,7 +176,10 @@ impl Simulation {
         // quarter over the first 15 minutes of the ten-guest 5.3 run.
         let t_res = age_at_count(&lists, st.resident());
         let t_dasd = age_at_count(&lists, st.resident() + st.on_xstor());
-        let span = (t_dasd - t_res).max(0.0);
+        // Without KEEPSLOT a page read back gives up its slot at once, and without stale
+        // slots a changed page gives up its own: the stationary state has none of those.
+        let (keep_read, keep_stale) = st.slot_retention();
+        let span = if keep_read { (t_dasd - t_res).max(0.0) } else { f64::INFINITY };
         let mut rng = Stream::new(self.seed, STREAM_KEPT);
         for (g, (pages, _)) in lists.iter().enumerate() {
             let mut kept: Vec<(u32, bool)> = Vec::new();
@@ -186,6 +189,9 @@ impl Simulation {
                     continue;
                 }
                 let rate = rate_of((v & (WRITTEN - 1)) as u16);
+                if !keep_stale && v & WRITTEN != 0 {
+                    continue;
+                }
                 if span.is_finite() && rng.chance((-rate * span).exp()) {
                     kept.push((p, v & WRITTEN != 0));
                 }

@@ -382,6 +382,11 @@ impl Storage {
         self.on_xstor
     }
     /// Pages with a copy on DASD (slots in use), including frame-and-slot copies.
+    /// Whether a page read back from DASD keeps its slot (KEEPSLOT) and whether a changed
+    /// page keeps its stale one until it is written elsewhere.
+    pub fn slot_retention(&self) -> (bool, bool) {
+        (self.keep_slot, self.p.keep_stale_slots)
+    }
     pub fn on_dasd(&self) -> u64 {
         self.on_slot
     }
