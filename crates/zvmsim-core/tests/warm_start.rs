@@ -87,3 +87,12 @@ fn stationary_start_draws_kept_slots_only_where_cp_keeps_them() {
     assert!(resident_with_slot(&keep) * 20 > pages, "{}", resident_with_slot(&keep));
     assert!(resident_with_slot(&release) * 100 < pages, "{}", resident_with_slot(&release));
 }
+
+#[test]
+fn a_shorter_history_leaves_fewer_kept_slots() {
+    let (long, _) = run(&[STATIONARY.to_string()]);
+    let (short, _) = run(&[STATIONARY.to_string(), "run.warm_history=2m".to_string()]);
+    let (a, b) = (resident_with_slot(&long), resident_with_slot(&short));
+    // Pages that have not yet had a long gap have never left memory, so hold no slot.
+    assert!(b < a, "2 minutes: {b}, unlimited: {a}");
+}

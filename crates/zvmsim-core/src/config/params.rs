@@ -85,6 +85,15 @@ params! {
     /// unchanged needs no write (KEEPSLOT YES of z/VM 6.3's SET AGELIST; the large-memory
     /// study saw such pages on z/VM 5.3). False releases the slots of the block as it is read.
     keep_slot_on_pagein: bool = true;
+    /// Before z/VM 6.3, with `keep_slot_on_pagein`: a block-read page keeps its slot only
+    /// until demand scan, reaching its due point (`block_companion_window`), finds it
+    /// referenced; the page then counts as changed and its next steal writes it into a new
+    /// block with the pages referenced in the same period, as block paging forms its blocks.
+    /// Unreferenced companions are still dropped without a write. Inference: the study's
+    /// "pages in memory as well as in page space to avoid bouncing pages" in "some cases";
+    /// no IBM source says when 5.x gives the slot up. False keeps it until the page changes.
+    #[serde(skip_serializing_if = "is_false")]
+    slot_until_referenced: bool = false;
     /// CP CPU to reclaim the frame of a CMMA unused or volatile page (invalidate, no
     /// page-out). Inference: the steal without the PGOUT; z/VM does not publish it.
     cp_cmma_reclaim: Duration = ns(300);
@@ -186,6 +195,9 @@ fn default_nonshared_page(d: &Duration) -> bool {
     *d == ModelParams::default().cp_nonshared_page
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
 fn default_trial_invalidate(d: &Duration) -> bool {
     *d == ModelParams::default().cp_trial_invalidate
 }

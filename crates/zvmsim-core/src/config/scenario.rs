@@ -231,6 +231,13 @@ pub struct RunControl {
     /// of the serialized scenario at its default, so existing scenarios keep their hash.
     #[serde(default, skip_serializing_if = "WarmStart::is_ordered")]
     pub warm_start: WarmStart,
+    /// With the stationary warm start: how long the workload has already run at this load
+    /// when the run begins (`"30m"`). Pages CP keeps on DASD besides their frame accumulate
+    /// with it (a page keeps a slot once it has come back from DASD, and ever hotter pages
+    /// get their first long gap as time goes on), so the DASD slots in use depend on it.
+    /// Unset: the limit after a long time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warm_history: Option<Duration>,
 }
 
 /// The warm start of a run (`run.warm_start`).

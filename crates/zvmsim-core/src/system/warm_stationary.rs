@@ -180,6 +180,9 @@ impl Simulation {
         // slots a changed page gives up its own: the stationary state has none of those.
         let (keep_read, keep_stale) = st.slot_retention();
         let span = if keep_read { (t_dasd - t_res).max(0.0) } else { f64::INFINITY };
+        // After a history of H seconds a page has left central storage at least once with
+        // probability 1 - exp(-H r exp(-r t_res)) (gaps longer than t_res come at that rate).
+        let history = self.scenario.run.warm_history.map(|d| d.ns() as f64 / 1e9);
         let mut rng = Stream::new(self.seed, STREAM_KEPT);
         for (g, (pages, _)) in lists.iter().enumerate() {
             let mut kept: Vec<(u32, bool)> = Vec::new();
@@ -192,7 +195,8 @@ impl Simulation {
                 if !keep_stale && v & WRITTEN != 0 {
                     continue;
                 }
-                if span.is_finite() && rng.chance((-rate * span).exp()) {
+                let left_once = history.map_or(1.0, |h| -(-h * rate * (-rate * t_res).exp()).exp_m1());
+                if span.is_finite() && rng.chance(left_once * (-rate * span).exp()) {
                     kept.push((p, v & WRITTEN != 0));
                 }
             }

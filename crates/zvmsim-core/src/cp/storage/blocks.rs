@@ -83,8 +83,13 @@ impl Storage {
             if self.fr_page[f as usize] != page
                 || page >= CP_OWNED
                 || self.pg[page as usize] & FMASK != f
-                || self.pg[page as usize] & REF != 0
             {
+                continue;
+            }
+            if self.pg[page as usize] & REF != 0 {
+                if self.slot_until_ref {
+                    self.give_up_kept_slot(page);
+                }
                 continue;
             }
             self.moved.scanned += 1;
@@ -98,6 +103,19 @@ impl Storage {
             due <= self.clock_travel && self.fr_page[f as usize] != page
         }) {
             self.companions.pop_front();
+        }
+    }
+}
+
+impl Storage {
+    /// A block-read page found referenced gives up the slot it kept (stale or not: the storage
+    /// key CP tests holds the change bit beside the reference bit): it is an ordinary changed
+    /// page again, to be written with the pages referenced in its period when next stolen.
+    fn give_up_kept_slot(&mut self, page: u32) {
+        let s = self.pg_slot[page as usize];
+        if s != super::NONE {
+            self.release_slot(page, s);
+            self.pg[page as usize] |= super::CHANGED;
         }
     }
 }

@@ -242,6 +242,8 @@ pub struct Storage {
     /// A page read back by a block page-in keeps its slot (KEEPSLOT on 6.3 and later,
     /// `ModelParams::keep_slot_on_pagein` before).
     keep_slot: bool,
+    /// ... but only until demand scan finds the page referenced (`slot_until_referenced`).
+    slot_until_ref: bool,
     /// Saved segments and nonshared copies added at run time (spaces.rs).
     pub(super) kinds: spaces::SpaceKinds,
 }
@@ -335,6 +337,7 @@ impl Storage {
             cmma_first: std::collections::VecDeque::new(),
             aging: None,
             keep_slot: params.keep_slot_on_pagein,
+            slot_until_ref: params.keep_slot_on_pagein && params.slot_until_referenced,
             kinds: spaces::SpaceKinds::new(n_spaces),
         };
         // CP's nucleus and fixed control blocks occupy the lowest frames.
@@ -356,6 +359,7 @@ impl Storage {
                 st.pageable as u64,
             ));
             st.keep_slot = crate::config::agelist::AgelistSettings::default().keep_slot;
+            st.slot_until_ref = false;
             // Block-read pages nobody references join their owner's frame-owned list and age
             // like any other page: demand scan's taking of unreferenced companions
             // (`blocks.rs`) has no clock to run on here.
@@ -385,7 +389,8 @@ impl Storage {
     /// Whether a page read back from DASD keeps its slot (KEEPSLOT) and whether a changed
     /// page keeps its stale one until it is written elsewhere.
     pub fn slot_retention(&self) -> (bool, bool) {
-        (self.keep_slot, self.p.keep_stale_slots)
+        // Slots held only until the next look at the page are not a stationary population.
+        (self.keep_slot && !self.slot_until_ref, self.p.keep_stale_slots)
     }
     pub fn on_dasd(&self) -> u64 {
         self.on_slot
