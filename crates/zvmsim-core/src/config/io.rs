@@ -70,6 +70,20 @@ pub struct ServerSpec {
     /// Host-adapter processor time per I/O (command decode, cache directory lookup).
     /// Calibrated (docs/calibration.md).
     pub ha_io: Duration,
+    /// Data rate through one host adapter, per second (ESS 2105: the adapter moves the data
+    /// itself). None: not a limit (the DS8000 adapters of seed 003). Calibrated for the
+    /// ESS F20 (docs/calibration.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ha_rate: Option<Size>,
+    /// Rate of the copy of written data into the other cluster's NVS, per second, shared by
+    /// all host adapters (ESS 2105). None: not a limit. Calibrated (docs/calibration.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nvs_rate: Option<Size>,
+    /// Rate at which the host adapter writes CKD records into the cache's fixed-block track
+    /// images, per second (ESS 2105 CKD emulation; FB volumes and FCP writes do not pay
+    /// it). None: not a limit. Calibrated (docs/calibration.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ckd_write_rate: Option<Size>,
     /// Read cache.
     pub cache: Size,
     /// Non-volatile storage holding written data until it is destaged.
@@ -102,6 +116,9 @@ impl Default for ServerSpec {
             model: "DS8000".into(),
             host_adapters: 8,
             ha_io: Duration(40_000),
+            ha_rate: None,
+            nvs_rate: None,
+            ckd_write_rate: None,
             cache: Size(256 << 30),
             nvs: Size(8 << 30),
             prefetch: Size(1 << 20),
@@ -157,6 +174,11 @@ pub struct AliasRange {
     pub rdev: String,
     pub count: u32,
     pub kind: AliasKind,
+    /// Static PAV: the base (real device number) all these aliases are bound to, as the
+    /// storage server's configuration assigns them; without it they go round robin over the
+    /// LCU's bases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
 }
 
 fn one() -> u32 {

@@ -10,6 +10,7 @@
 
 pub mod cache;
 pub mod channel;
+pub mod extent;
 mod lcu;
 pub mod rank;
 pub mod request;
@@ -64,6 +65,9 @@ pub struct IoSystem {
     vol_of: Vec<u32>,
     /// Per request slot: the channel path it took (staged volumes).
     path_of: Vec<u32>,
+    /// Per staged volume: the channel programs running in the control unit with their
+    /// Define Extent track ranges (`extent.rs`).
+    extents: Vec<extent::Extents>,
     pub flow: Flow,
     /// CP's HyperPAV pool: searches for an idle alias, and those that found none.
     pub pool_tries: u64,
@@ -80,6 +84,7 @@ impl IoSystem {
             chans: None,
             vol_of: Vec::new(),
             path_of: Vec::new(),
+            extents: Vec::new(),
             flow: Flow::default(),
             pool_tries: 0,
             pool_fails: 0,
@@ -115,6 +120,7 @@ impl IoSystem {
                         .ok_or_else(|| format!("io.lcus[{li}].bases: range passes FFFF"))?;
                     self.unique(rdev)?;
                     let vol = staged.add_volume(b.model.pages() * 4096);
+                    self.extents.push(extent::Extents::default());
                     let mut s = Subchannel::new(rdev, SubKind::Base, lcu, 0.0);
                     // Not attached until ATTACH or a directory MDISK/DEDICATE uses it.
                     s.owner = SubOwner::Free;
@@ -130,6 +136,23 @@ impl IoSystem {
                     format!("io.lcus[{li}].aliases: rdev `{}` is not hex", a.rdev)
                 })?;
                 hyperpav = a.kind == AliasKind::Hyperpav;
+                let bound = match &a.base {
+                    Some(b) => {
+                        let r = crate::config::io::parse_rdev(b).ok_or_else(|| {
+                            format!("io.lcus[{li}].aliases.base: `{b}` is not hex")
+                        })?;
+                        let i = bases
+                            .iter()
+                            .position(|&s| self.subs[s as usize].rdev == r)
+                            .ok_or_else(|| {
+                                format!(
+                                    "io.lcus[{li}].aliases.base: {r:04X} is not a base of this LCU"
+                                )
+                            })?;
+                        Some(bases[i])
+                    }
+                    None => None,
+                };
                 if !hyperpav && bases.is_empty() {
                     return Err(format!(
                         "io.lcus[{li}].aliases: static PAV aliases need a base"
@@ -144,7 +167,7 @@ impl IoSystem {
                         SubKind::HyperPavAlias
                     } else {
                         SubKind::PavAlias {
-                            base: bases[k as usize % bases.len()],
+                            base: bound.unwrap_or(bases[k as usize % bases.len()]),
                         }
                     };
                     let mut s = Subchannel::new(rdev, kind, lcu, 0.0);
@@ -270,15 +293,31 @@ impl IoSystem {
         self.path_of[id.0 as usize] = p;
         let half = ch.overhead_ns / 2;
         let bytes = r.pages as u64 * 4096;
-        let at_server = sv.adapter(p, now + half);
+        // The control unit holds a channel program whose extent conflicts with one running
+        // (one of them may write) until that one has ended.
+        let granted = self.extents[vol as usize].admit(now + half, r.block, r.pages, r.write);
+        let at_server = sv.adapter(p, granted);
+        // The link and the adapter's data path carry the data side by side.
         let data_end = if r.write {
             let arrived = ch.transfer(p, at_server, bytes);
-            sv.write(vol, r.block, r.pages as u64, arrived)
+            let moved = sv.adapter_data(p, at_server, bytes, true);
+            sv.write(vol, r.block, r.pages as u64, arrived.max(moved))
         } else {
             let ready = sv.read(vol, r.block, r.pages as u64, at_server);
             ch.transfer(p, ready, bytes)
+                .max(sv.adapter_data(p, ready, bytes, false))
         };
+        // The control unit's part ends with the data in cache (and NVS): the extent is free
+        // then; status and interrupt follow.
+        self.extents[vol as usize].running(r.block, r.pages, r.write, data_end);
         data_end + (ch.overhead_ns - half)
+    }
+
+    /// Channel programs the control units held for an extent conflict, and their wait.
+    pub fn extent_waits(&self) -> (u64, u64) {
+        self.extents
+            .iter()
+            .fold((0, 0), |(n, w), e| (n + e.waits, w + e.wait_ns))
     }
 
     /// Request `id` ended: returns it, and the next request CP started on its subchannel.
@@ -345,6 +384,15 @@ impl IoSystem {
             .iter()
             .position(|s| s.rdev == rdev && s.lcu != NONE)
             .map(|i| i as u32)
+    }
+
+    /// The volume (base subchannel) whose data subchannel `i` reaches: a static PAV alias
+    /// reaches its base's.
+    pub fn volume_of(&self, i: u32) -> u32 {
+        match self.subs[i as usize].kind {
+            SubKind::PavAlias { base } => base,
+            _ => i,
+        }
     }
 
     pub fn sub(&self, i: u32) -> &Subchannel {

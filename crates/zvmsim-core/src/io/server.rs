@@ -39,6 +39,9 @@ pub struct ServerStats {
     pub strip_destages: u64,
     pub random_destages: u64,
     pub ha_wait_ns: u64,
+    /// Host-adapter time moving data (with `ha_rate`), and the shared NVS copy's (`nvs_rate`).
+    pub ha_data_ns: u64,
+    pub nvs_copy_ns: u64,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -62,6 +65,10 @@ struct Volume {
     streams: Vec<SeqStream>,
 }
 
+fn ns_per_mib(bytes_per_s: u64) -> u64 {
+    (1u64 << 20) * 1_000_000_000 / bytes_per_s.max(1)
+}
+
 #[inline]
 fn slot(block: u64) -> usize {
     (block.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - STREAM_BITS)) as usize
@@ -70,6 +77,15 @@ fn slot(block: u64) -> usize {
 pub struct Staged {
     ha: Vec<u64>,
     ha_ns: u64,
+    /// Data through a host adapter and into the other cluster's NVS, ns per MiB (0: not
+    /// modelled, the adapter's per-I/O time only).
+    ha_ns_per_mib: u64,
+    nvs_ns_per_mib: u64,
+    ckd_ns_per_mib: u64,
+    /// The NVS copy path (shared by all adapters) is free from this time on.
+    nvs_free: u64,
+    /// Per adapter, the time it was busy.
+    ha_busy: Vec<u64>,
     cache: Cache,
     prefetch_blocks: u64,
     nvs_cap: u64,
@@ -125,6 +141,11 @@ impl Staged {
         Staged {
             ha: vec![0; spec.host_adapters.max(1) as usize],
             ha_ns: spec.ha_io.ns(),
+            ha_ns_per_mib: spec.ha_rate.map_or(0, |r| ns_per_mib(r.bytes())),
+            nvs_ns_per_mib: spec.nvs_rate.map_or(0, |r| ns_per_mib(r.bytes())),
+            ckd_ns_per_mib: spec.ckd_write_rate.map_or(0, |r| ns_per_mib(r.bytes())),
+            nvs_free: 0,
+            ha_busy: vec![0; spec.host_adapters.max(1) as usize],
             cache: Cache::new(spec.cache.bytes()),
             prefetch_blocks: (spec.prefetch.bytes() / BLOCK).max(1),
             nvs_cap: spec.nvs.bytes().max(1 << 20),
@@ -154,7 +175,46 @@ impl Staged {
         let start = at.max(self.ha[i]);
         self.stats.ha_wait_ns += start - at;
         self.ha[i] = start + self.ha_ns;
+        self.ha_busy[i] += self.ha_ns;
         start + self.ha_ns
+    }
+
+    /// The adapter of path `port` moves `bytes` of data starting at `at` (the ESS host
+    /// adapter's data path: `ha_rate`); a write's data is also copied into the other cluster's
+    /// NVS over the path all adapters share (`nvs_rate`), the adapter holding it meanwhile.
+    /// Returns when the adapter is done (`at` when data rates are not modelled).
+    pub fn adapter_data(&mut self, port: u32, at: u64, bytes: u64, write: bool) -> u64 {
+        if self.ha_ns_per_mib == 0 {
+            return at;
+        }
+        let i = port as usize % self.ha.len();
+        let start = at.max(self.ha[i]);
+        self.stats.ha_wait_ns += start - at;
+        let per_mib = self.ha_ns_per_mib + if write { self.ckd_ns_per_mib } else { 0 };
+        let moved = start + bytes * per_mib / (1 << 20);
+        self.stats.ha_data_ns += moved - start;
+        let end = if write && self.nvs_ns_per_mib > 0 {
+            let s = moved.max(self.nvs_free);
+            let d = bytes * self.nvs_ns_per_mib / (1 << 20);
+            self.nvs_free = s + d;
+            self.stats.nvs_copy_ns += d;
+            s + d
+        } else {
+            moved
+        };
+        self.ha[i] = end;
+        self.ha_busy[i] += end - start;
+        end
+    }
+
+    /// Host adapters.
+    pub fn adapters(&self) -> usize {
+        self.ha.len()
+    }
+
+    /// Busy time of the busiest host adapter (per-I/O processing and data).
+    pub fn busiest_adapter_ns(&self) -> u64 {
+        self.ha_busy.iter().copied().max().unwrap_or(0)
     }
 
     /// Find (or make) the stream `block` continues; returns (slot, continues a stream).

@@ -64,6 +64,7 @@ fn two_lcus() -> IoSystem {
                     rdev: "90F0".into(),
                     count: 4,
                     kind: AliasKind::Hyperpav,
+                    base: None,
                 }),
             },
             LcuSpec {
@@ -77,6 +78,7 @@ fn two_lcus() -> IoSystem {
                     rdev: "91F0".into(),
                     count: 2,
                     kind: AliasKind::Hyperpav,
+                    base: None,
                 }),
             },
         ],

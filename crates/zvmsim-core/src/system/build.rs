@@ -248,6 +248,12 @@ impl Simulation {
                         Workload::Fio(Box::new(Fio::new(f, m.io_cost.clone(), rng)))
                     }
                     (WorkloadKind::Fio, None) => Workload::None,
+                    (WorkloadKind::Iozone, _) => match &ws.iozone {
+                        Some(z) => Workload::Iozone(Box::new(
+                            crate::workload::iozone::Iozone::new(z, m.io_cost.clone()),
+                        )),
+                        None => Workload::None,
+                    },
                     (WorkloadKind::Transactional, _) => {
                         Workload::Transactional(Box::new(Oltp::new(ws, db, rng)))
                     }
@@ -277,6 +283,10 @@ impl Simulation {
                 cmma_requested: spec.linux.cmma(),
                 cmma_reclaimed_mark: 0,
                 dasd: Default::default(),
+                lvm: wl
+                    .and_then(|(_, ws)| ws.iozone.as_ref())
+                    .map(crate::workload::iozone::lvm_of)
+                    .unwrap_or_default(),
             });
         }
         let mut sim = Simulation {
@@ -355,8 +365,13 @@ impl Simulation {
         for gi in 0..self.m.guests.len() {
             let Some(wname) = &wl_of[gi] else { continue };
             let w = &self.scenario.workloads[wname];
-            if let Workload::Fio(f) = &self.workloads[gi] {
-                for _ in 0..f.processes() {
+            let procs = match &self.workloads[gi] {
+                Workload::Fio(f) => Some(f.processes()),
+                Workload::Iozone(z) => Some(z.processes()),
+                _ => None,
+            };
+            if let Some(n) = procs {
+                for _ in 0..n {
                     let t = self.m.tasks.len() as u32;
                     self.m.tasks.push(Task::new(gi as u32, TaskKind::User(0)));
                     let u = self.workloads[gi].add_user(t, &mut self.m);

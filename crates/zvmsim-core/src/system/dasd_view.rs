@@ -81,3 +81,31 @@ impl Simulation {
         }
     }
 }
+
+impl Simulation {
+    /// `pvpath` in guest `gi`: LVM1 multipath on the guest's DASD driver (2.4: major 94, four
+    /// minors per disk, the PV is the disk's first partition).
+    pub(super) fn pvpath(
+        &mut self,
+        gi: usize,
+        c: &crate::linux::lvm::PvpathCommand,
+    ) -> Vec<String> {
+        let g = &mut self.m.guests[gi];
+        let dasd = &g.dasd;
+        for pv in &mut g.lvm.pvs {
+            if let Some(name) = pv
+                .vdevs
+                .first()
+                .and_then(|&v| dasd.by_vdev(v))
+                .and_then(|d| dasd.devs[d as usize].name.clone())
+            {
+                pv.pv = format!("/dev/{name}1");
+            }
+        }
+        let dev = |v: u16| {
+            dasd.by_vdev(v)
+                .map(|d| (94, 4 * d + 1, dasd.devs[d as usize].count))
+        };
+        g.lvm.pvpath(c, dev)
+    }
+}
