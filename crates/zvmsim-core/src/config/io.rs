@@ -45,6 +45,19 @@ pub struct ChannelSpec {
     pub ficon_overhead: Duration,
     /// The same for one zHPF I/O. Calibrated (docs/calibration.md).
     pub zhpf_overhead: Duration,
+    /// How the channel subsystem picks a path of the device's path group for an I/O:
+    /// `least-busy` (the path with the fewest open exchanges: Dynamic Channel Path
+    /// Management's balancing) or `uncoordinated` (any path of the group, without regard to
+    /// the other devices' I/O on it: a z900's channel subsystem without DCM).
+    pub path_choice: PathChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PathChoice {
+    #[default]
+    LeastBusy,
+    Uncoordinated,
 }
 
 impl Default for ChannelSpec {
@@ -56,6 +69,7 @@ impl Default for ChannelSpec {
             exchanges: 64,
             ficon_overhead: Duration(90_000),
             zhpf_overhead: Duration(60_000),
+            path_choice: PathChoice::LeastBusy,
         }
     }
 }

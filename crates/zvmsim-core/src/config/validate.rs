@@ -504,11 +504,15 @@ fn check_vmrm(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
 fn check_io(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     if let Some(io) = &s.io {
         let mut sys = crate::io::IoSystem::new(&s.model, crate::engine::rng::Stream::new(1, 1));
-        sys.configure(io, crate::engine::rng::Stream::new(1, 3))
-            .map_err(|e| {
-                let field = e.split(':').next().unwrap_or("io").to_string();
-                src.error(&field, e)
-            })?;
+        sys.configure(
+            io,
+            crate::engine::rng::Stream::new(1, 3),
+            crate::engine::rng::Stream::new(1, 4),
+        )
+        .map_err(|e| {
+            let field = e.split(':').next().unwrap_or("io").to_string();
+            src.error(&field, e)
+        })?;
     }
     for (i, g) in s.guests.iter().enumerate() {
         for (j, line) in g.directory.iter().enumerate() {

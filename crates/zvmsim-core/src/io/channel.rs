@@ -3,7 +3,8 @@
 //! chain's round trips in command mode, one exchange with zHPF), then its data, which
 //! occupies the link at the link's rate; transfers on one link follow each other.
 
-use crate::config::io::ChannelSpec;
+use crate::config::io::{ChannelSpec, PathChoice};
+use crate::engine::rng::Stream;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ChpidStats {
@@ -32,10 +33,12 @@ pub struct Channels {
     /// I/Os that found every path at its exchange limit (they run anyway, counted).
     pub exchange_waits: u64,
     pub zhpf: bool,
+    choice: PathChoice,
+    rng: Stream,
 }
 
 impl Channels {
-    pub fn new(spec: &ChannelSpec) -> Self {
+    pub fn new(spec: &ChannelSpec, rng: Stream) -> Self {
         // 100 MB/s per Gbit/s of link speed (see ChannelSpec::speed).
         let mb_per_s = (spec.speed.max(1) as u64) * 100;
         Channels {
@@ -55,12 +58,22 @@ impl Channels {
             exchanges: spec.exchanges.max(1),
             exchange_waits: 0,
             zhpf: spec.zhpf,
+            choice: spec.path_choice,
+            rng,
         }
     }
 
     /// The channel subsystem picks a path for an I/O starting now: the one with the fewest
     /// open exchanges (lowest index on a tie).
     pub fn pick(&mut self) -> u32 {
+        if self.choice == PathChoice::Uncoordinated {
+            let i = self.rng.below(self.chpids.len() as u64) as usize;
+            if self.chpids[i].active >= self.exchanges {
+                self.exchange_waits += 1;
+            }
+            self.chpids[i].active += 1;
+            return i as u32;
+        }
         let (i, c) = self
             .chpids
             .iter()
@@ -114,7 +127,7 @@ mod tests {
             count: 2,
             ..Default::default()
         };
-        let mut ch = Channels::new(&spec);
+        let mut ch = Channels::new(&spec, Stream::new(1, 1));
         // 16 Gbit/s: 1600 MB/s, so 1.6 MB takes 1 ms.
         let p = ch.pick();
         let q = ch.pick();

@@ -103,8 +103,15 @@ impl IoSystem {
     }
 
     /// Build the channels, LCUs and the staged storage server of `[io]`.
-    pub fn configure(&mut self, spec: &IoSpec, rank_rng: Stream) -> Result<(), String> {
-        self.chans = Some(Channels::new(&spec.channels));
+    /// `rank_rng` drives the ranks' rotational positions, `chan_rng` the channels' path
+    /// choice.
+    pub fn configure(
+        &mut self,
+        spec: &IoSpec,
+        rank_rng: Stream,
+        chan_rng: Stream,
+    ) -> Result<(), String> {
+        self.chans = Some(Channels::new(&spec.channels, chan_rng));
         let mut staged = Staged::new(&spec.server, rank_rng);
         for (li, l) in spec.lcus.iter().enumerate() {
             let ssid = crate::config::io::parse_rdev(&l.ssid)

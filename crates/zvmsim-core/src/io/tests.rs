@@ -84,7 +84,8 @@ fn two_lcus() -> IoSystem {
         ],
     };
     let mut io = IoSystem::new(&ModelParams::default(), Stream::new(1, 1));
-    io.configure(&spec, Stream::new(1, 3)).unwrap();
+    io.configure(&spec, Stream::new(1, 3), Stream::new(1, 4))
+        .unwrap();
     io
 }
 

@@ -26,6 +26,7 @@ const STREAM_DASD: u64 = 1;
 const STREAM_GUEST: u64 = 1000;
 // Stream 2 was the storage server's random cache hits (now its track directory).
 const STREAM_RANKS: u64 = 3;
+const STREAM_CHANNELS: u64 = 4;
 const STREAM_WARM: u64 = 2000;
 
 /// CP's nucleus and fixed control blocks: 128 MB, the order of magnitude of a z/VM 5.x nucleus
@@ -67,7 +68,11 @@ impl Simulation {
             .collect();
         if let Some(spec) = &sc.io {
             // Checked with the scenario (config::validate); a failure leaves no [io] devices.
-            let _ = io.configure(spec, Stream::new(seed, STREAM_RANKS));
+            let _ = io.configure(
+                spec,
+                Stream::new(seed, STREAM_RANKS),
+                Stream::new(seed, STREAM_CHANNELS),
+            );
         }
         // Spool volumes (saved segments' system data files): CP-owned, outside [io].
         let spool_devs: Vec<u32> = sc
