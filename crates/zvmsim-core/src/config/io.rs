@@ -20,7 +20,11 @@ pub struct IoSpec {
     #[serde(default)]
     pub server: ServerSpec,
     /// Logical control units (LSS/SSID) with their base and alias devices.
+    #[serde(default)]
     pub lcus: Vec<LcuSpec>,
+    /// SCSI LUNs reached over FCP channels (zfcp), fixed-block volumes of the server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fcp: Option<FcpSpec>,
     /// CPU that Linux and CP spend per I/O.
     #[serde(default)]
     pub cost: IoCost,
@@ -147,6 +151,49 @@ impl Default for ServerSpec {
             extent: Size(1 << 30),
         }
     }
+}
+
+/// FCP: channels in FCP mode (IOCDS type FCP) through a switch to the server's FCP host
+/// adapter ports, and the LUNs behind them. Each LUN is one path: a channel, a host adapter
+/// and the rank holding it, as the zfcp configuration (device, WWPN, LUN) names them.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FcpSpec {
+    /// FCP channels (CHPIDs).
+    pub chpids: u32,
+    /// Link speed, Gbit/s (seed 004: FCP 2 Gbps, 2109-F16 switch).
+    #[serde(default = "two")]
+    pub speed: u32,
+    /// Data rate one FCP channel sustains (its adapter's processor and QDIO queues), per
+    /// second; the link's rate when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel_rate: Option<Size>,
+    /// Protocol time of one SCSI command besides its data (QDIO, zfcp, switch, the adapter's
+    /// FCP exchange).
+    pub overhead: Duration,
+    /// SCSI commands the zfcp driver keeps in flight per LUN.
+    #[serde(default = "one")]
+    pub queue_depth: u32,
+    pub luns: Vec<LunRange>,
+}
+
+/// LUNs on one path: `count` LUNs of `size`, the first one's device number `rdev` (each LUN
+/// takes `queue_depth` consecutive numbers: its command slots).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LunRange {
+    pub rdev: String,
+    #[serde(default = "one")]
+    pub count: u32,
+    pub size: Size,
+    /// Indices (from 0) of the channel, the host adapter and the rank.
+    pub chpid: u32,
+    pub host_adapter: u32,
+    pub rank: u32,
+}
+
+fn two() -> u32 {
+    2
 }
 
 /// How the aliases of an LCU work.

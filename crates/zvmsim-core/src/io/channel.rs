@@ -101,6 +101,19 @@ impl Channels {
         start + dur
     }
 
+    /// Path `p` for an I/O whose path is fixed (an FCP LUN's channel).
+    pub fn take(&mut self, p: u32) -> u32 {
+        let i = (p as usize).min(self.chpids.len() - 1);
+        self.chpids[i].active += 1;
+        i as u32
+    }
+
+    /// A channel slower than its link (its adapter's processor): data at `bytes_per_s`.
+    pub fn limit_rate(&mut self, bytes_per_s: u64) {
+        let ns = 1024 * 1_000_000_000 / bytes_per_s.max(1);
+        self.ns_per_kib = self.ns_per_kib.max(ns);
+    }
+
     /// The I/O on path `p` ended.
     pub fn release(&mut self, p: u32) {
         let c = &mut self.chpids[p as usize];

@@ -62,7 +62,41 @@ struct SeqStream {
 
 struct Volume {
     extents: u64,
+    /// A LUN placed on one rank (FCP, ESS 2105): (rank, byte offset in the rank's data).
+    placed: Option<(u32, u64)>,
+    blocks: u64,
     streams: Vec<SeqStream>,
+}
+
+/// A resource shared by requests whose times are computed when they start, not in the order
+/// they use it: its booked busy intervals, so that a later-computed use that comes earlier
+/// fills a gap instead of queueing behind uses booked further ahead.
+#[derive(Default)]
+struct Calendar {
+    /// Booked (start, end), by start.
+    busy: std::collections::VecDeque<(u64, u64)>,
+}
+
+impl Calendar {
+    /// Book `dur` from `at` or the first gap after it; intervals ended before `now` are
+    /// forgotten. Returns the start.
+    fn book(&mut self, at: u64, dur: u64, now: u64) -> u64 {
+        while self.busy.front().is_some_and(|&(_, e)| e <= now) {
+            self.busy.pop_front();
+        }
+        let mut t = at;
+        let mut i = 0;
+        while i < self.busy.len() {
+            let (s, e) = self.busy[i];
+            if t + dur <= s {
+                break;
+            }
+            t = t.max(e);
+            i += 1;
+        }
+        self.busy.insert(i, (t, t + dur));
+        t
+    }
 }
 
 fn ns_per_mib(bytes_per_s: u64) -> u64 {
@@ -82,8 +116,8 @@ pub struct Staged {
     ha_ns_per_mib: u64,
     nvs_ns_per_mib: u64,
     ckd_ns_per_mib: u64,
-    /// The NVS copy path (shared by all adapters) is free from this time on.
-    nvs_free: u64,
+    /// The NVS copy path (shared by all adapters): its booked busy intervals.
+    nvs_path: Calendar,
     /// Per adapter, the time it was busy.
     ha_busy: Vec<u64>,
     cache: Cache,
@@ -144,7 +178,7 @@ impl Staged {
             ha_ns_per_mib: spec.ha_rate.map_or(0, |r| ns_per_mib(r.bytes())),
             nvs_ns_per_mib: spec.nvs_rate.map_or(0, |r| ns_per_mib(r.bytes())),
             ckd_ns_per_mib: spec.ckd_write_rate.map_or(0, |r| ns_per_mib(r.bytes())),
-            nvs_free: 0,
+            nvs_path: Calendar::default(),
             ha_busy: vec![0; spec.host_adapters.max(1) as usize],
             cache: Cache::new(spec.cache.bytes()),
             prefetch_blocks: (spec.prefetch.bytes() / BLOCK).max(1),
@@ -162,10 +196,19 @@ impl Staged {
     pub fn add_volume(&mut self, bytes: u64) -> u32 {
         self.cache.add_volume(bytes / BLOCK);
         self.vols.push(Volume {
+            placed: None,
+            blocks: bytes / BLOCK,
             extents: bytes.div_ceil(self.extent),
             streams: vec![SeqStream::default(); STREAMS],
         });
         (self.vols.len() - 1) as u32
+    }
+
+    /// A volume of `bytes` held in one rank at byte `offset` of its data (an ESS LUN).
+    pub fn add_volume_on(&mut self, bytes: u64, rank: u32, offset: u64) -> u32 {
+        let v = self.add_volume(bytes);
+        self.vols[v as usize].placed = Some((rank, offset));
+        v
     }
 
     /// The host adapter of path `port` takes the command arriving at `at`: returns when its
@@ -183,20 +226,19 @@ impl Staged {
     /// adapter's data path: `ha_rate`); a write's data is also copied into the other cluster's
     /// NVS over the path all adapters share (`nvs_rate`), the adapter holding it meanwhile.
     /// Returns when the adapter is done (`at` when data rates are not modelled).
-    pub fn adapter_data(&mut self, port: u32, at: u64, bytes: u64, write: bool) -> u64 {
+    pub fn adapter_data(&mut self, port: u32, at: u64, bytes: u64, write: bool, ckd: bool) -> u64 {
         if self.ha_ns_per_mib == 0 {
             return at;
         }
         let i = port as usize % self.ha.len();
         let start = at.max(self.ha[i]);
         self.stats.ha_wait_ns += start - at;
-        let per_mib = self.ha_ns_per_mib + if write { self.ckd_ns_per_mib } else { 0 };
+        let per_mib = self.ha_ns_per_mib + if write && ckd { self.ckd_ns_per_mib } else { 0 };
         let moved = start + bytes * per_mib / (1 << 20);
         self.stats.ha_data_ns += moved - start;
         let end = if write && self.nvs_ns_per_mib > 0 {
-            let s = moved.max(self.nvs_free);
             let d = bytes * self.nvs_ns_per_mib / (1 << 20);
-            self.nvs_free = s + d;
+            let s = self.nvs_path.book(moved, d, at);
             self.stats.nvs_copy_ns += d;
             s + d
         } else {
@@ -236,6 +278,12 @@ impl Staged {
     }
 
     fn addr(&self, v: usize, block: u64) -> RankAddr {
+        if let Some((rank, offset)) = self.vols[v].placed {
+            return RankAddr {
+                rank,
+                offset: offset + block * BLOCK,
+            };
+        }
         self.ranks
             .locate(v as u32, self.vols[v].extents, block * BLOCK)
     }
@@ -362,6 +410,11 @@ impl Staged {
     /// fio's layout of its files): the tracks of `blocks` at `block` of volume `v`.
     pub fn preload(&mut self, v: u32, block: u64, blocks: u64) {
         self.cache.insert(v, block, blocks);
+    }
+
+    /// 4 KB blocks of volume `v`.
+    pub fn volume_blocks(&self, v: u32) -> u64 {
+        self.vols.get(v as usize).map_or(0, |x| x.blocks)
     }
 
     pub fn cache(&self) -> &Cache {

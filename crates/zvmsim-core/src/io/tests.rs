@@ -49,6 +49,7 @@ fn one_channel_program_per_subchannel_fifo_and_routed_back() {
 /// base 9100 and 2 aliases.
 fn two_lcus() -> IoSystem {
     let spec = IoSpec {
+        fcp: None,
         channels: Default::default(),
         server: Default::default(),
         cost: Default::default(),

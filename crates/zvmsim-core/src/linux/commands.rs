@@ -221,6 +221,7 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ),
     ("echo N S > /proc/sys/vm/cmm_timeout", None),
     ("lsdasd [-u]", Some("UIDs use an inferred storage-server serial")),
+    ("pvpath -qa [PV] | -p N -ey|-en PV", Some("LVM1 mp-v6 multipath; its own errors are not modelled")),
     (
         "cat /proc/dasd/devices",
         Some("alias devices (no block device) are not listed"),

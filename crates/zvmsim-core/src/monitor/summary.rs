@@ -225,6 +225,12 @@ pub struct DasdSummary {
     pub iozone_write_mb_s: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub iozone_read_mb_s: Option<f64>,
+    /// During iozone's write and its read test: utilization of each stage's busiest unit,
+    /// channel (link), host adapter, NVS copy path, disk; the highest is the limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iozone_write_util_pct: Option<[f64; 4]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iozone_read_util_pct: Option<[f64; 4]>,
 }
 
 /// `num / den`, or 0 with nothing to divide by.

@@ -294,6 +294,29 @@ impl Simulation {
                     .unwrap_or_default(),
             });
         }
+        // Linux directly in an LPAR with FCP LUNs (seed 004): zfcp sets every LUN online in
+        // the LPAR's Linux (the first guest); each LUN is a SCSI disk sda, sdb, ... whose
+        // further command slots have no name.
+        if sc.io.as_ref().is_some_and(|i| i.fcp.is_some()) && !m.guests.is_empty() {
+            let mut n = 0u8;
+            for (sub, first, blocks) in m.io.fcp_slots() {
+                let rdev = m.io.sub(sub).rdev;
+                m.io.set_owner(sub, crate::io::SubOwner::Guest(0));
+                let name = first.then(|| {
+                    n += 1;
+                    format!("sd{}", (b'a' + (n - 1) % 26) as char)
+                });
+                m.guests[0].dasd.add(
+                    rdev,
+                    name,
+                    crate::linux::dasd::DevPath::Dedicated { sub },
+                    None,
+                    false,
+                    blocks,
+                    0,
+                );
+            }
+        }
         let mut sim = Simulation {
             hash,
             seed,

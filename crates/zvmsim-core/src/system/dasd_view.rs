@@ -42,7 +42,7 @@ impl Simulation {
                     (_, SubKind::PavAlias { base }) => format!("{:02x}", io.sub(base).rdev & 0xff),
                     _ => format!("{:02x}", s.rdev & 0xff),
                 };
-                let ssid = if s.lcu == NONE {
+                let ssid = if s.lcu == NONE || s.lcu == crate::io::FCP {
                     dev.ssid
                 } else {
                     io.lcus()[s.lcu as usize].ssid

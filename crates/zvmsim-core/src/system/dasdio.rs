@@ -206,6 +206,7 @@ impl Simulation {
         let (waits, wait_ns) = self.m.io.extent_waits();
         let all_ios = self.m.io.flow.submitted.max(1) as f64;
         let mut iozone = (None::<f64>, None::<f64>);
+        let mut util = [None, None];
         for g in 0..gs.len() {
             if let Some(z) = self.iozone(g) {
                 let (w, r) = z.throughput();
@@ -215,6 +216,7 @@ impl Simulation {
                     (x, None) => x,
                 };
                 iozone = (add(iozone.0, w), add(iozone.1, r));
+                util = z.util;
             }
         }
         Some(crate::monitor::summary::DasdSummary {
@@ -235,6 +237,8 @@ impl Simulation {
             extent_wait_ms: ratio(wait_ns as f64, waits as f64) / 1e6,
             iozone_write_mb_s: iozone.0,
             iozone_read_mb_s: iozone.1,
+            iozone_write_util_pct: util[0],
+            iozone_read_util_pct: util[1],
         })
     }
 }

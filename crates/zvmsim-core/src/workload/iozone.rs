@@ -46,6 +46,9 @@ struct Proc {
     dev: u32,
     /// Index of its disk's LVM1 multipath volume in the guest's LVM (NONE: a plain disk).
     pv: u32,
+    /// The device's command slots (a SCSI LUN's queue depth; one for a DASD).
+    slots: Vec<u32>,
+    next_slot: usize,
     phase: Phase,
     task: u32,
     start: u64,
@@ -64,6 +67,10 @@ pub struct IozoneResult {
     pub read_ns: u64,
 }
 
+/// Utilization (%) of each I/O stage's busiest unit during a test: channel, host adapter,
+/// NVS copy, disk (`IoSystem::stage_busy`).
+pub type StageUtil = [f64; 4];
+
 pub struct Iozone {
     p: IozonePages,
     direct: bool,
@@ -73,6 +80,10 @@ pub struct Iozone {
     pub results: Vec<IozoneResult>,
     pub failed: Option<String>,
     added: u32,
+    /// Stage busy times and the time when the current test started, and each test's stage
+    /// utilizations once it ended (write, read).
+    mark: ([u64; 4], u64),
+    pub util: [Option<StageUtil>; 2],
 }
 
 impl Iozone {
@@ -91,6 +102,8 @@ impl Iozone {
                 vdev: crate::config::io::parse_rdev(d).unwrap_or(0),
                 dev: NONE,
                 pv: NONE,
+                slots: Vec::new(),
+                next_slot: 0,
                 phase: Phase::Write,
                 task: NONE,
                 start: 0,
@@ -108,6 +121,8 @@ impl Iozone {
             cost,
             failed: None,
             added: 0,
+            mark: ([0; 4], 0),
+            util: [None, None],
         }
     }
 
@@ -156,6 +171,15 @@ impl Iozone {
             pr.dev = NONE;
             return false;
         }
+        // A SCSI LUN's further command slots follow it, unnamed (zfcp queue depth).
+        let dasd = &k.guests[g].dasd;
+        pr.slots = vec![pr.dev];
+        while let Some(d) = dasd.by_vdev(pr.vdev.wrapping_add(pr.slots.len() as u16)) {
+            if !dasd.is_alias(d) || dasd.devs[d as usize].group != NONE {
+                break;
+            }
+            pr.slots.push(d);
+        }
         pr.pv = k.guests[g]
             .lvm
             .pvs
@@ -180,7 +204,11 @@ impl Iozone {
     ) -> (u64, u64) {
         let pr = &mut self.procs[i];
         let block = FIRST_BLOCK + at;
-        let (req, start) = if pr.pv == NONE {
+        let (req, start) = if pr.slots.len() > 1 {
+            pr.next_slot = (pr.next_slot + 1) % pr.slots.len();
+            let d = pr.slots[pr.next_slot];
+            k.guests[g].dasd.submit_to(t, d, block, pages, write, k.now)
+        } else if pr.pv == NONE {
             k.guests[g]
                 .dasd
                 .submit(t, pr.dev, block, pages, write, k.now)
@@ -218,6 +246,9 @@ impl Iozone {
                 return (0, Outcome::Done);
             }
             self.procs[i].start = k.now;
+            if i == 0 {
+                self.mark = (k.io.stage_busy(), k.now);
+            }
         }
         let mut guest = 0u64;
         let mut cp = 0u64;
@@ -315,6 +346,18 @@ impl Iozone {
         (guest + cp, outcome)
     }
 
+    /// The stages' utilizations since the mark; the mark moves to now.
+    fn test_util(&mut self, k: &Machine) -> StageUtil {
+        let now = k.io.stage_busy();
+        let dt = k.now.saturating_sub(self.mark.1).max(1) as f64;
+        let mut u = [0.0; 4];
+        for s in 0..4 {
+            u[s] = 100.0 * now[s].saturating_sub(self.mark.0[s]) as f64 / dt;
+        }
+        self.mark = (now, k.now);
+        u
+    }
+
     /// Process `i` finished its current test: its time counts; after the write test it
     /// waits for the others, the last one starts them all on the read test.
     fn end_test(&mut self, i: usize, k: &mut Machine) {
@@ -327,6 +370,7 @@ impl Iozone {
             self.results[i].write_ns = el;
             pr.phase = Phase::Barrier;
             if self.procs.iter().all(|q| q.phase == Phase::Barrier) {
+                self.util[0] = Some(self.test_util(k));
                 for (j, q) in self.procs.iter_mut().enumerate() {
                     q.phase = Phase::Read;
                     q.start = k.now;
@@ -341,6 +385,9 @@ impl Iozone {
         } else {
             self.results[i].read_ns = el;
             pr.phase = Phase::Done;
+            if self.procs.iter().all(|q| q.phase == Phase::Done) {
+                self.util[1] = Some(self.test_util(k));
+            }
         }
     }
 }
