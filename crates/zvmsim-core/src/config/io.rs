@@ -20,7 +20,11 @@ pub struct IoSpec {
     #[serde(default)]
     pub server: ServerSpec,
     /// Logical control units (LSS/SSID) with their base and alias devices.
+    #[serde(default)]
     pub lcus: Vec<LcuSpec>,
+    /// SCSI LUNs reached over FCP channels (zfcp), fixed-block volumes of the server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fcp: Option<FcpSpec>,
     /// CPU that Linux and CP spend per I/O.
     #[serde(default)]
     pub cost: IoCost,
@@ -45,6 +49,19 @@ pub struct ChannelSpec {
     pub ficon_overhead: Duration,
     /// The same for one zHPF I/O. Calibrated (docs/calibration.md).
     pub zhpf_overhead: Duration,
+    /// How the channel subsystem picks a path of the device's path group for an I/O:
+    /// `least-busy` (the path with the fewest open exchanges: Dynamic Channel Path
+    /// Management's balancing) or `uncoordinated` (any path of the group, without regard to
+    /// the other devices' I/O on it: a z900's channel subsystem without DCM).
+    pub path_choice: PathChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PathChoice {
+    #[default]
+    LeastBusy,
+    Uncoordinated,
 }
 
 impl Default for ChannelSpec {
@@ -56,6 +73,7 @@ impl Default for ChannelSpec {
             exchanges: 64,
             ficon_overhead: Duration(90_000),
             zhpf_overhead: Duration(60_000),
+            path_choice: PathChoice::LeastBusy,
         }
     }
 }
@@ -70,6 +88,20 @@ pub struct ServerSpec {
     /// Host-adapter processor time per I/O (command decode, cache directory lookup).
     /// Calibrated (docs/calibration.md).
     pub ha_io: Duration,
+    /// Data rate through one host adapter, per second (ESS 2105: the adapter moves the data
+    /// itself). None: not a limit (the DS8000 adapters of seed 003). Calibrated for the
+    /// ESS F20 (docs/calibration.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ha_rate: Option<Size>,
+    /// Rate of the copy of written data into the other cluster's NVS, per second, shared by
+    /// all host adapters (ESS 2105). None: not a limit. Calibrated (docs/calibration.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nvs_rate: Option<Size>,
+    /// Rate at which the host adapter writes CKD records into the cache's fixed-block track
+    /// images, per second (ESS 2105 CKD emulation; FB volumes and FCP writes do not pay
+    /// it). None: not a limit. Calibrated (docs/calibration.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ckd_write_rate: Option<Size>,
     /// Read cache.
     pub cache: Size,
     /// Non-volatile storage holding written data until it is destaged.
@@ -102,6 +134,9 @@ impl Default for ServerSpec {
             model: "DS8000".into(),
             host_adapters: 8,
             ha_io: Duration(40_000),
+            ha_rate: None,
+            nvs_rate: None,
+            ckd_write_rate: None,
             cache: Size(256 << 30),
             nvs: Size(8 << 30),
             prefetch: Size(1 << 20),
@@ -116,6 +151,49 @@ impl Default for ServerSpec {
             extent: Size(1 << 30),
         }
     }
+}
+
+/// FCP: channels in FCP mode (IOCDS type FCP) through a switch to the server's FCP host
+/// adapter ports, and the LUNs behind them. Each LUN is one path: a channel, a host adapter
+/// and the rank holding it, as the zfcp configuration (device, WWPN, LUN) names them.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FcpSpec {
+    /// FCP channels (CHPIDs).
+    pub chpids: u32,
+    /// Link speed, Gbit/s (seed 004: FCP 2 Gbps, 2109-F16 switch).
+    #[serde(default = "two")]
+    pub speed: u32,
+    /// Data rate one FCP channel sustains (its adapter's processor and QDIO queues), per
+    /// second; the link's rate when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel_rate: Option<Size>,
+    /// Protocol time of one SCSI command besides its data (QDIO, zfcp, switch, the adapter's
+    /// FCP exchange).
+    pub overhead: Duration,
+    /// SCSI commands the zfcp driver keeps in flight per LUN.
+    #[serde(default = "one")]
+    pub queue_depth: u32,
+    pub luns: Vec<LunRange>,
+}
+
+/// LUNs on one path: `count` LUNs of `size`, the first one's device number `rdev` (each LUN
+/// takes `queue_depth` consecutive numbers: its command slots).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LunRange {
+    pub rdev: String,
+    #[serde(default = "one")]
+    pub count: u32,
+    pub size: Size,
+    /// Indices (from 0) of the channel, the host adapter and the rank.
+    pub chpid: u32,
+    pub host_adapter: u32,
+    pub rank: u32,
+}
+
+fn two() -> u32 {
+    2
 }
 
 /// How the aliases of an LCU work.
@@ -157,6 +235,11 @@ pub struct AliasRange {
     pub rdev: String,
     pub count: u32,
     pub kind: AliasKind,
+    /// Static PAV: the base (real device number) all these aliases are bound to, as the
+    /// storage server's configuration assigns them; without it they go round robin over the
+    /// LCU's bases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
 }
 
 fn one() -> u32 {

@@ -5,6 +5,7 @@ pub mod agelist;
 pub mod bounds;
 pub mod fio;
 pub mod io;
+pub mod iozone;
 pub mod level;
 mod names;
 mod overrides;

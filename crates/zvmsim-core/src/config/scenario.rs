@@ -402,6 +402,9 @@ pub enum WorkloadKind {
     Transactional,
     /// The Flexible I/O tester: processes issuing direct I/O to files (`[workloads.x.fio]`).
     Fio,
+    /// iozone's sequential write and read tests, one process per disk
+    /// (`[workloads.x.iozone]`).
+    Iozone,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -433,6 +436,9 @@ pub struct WorkloadSpec {
     /// fio's options, for `kind = "fio"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fio: Option<crate::config::fio::FioSpec>,
+    /// iozone's options, for `kind = "iozone"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iozone: Option<crate::config::iozone::IozoneSpec>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

@@ -266,8 +266,12 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
         }
     }
     for (name, w) in &s.workloads {
-        if w.kind == crate::config::scenario::WorkloadKind::Fio {
-            // fio's processes and options are checked by check_io.
+        if matches!(
+            w.kind,
+            crate::config::scenario::WorkloadKind::Fio
+                | crate::config::scenario::WorkloadKind::Iozone
+        ) {
+            // fio's and iozone's processes and options are checked by check_io.
             continue;
         }
         let f = |k: &str| format!("workloads.{name}.{k}");
@@ -500,11 +504,15 @@ fn check_vmrm(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
 fn check_io(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     if let Some(io) = &s.io {
         let mut sys = crate::io::IoSystem::new(&s.model, crate::engine::rng::Stream::new(1, 1));
-        sys.configure(io, crate::engine::rng::Stream::new(1, 3))
-            .map_err(|e| {
-                let field = e.split(':').next().unwrap_or("io").to_string();
-                src.error(&field, e)
-            })?;
+        sys.configure(
+            io,
+            crate::engine::rng::Stream::new(1, 3),
+            crate::engine::rng::Stream::new(1, 4),
+        )
+        .map_err(|e| {
+            let field = e.split(':').next().unwrap_or("io").to_string();
+            src.error(&field, e)
+        })?;
     }
     for (i, g) in s.guests.iter().enumerate() {
         for (j, line) in g.directory.iter().enumerate() {
@@ -542,6 +550,18 @@ fn check_io(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 ))
             }
             (_, Some(f)) => f.check().map_err(|e| src.error(&field, e))?,
+            _ => {}
+        }
+        match (&w.kind, &w.iozone) {
+            (crate::config::scenario::WorkloadKind::Iozone, None) => {
+                return Err(src.error(
+                    &format!("workloads.{name}"),
+                    "kind = \"iozone\" needs a [workloads.NAME.iozone] table with iozone's options",
+                ))
+            }
+            (_, Some(z)) => z
+                .check()
+                .map_err(|e| src.error(&format!("workloads.{name}.iozone"), e))?,
             _ => {}
         }
     }

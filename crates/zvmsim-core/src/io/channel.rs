@@ -3,7 +3,8 @@
 //! chain's round trips in command mode, one exchange with zHPF), then its data, which
 //! occupies the link at the link's rate; transfers on one link follow each other.
 
-use crate::config::io::ChannelSpec;
+use crate::config::io::{ChannelSpec, PathChoice};
+use crate::engine::rng::Stream;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ChpidStats {
@@ -32,10 +33,12 @@ pub struct Channels {
     /// I/Os that found every path at its exchange limit (they run anyway, counted).
     pub exchange_waits: u64,
     pub zhpf: bool,
+    choice: PathChoice,
+    rng: Stream,
 }
 
 impl Channels {
-    pub fn new(spec: &ChannelSpec) -> Self {
+    pub fn new(spec: &ChannelSpec, rng: Stream) -> Self {
         // 100 MB/s per Gbit/s of link speed (see ChannelSpec::speed).
         let mb_per_s = (spec.speed.max(1) as u64) * 100;
         Channels {
@@ -55,12 +58,22 @@ impl Channels {
             exchanges: spec.exchanges.max(1),
             exchange_waits: 0,
             zhpf: spec.zhpf,
+            choice: spec.path_choice,
+            rng,
         }
     }
 
     /// The channel subsystem picks a path for an I/O starting now: the one with the fewest
     /// open exchanges (lowest index on a tie).
     pub fn pick(&mut self) -> u32 {
+        if self.choice == PathChoice::Uncoordinated {
+            let i = self.rng.below(self.chpids.len() as u64) as usize;
+            if self.chpids[i].active >= self.exchanges {
+                self.exchange_waits += 1;
+            }
+            self.chpids[i].active += 1;
+            return i as u32;
+        }
         let (i, c) = self
             .chpids
             .iter()
@@ -86,6 +99,19 @@ impl Channels {
         c.stats.bytes += bytes;
         c.stats.ios += 1;
         start + dur
+    }
+
+    /// Path `p` for an I/O whose path is fixed (an FCP LUN's channel).
+    pub fn take(&mut self, p: u32) -> u32 {
+        let i = (p as usize).min(self.chpids.len() - 1);
+        self.chpids[i].active += 1;
+        i as u32
+    }
+
+    /// A channel slower than its link (its adapter's processor): data at `bytes_per_s`.
+    pub fn limit_rate(&mut self, bytes_per_s: u64) {
+        let ns = 1024 * 1_000_000_000 / bytes_per_s.max(1);
+        self.ns_per_kib = self.ns_per_kib.max(ns);
     }
 
     /// The I/O on path `p` ended.
@@ -114,7 +140,7 @@ mod tests {
             count: 2,
             ..Default::default()
         };
-        let mut ch = Channels::new(&spec);
+        let mut ch = Channels::new(&spec, Stream::new(1, 1));
         // 16 Gbit/s: 1600 MB/s, so 1.6 MB takes 1 ms.
         let p = ch.pick();
         let q = ch.pick();

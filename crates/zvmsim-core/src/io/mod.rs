@@ -10,6 +10,8 @@
 
 pub mod cache;
 pub mod channel;
+pub mod extent;
+mod fcp;
 mod lcu;
 pub mod rank;
 pub mod request;
@@ -33,6 +35,8 @@ use crate::engine::rng::Stream;
 
 /// No LCU / no staged volume.
 pub const NONE: u32 = u32::MAX;
+/// The "LCU" of an FCP LUN's command slots (no logical control unit: SCSI).
+pub const FCP: u32 = u32::MAX - 1;
 
 /// The I/O events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +68,13 @@ pub struct IoSystem {
     vol_of: Vec<u32>,
     /// Per request slot: the channel path it took (staged volumes).
     path_of: Vec<u32>,
+    /// FCP: the FCP channels, and per subchannel its fixed (channel, host adapter) if it is
+    /// a LUN's command slot.
+    fcp_chans: Option<Channels>,
+    fcp_path: Vec<Option<(u32, u32)>>,
+    /// Per staged volume: the channel programs running in the control unit with their
+    /// Define Extent track ranges (`extent.rs`).
+    extents: Vec<extent::Extents>,
     pub flow: Flow,
     /// CP's HyperPAV pool: searches for an idle alias, and those that found none.
     pub pool_tries: u64,
@@ -80,6 +91,9 @@ impl IoSystem {
             chans: None,
             vol_of: Vec::new(),
             path_of: Vec::new(),
+            extents: Vec::new(),
+            fcp_chans: None,
+            fcp_path: Vec::new(),
             flow: Flow::default(),
             pool_tries: 0,
             pool_fails: 0,
@@ -98,8 +112,15 @@ impl IoSystem {
     }
 
     /// Build the channels, LCUs and the staged storage server of `[io]`.
-    pub fn configure(&mut self, spec: &IoSpec, rank_rng: Stream) -> Result<(), String> {
-        self.chans = Some(Channels::new(&spec.channels));
+    /// `rank_rng` drives the ranks' rotational positions, `chan_rng` the channels' path
+    /// choice.
+    pub fn configure(
+        &mut self,
+        spec: &IoSpec,
+        rank_rng: Stream,
+        chan_rng: Stream,
+    ) -> Result<(), String> {
+        self.chans = Some(Channels::new(&spec.channels, chan_rng));
         let mut staged = Staged::new(&spec.server, rank_rng);
         for (li, l) in spec.lcus.iter().enumerate() {
             let ssid = crate::config::io::parse_rdev(&l.ssid)
@@ -115,6 +136,7 @@ impl IoSystem {
                         .ok_or_else(|| format!("io.lcus[{li}].bases: range passes FFFF"))?;
                     self.unique(rdev)?;
                     let vol = staged.add_volume(b.model.pages() * 4096);
+                    self.extents.push(extent::Extents::default());
                     let mut s = Subchannel::new(rdev, SubKind::Base, lcu, 0.0);
                     // Not attached until ATTACH or a directory MDISK/DEDICATE uses it.
                     s.owner = SubOwner::Free;
@@ -130,6 +152,23 @@ impl IoSystem {
                     format!("io.lcus[{li}].aliases: rdev `{}` is not hex", a.rdev)
                 })?;
                 hyperpav = a.kind == AliasKind::Hyperpav;
+                let bound = match &a.base {
+                    Some(b) => {
+                        let r = crate::config::io::parse_rdev(b).ok_or_else(|| {
+                            format!("io.lcus[{li}].aliases.base: `{b}` is not hex")
+                        })?;
+                        let i = bases
+                            .iter()
+                            .position(|&s| self.subs[s as usize].rdev == r)
+                            .ok_or_else(|| {
+                                format!(
+                                    "io.lcus[{li}].aliases.base: {r:04X} is not a base of this LCU"
+                                )
+                            })?;
+                        Some(bases[i])
+                    }
+                    None => None,
+                };
                 if !hyperpav && bases.is_empty() {
                     return Err(format!(
                         "io.lcus[{li}].aliases: static PAV aliases need a base"
@@ -144,7 +183,7 @@ impl IoSystem {
                         SubKind::HyperPavAlias
                     } else {
                         SubKind::PavAlias {
-                            base: bases[k as usize % bases.len()],
+                            base: bound.unwrap_or(bases[k as usize % bases.len()]),
                         }
                     };
                     let mut s = Subchannel::new(rdev, kind, lcu, 0.0);
@@ -167,6 +206,10 @@ impl IoSystem {
                 hyperpav,
             });
         }
+        if let Some(f) = &spec.fcp {
+            self.configure_fcp(f, &mut staged)?;
+        }
+        self.fcp_path.resize(self.subs.len(), None);
         self.server.staged = Some(staged);
         Ok(())
     }
@@ -260,25 +303,64 @@ impl IoSystem {
 
     /// The staged path: channel protocol, host adapter, cache/NVS/ranks, data on the link.
     fn staged_service(&mut self, id: IoId, vol: u32, r: &IoRequest, now: u64) -> u64 {
+        if self.path_of.len() <= id.0 as usize {
+            self.path_of.resize(id.0 as usize + 1, 0);
+        }
+        if let Some(fp) = self.fcp_path.get(r.device as usize).copied().flatten() {
+            return self.fcp_service(id, vol, r, now, fp);
+        }
         let (Some(ch), Some(sv)) = (self.chans.as_mut(), self.server.staged.as_mut()) else {
             return now;
         };
         let p = ch.pick();
-        if self.path_of.len() <= id.0 as usize {
-            self.path_of.resize(id.0 as usize + 1, 0);
-        }
         self.path_of[id.0 as usize] = p;
         let half = ch.overhead_ns / 2;
         let bytes = r.pages as u64 * 4096;
-        let at_server = sv.adapter(p, now + half);
+        // The control unit holds a channel program whose extent conflicts with one running
+        // (one of them may write) until that one has ended.
+        let granted = self.extents[vol as usize].admit(now + half, r.block, r.pages, r.write);
+        let at_server = sv.adapter(p, granted);
+        // The link and the adapter's data path carry the data side by side.
         let data_end = if r.write {
             let arrived = ch.transfer(p, at_server, bytes);
-            sv.write(vol, r.block, r.pages as u64, arrived)
+            let moved = sv.adapter_data(p, at_server, bytes, true, true);
+            sv.write(vol, r.block, r.pages as u64, arrived.max(moved))
         } else {
             let ready = sv.read(vol, r.block, r.pages as u64, at_server);
             ch.transfer(p, ready, bytes)
+                .max(sv.adapter_data(p, ready, bytes, false, true))
         };
+        // The control unit's part ends with the data in cache (and NVS): the extent is free
+        // then; status and interrupt follow.
+        self.extents[vol as usize].running(r.block, r.pages, r.write, data_end);
         data_end + (ch.overhead_ns - half)
+    }
+
+    /// Busy time so far of each stage's busiest unit: channel link (FICON and FCP), host
+    /// adapter, NVS copy path, disk. Differences over a test give its stages' utilizations.
+    pub fn stage_busy(&self) -> [u64; 4] {
+        let link = |c: Option<&Channels>| {
+            c.map_or(0, |c| {
+                c.stats().iter().map(|s| s.busy_ns).max().unwrap_or(0)
+            })
+        };
+        let chp = link(self.chans.as_ref()).max(link(self.fcp_chans.as_ref()));
+        match self.server.staged.as_ref() {
+            Some(s) => [
+                chp,
+                s.busiest_adapter_ns(),
+                s.stats.nvs_copy_ns,
+                s.ranks().busiest_disk_ns(),
+            ],
+            None => [chp, 0, 0, 0],
+        }
+    }
+
+    /// Channel programs the control units held for an extent conflict, and their wait.
+    pub fn extent_waits(&self) -> (u64, u64) {
+        self.extents
+            .iter()
+            .fold((0, 0), |(n, w), e| (n + e.waits, w + e.wait_ns))
     }
 
     /// Request `id` ended: returns it, and the next request CP started on its subchannel.
@@ -288,7 +370,18 @@ impl IoSystem {
         self.flow.completed += 1;
         self.flow.pages_out += r.pages as u64;
         if self.vol_of[r.device as usize] != NONE {
-            if let Some(ch) = self.chans.as_mut() {
+            let fcp = self
+                .fcp_path
+                .get(r.device as usize)
+                .copied()
+                .flatten()
+                .is_some();
+            let ch = if fcp {
+                self.fcp_chans.as_mut()
+            } else {
+                self.chans.as_mut()
+            };
+            if let Some(ch) = ch {
                 ch.release(self.path_of[id.0 as usize]);
             }
         }
@@ -343,8 +436,17 @@ impl IoSystem {
     pub fn by_rdev(&self, rdev: u16) -> Option<u32> {
         self.subs
             .iter()
-            .position(|s| s.rdev == rdev && s.lcu != NONE)
+            .position(|s| s.rdev == rdev && s.lcu != NONE && s.lcu != FCP)
             .map(|i| i as u32)
+    }
+
+    /// The volume (base subchannel) whose data subchannel `i` reaches: a static PAV alias
+    /// reaches its base's.
+    pub fn volume_of(&self, i: u32) -> u32 {
+        match self.subs[i as usize].kind {
+            SubKind::PavAlias { base } => base,
+            _ => i,
+        }
     }
 
     pub fn sub(&self, i: u32) -> &Subchannel {
@@ -378,6 +480,10 @@ impl IoSystem {
 
     pub fn channels(&self) -> Option<&Channels> {
         self.chans.as_ref()
+    }
+
+    pub fn fcp_channels(&self) -> Option<&Channels> {
+        self.fcp_chans.as_ref()
     }
 
     /// The invariants: one channel program per subchannel, each on the subchannel it names;

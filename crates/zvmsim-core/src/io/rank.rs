@@ -176,6 +176,15 @@ impl Ranks {
         s
     }
 
+    /// Busy time of the busiest disk.
+    pub fn busiest_disk_ns(&self) -> u64 {
+        self.disks
+            .iter()
+            .map(|d| d.stats.busy_ns)
+            .max()
+            .unwrap_or(0)
+    }
+
     pub fn disk_count(&self) -> usize {
         self.disks.len()
     }

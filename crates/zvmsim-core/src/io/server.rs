@@ -39,6 +39,9 @@ pub struct ServerStats {
     pub strip_destages: u64,
     pub random_destages: u64,
     pub ha_wait_ns: u64,
+    /// Host-adapter time moving data (with `ha_rate`), and the shared NVS copy's (`nvs_rate`).
+    pub ha_data_ns: u64,
+    pub nvs_copy_ns: u64,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -59,7 +62,45 @@ struct SeqStream {
 
 struct Volume {
     extents: u64,
+    /// A LUN placed on one rank (FCP, ESS 2105): (rank, byte offset in the rank's data).
+    placed: Option<(u32, u64)>,
+    blocks: u64,
     streams: Vec<SeqStream>,
+}
+
+/// A resource shared by requests whose times are computed when they start, not in the order
+/// they use it: its booked busy intervals, so that a later-computed use that comes earlier
+/// fills a gap instead of queueing behind uses booked further ahead.
+#[derive(Default)]
+struct Calendar {
+    /// Booked (start, end), by start.
+    busy: std::collections::VecDeque<(u64, u64)>,
+}
+
+impl Calendar {
+    /// Book `dur` from `at` or the first gap after it; intervals ended before `now` are
+    /// forgotten. Returns the start.
+    fn book(&mut self, at: u64, dur: u64, now: u64) -> u64 {
+        while self.busy.front().is_some_and(|&(_, e)| e <= now) {
+            self.busy.pop_front();
+        }
+        let mut t = at;
+        let mut i = 0;
+        while i < self.busy.len() {
+            let (s, e) = self.busy[i];
+            if t + dur <= s {
+                break;
+            }
+            t = t.max(e);
+            i += 1;
+        }
+        self.busy.insert(i, (t, t + dur));
+        t
+    }
+}
+
+fn ns_per_mib(bytes_per_s: u64) -> u64 {
+    (1u64 << 20) * 1_000_000_000 / bytes_per_s.max(1)
 }
 
 #[inline]
@@ -70,6 +111,15 @@ fn slot(block: u64) -> usize {
 pub struct Staged {
     ha: Vec<u64>,
     ha_ns: u64,
+    /// Data through a host adapter and into the other cluster's NVS, ns per MiB (0: not
+    /// modelled, the adapter's per-I/O time only).
+    ha_ns_per_mib: u64,
+    nvs_ns_per_mib: u64,
+    ckd_ns_per_mib: u64,
+    /// The NVS copy path (shared by all adapters): its booked busy intervals.
+    nvs_path: Calendar,
+    /// Per adapter, the time it was busy.
+    ha_busy: Vec<u64>,
     cache: Cache,
     prefetch_blocks: u64,
     nvs_cap: u64,
@@ -125,6 +175,11 @@ impl Staged {
         Staged {
             ha: vec![0; spec.host_adapters.max(1) as usize],
             ha_ns: spec.ha_io.ns(),
+            ha_ns_per_mib: spec.ha_rate.map_or(0, |r| ns_per_mib(r.bytes())),
+            nvs_ns_per_mib: spec.nvs_rate.map_or(0, |r| ns_per_mib(r.bytes())),
+            ckd_ns_per_mib: spec.ckd_write_rate.map_or(0, |r| ns_per_mib(r.bytes())),
+            nvs_path: Calendar::default(),
+            ha_busy: vec![0; spec.host_adapters.max(1) as usize],
             cache: Cache::new(spec.cache.bytes()),
             prefetch_blocks: (spec.prefetch.bytes() / BLOCK).max(1),
             nvs_cap: spec.nvs.bytes().max(1 << 20),
@@ -141,10 +196,19 @@ impl Staged {
     pub fn add_volume(&mut self, bytes: u64) -> u32 {
         self.cache.add_volume(bytes / BLOCK);
         self.vols.push(Volume {
+            placed: None,
+            blocks: bytes / BLOCK,
             extents: bytes.div_ceil(self.extent),
             streams: vec![SeqStream::default(); STREAMS],
         });
         (self.vols.len() - 1) as u32
+    }
+
+    /// A volume of `bytes` held in one rank at byte `offset` of its data (an ESS LUN).
+    pub fn add_volume_on(&mut self, bytes: u64, rank: u32, offset: u64) -> u32 {
+        let v = self.add_volume(bytes);
+        self.vols[v as usize].placed = Some((rank, offset));
+        v
     }
 
     /// The host adapter of path `port` takes the command arriving at `at`: returns when its
@@ -154,7 +218,45 @@ impl Staged {
         let start = at.max(self.ha[i]);
         self.stats.ha_wait_ns += start - at;
         self.ha[i] = start + self.ha_ns;
+        self.ha_busy[i] += self.ha_ns;
         start + self.ha_ns
+    }
+
+    /// The adapter of path `port` moves `bytes` of data starting at `at` (the ESS host
+    /// adapter's data path: `ha_rate`); a write's data is also copied into the other cluster's
+    /// NVS over the path all adapters share (`nvs_rate`), the adapter holding it meanwhile.
+    /// Returns when the adapter is done (`at` when data rates are not modelled).
+    pub fn adapter_data(&mut self, port: u32, at: u64, bytes: u64, write: bool, ckd: bool) -> u64 {
+        if self.ha_ns_per_mib == 0 {
+            return at;
+        }
+        let i = port as usize % self.ha.len();
+        let start = at.max(self.ha[i]);
+        self.stats.ha_wait_ns += start - at;
+        let per_mib = self.ha_ns_per_mib + if write && ckd { self.ckd_ns_per_mib } else { 0 };
+        let moved = start + bytes * per_mib / (1 << 20);
+        self.stats.ha_data_ns += moved - start;
+        let end = if write && self.nvs_ns_per_mib > 0 {
+            let d = bytes * self.nvs_ns_per_mib / (1 << 20);
+            let s = self.nvs_path.book(moved, d, at);
+            self.stats.nvs_copy_ns += d;
+            s + d
+        } else {
+            moved
+        };
+        self.ha[i] = end;
+        self.ha_busy[i] += end - start;
+        end
+    }
+
+    /// Host adapters.
+    pub fn adapters(&self) -> usize {
+        self.ha.len()
+    }
+
+    /// Busy time of the busiest host adapter (per-I/O processing and data).
+    pub fn busiest_adapter_ns(&self) -> u64 {
+        self.ha_busy.iter().copied().max().unwrap_or(0)
     }
 
     /// Find (or make) the stream `block` continues; returns (slot, continues a stream).
@@ -176,6 +278,12 @@ impl Staged {
     }
 
     fn addr(&self, v: usize, block: u64) -> RankAddr {
+        if let Some((rank, offset)) = self.vols[v].placed {
+            return RankAddr {
+                rank,
+                offset: offset + block * BLOCK,
+            };
+        }
         self.ranks
             .locate(v as u32, self.vols[v].extents, block * BLOCK)
     }
@@ -302,6 +410,11 @@ impl Staged {
     /// fio's layout of its files): the tracks of `blocks` at `block` of volume `v`.
     pub fn preload(&mut self, v: u32, block: u64, blocks: u64) {
         self.cache.insert(v, block, blocks);
+    }
+
+    /// 4 KB blocks of volume `v`.
+    pub fn volume_blocks(&self, v: u32) -> u64 {
+        self.vols.get(v as usize).map_or(0, |x| x.blocks)
     }
 
     pub fn cache(&self) -> &Cache {

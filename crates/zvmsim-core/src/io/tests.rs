@@ -49,6 +49,7 @@ fn one_channel_program_per_subchannel_fifo_and_routed_back() {
 /// base 9100 and 2 aliases.
 fn two_lcus() -> IoSystem {
     let spec = IoSpec {
+        fcp: None,
         channels: Default::default(),
         server: Default::default(),
         cost: Default::default(),
@@ -64,6 +65,7 @@ fn two_lcus() -> IoSystem {
                     rdev: "90F0".into(),
                     count: 4,
                     kind: AliasKind::Hyperpav,
+                    base: None,
                 }),
             },
             LcuSpec {
@@ -77,12 +79,14 @@ fn two_lcus() -> IoSystem {
                     rdev: "91F0".into(),
                     count: 2,
                     kind: AliasKind::Hyperpav,
+                    base: None,
                 }),
             },
         ],
     };
     let mut io = IoSystem::new(&ModelParams::default(), Stream::new(1, 1));
-    io.configure(&spec, Stream::new(1, 3)).unwrap();
+    io.configure(&spec, Stream::new(1, 3), Stream::new(1, 4))
+        .unwrap();
     io
 }
 

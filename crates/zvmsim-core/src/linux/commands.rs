@@ -57,6 +57,8 @@ pub enum LinuxCommand {
     /// The dcssblk driver's commands (saved segments as block devices) and the file-system
     /// commands on them: the simulation runs them.
     Dcss(super::dcssblk::DcssCommand),
+    /// LVM1 multipath's `pvpath`: the simulation applies it to the guest's volumes.
+    Pvpath(super::lvm::PvpathCommand),
     /// `lsdasd [-u]`, `cat /proc/dasd/devices`, `iostat -x`: the simulation prints them from
     /// the guest's DASD driver ([`dasdcmds::respond`]).
     Dasd(DasdQuery),
@@ -219,6 +221,7 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ),
     ("echo N S > /proc/sys/vm/cmm_timeout", None),
     ("lsdasd [-u]", Some("UIDs use an inferred storage-server serial")),
+    ("pvpath -qa [PV] | -p N -ey|-en PV", Some("LVM1 mp-v6 multipath; its own errors are not modelled")),
     (
         "cat /proc/dasd/devices",
         Some("alias devices (no block device) are not listed"),
@@ -282,6 +285,7 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
         "uptime" => procps::uptime(args)?,
         "lsdasd" => dasdcmds::lsdasd(args)?,
         "iostat" => dasdcmds::iostat(args)?,
+        "pvpath" => Some(LinuxCommand::Pvpath(super::lvm::parse(args)?)),
         "swapon" => swapon(args)?,
         "sysctl" => sysctl(args)?,
         _ => {
@@ -549,7 +553,7 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
         // Answered by the simulation, which applies it to the guest's module.
         LinuxCommand::Cmm(_) | LinuxCommand::Dcss(_) => vec![],
         // Printed by the simulation from the guest's DASD driver (dasdcmds::respond).
-        LinuxCommand::Dasd(_) => vec![],
+        LinuxCommand::Dasd(_) | LinuxCommand::Pvpath(_) => vec![],
         LinuxCommand::NotSimulated { command } => {
             vec![format!("not simulated by zvmsim: {command}")]
         }

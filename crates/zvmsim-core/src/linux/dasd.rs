@@ -221,6 +221,34 @@ impl DasdDriver {
         now: u64,
     ) -> (u32, Option<u32>) {
         let dev = self.start_dev(b);
+        self.enqueue(task, b, dev, block, pages, write, now)
+    }
+
+    /// A request for device `d` that runs on `d` itself, without the alias choice (a Linux
+    /// 2.4 driver: no PAV support; an alias z/VM gives it is a disk of its own).
+    pub fn submit_to(
+        &mut self,
+        task: u32,
+        d: u32,
+        block: u64,
+        pages: u32,
+        write: bool,
+        now: u64,
+    ) -> (u32, Option<u32>) {
+        self.enqueue(task, d, d, block, pages, write, now)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn enqueue(
+        &mut self,
+        task: u32,
+        b: u32,
+        dev: u32,
+        block: u64,
+        pages: u32,
+        write: bool,
+        now: u64,
+    ) -> (u32, Option<u32>) {
         let r = LReq {
             task,
             base: b,

@@ -8,6 +8,7 @@ pub mod commands;
 pub mod dasd;
 pub mod dcssblk;
 pub(crate) mod kernel;
+pub mod lvm;
 pub mod memory;
 mod reclaim;
 mod shell;

@@ -211,6 +211,26 @@ pub struct DasdSummary {
     pub disk_util_pct: f64,
     /// Mean utilization of the channel links.
     pub chpid_util_pct: f64,
+    /// The busiest host adapter's utilization (processor and data path), and the shared NVS
+    /// copy path's (ESS 2105), over the whole run.
+    pub ha_util_pct: f64,
+    pub nvs_copy_util_pct: f64,
+    /// Channel programs the control unit held for an extent conflict, in % of all, and
+    /// their mean wait.
+    pub extent_wait_pct: f64,
+    pub extent_wait_ms: f64,
+    /// iozone's "Children see throughput" of its write and read tests, MiB/s (when a
+    /// guest runs iozone and every process finished the test).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iozone_write_mb_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iozone_read_mb_s: Option<f64>,
+    /// During iozone's write and its read test: utilization of each stage's busiest unit,
+    /// channel (link), host adapter, NVS copy path, disk; the highest is the limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iozone_write_util_pct: Option<[f64; 4]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iozone_read_util_pct: Option<[f64; 4]>,
 }
 
 /// `num / den`, or 0 with nothing to divide by.

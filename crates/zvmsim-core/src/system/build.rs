@@ -26,6 +26,7 @@ const STREAM_DASD: u64 = 1;
 const STREAM_GUEST: u64 = 1000;
 // Stream 2 was the storage server's random cache hits (now its track directory).
 const STREAM_RANKS: u64 = 3;
+const STREAM_CHANNELS: u64 = 4;
 const STREAM_WARM: u64 = 2000;
 
 /// CP's nucleus and fixed control blocks: 128 MB, the order of magnitude of a z/VM 5.x nucleus
@@ -67,7 +68,11 @@ impl Simulation {
             .collect();
         if let Some(spec) = &sc.io {
             // Checked with the scenario (config::validate); a failure leaves no [io] devices.
-            let _ = io.configure(spec, Stream::new(seed, STREAM_RANKS));
+            let _ = io.configure(
+                spec,
+                Stream::new(seed, STREAM_RANKS),
+                Stream::new(seed, STREAM_CHANNELS),
+            );
         }
         // Spool volumes (saved segments' system data files): CP-owned, outside [io].
         let spool_devs: Vec<u32> = sc
@@ -248,6 +253,12 @@ impl Simulation {
                         Workload::Fio(Box::new(Fio::new(f, m.io_cost.clone(), rng)))
                     }
                     (WorkloadKind::Fio, None) => Workload::None,
+                    (WorkloadKind::Iozone, _) => match &ws.iozone {
+                        Some(z) => Workload::Iozone(Box::new(
+                            crate::workload::iozone::Iozone::new(z, m.io_cost.clone()),
+                        )),
+                        None => Workload::None,
+                    },
                     (WorkloadKind::Transactional, _) => {
                         Workload::Transactional(Box::new(Oltp::new(ws, db, rng)))
                     }
@@ -277,7 +288,34 @@ impl Simulation {
                 cmma_requested: spec.linux.cmma(),
                 cmma_reclaimed_mark: 0,
                 dasd: Default::default(),
+                lvm: wl
+                    .and_then(|(_, ws)| ws.iozone.as_ref())
+                    .map(crate::workload::iozone::lvm_of)
+                    .unwrap_or_default(),
             });
+        }
+        // Linux directly in an LPAR with FCP LUNs (seed 004): zfcp sets every LUN online in
+        // the LPAR's Linux (the first guest); each LUN is a SCSI disk sda, sdb, ... whose
+        // further command slots have no name.
+        if sc.io.as_ref().is_some_and(|i| i.fcp.is_some()) && !m.guests.is_empty() {
+            let mut n = 0u8;
+            for (sub, first, blocks) in m.io.fcp_slots() {
+                let rdev = m.io.sub(sub).rdev;
+                m.io.set_owner(sub, crate::io::SubOwner::Guest(0));
+                let name = first.then(|| {
+                    n += 1;
+                    format!("sd{}", (b'a' + (n - 1) % 26) as char)
+                });
+                m.guests[0].dasd.add(
+                    rdev,
+                    name,
+                    crate::linux::dasd::DevPath::Dedicated { sub },
+                    None,
+                    false,
+                    blocks,
+                    0,
+                );
+            }
         }
         let mut sim = Simulation {
             hash,
@@ -355,8 +393,13 @@ impl Simulation {
         for gi in 0..self.m.guests.len() {
             let Some(wname) = &wl_of[gi] else { continue };
             let w = &self.scenario.workloads[wname];
-            if let Workload::Fio(f) = &self.workloads[gi] {
-                for _ in 0..f.processes() {
+            let procs = match &self.workloads[gi] {
+                Workload::Fio(f) => Some(f.processes()),
+                Workload::Iozone(z) => Some(z.processes()),
+                _ => None,
+            };
+            if let Some(n) = procs {
+                for _ in 0..n {
                     let t = self.m.tasks.len() as u32;
                     self.m.tasks.push(Task::new(gi as u32, TaskKind::User(0)));
                     let u = self.workloads[gi].add_user(t, &mut self.m);

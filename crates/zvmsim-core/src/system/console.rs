@@ -99,6 +99,7 @@ impl Simulation {
                         None => continue, // answered when it ends
                     },
                     Ok(LinuxCommand::Dasd(q)) => self.dasd_query(gi, q),
+                    Ok(LinuxCommand::Pvpath(c)) => self.pvpath(gi, c),
                     Ok(c) => self.linux_command(gi, c),
                     Err(m) => m.lines().map(String::from).collect(),
                 };

@@ -42,7 +42,7 @@ impl Simulation {
                     (_, SubKind::PavAlias { base }) => format!("{:02x}", io.sub(base).rdev & 0xff),
                     _ => format!("{:02x}", s.rdev & 0xff),
                 };
-                let ssid = if s.lcu == NONE {
+                let ssid = if s.lcu == NONE || s.lcu == crate::io::FCP {
                     dev.ssid
                 } else {
                     io.lcus()[s.lcu as usize].ssid
@@ -79,5 +79,33 @@ impl Simulation {
         for g in &mut self.m.guests {
             g.dasd.mark(now);
         }
+    }
+}
+
+impl Simulation {
+    /// `pvpath` in guest `gi`: LVM1 multipath on the guest's DASD driver (2.4: major 94, four
+    /// minors per disk, the PV is the disk's first partition).
+    pub(super) fn pvpath(
+        &mut self,
+        gi: usize,
+        c: &crate::linux::lvm::PvpathCommand,
+    ) -> Vec<String> {
+        let g = &mut self.m.guests[gi];
+        let dasd = &g.dasd;
+        for pv in &mut g.lvm.pvs {
+            if let Some(name) = pv
+                .vdevs
+                .first()
+                .and_then(|&v| dasd.by_vdev(v))
+                .and_then(|d| dasd.devs[d as usize].name.clone())
+            {
+                pv.pv = format!("/dev/{name}1");
+            }
+        }
+        let dev = |v: u16| {
+            dasd.by_vdev(v)
+                .map(|d| (94, 4 * d + 1, dasd.devs[d as usize].count))
+        };
+        g.lvm.pvpath(c, dev)
     }
 }

@@ -28,7 +28,7 @@ impl Machine {
     /// run (a workload's preparation): the storage server's cache holds them.
     pub(crate) fn preload_dasd(&mut self, g: usize, d: u32, block: u64, blocks: u64) {
         let (volume, offset) = match self.guests[g].dasd.devs[d as usize].path {
-            DevPath::Dedicated { sub } => (sub, 0),
+            DevPath::Dedicated { sub } => (self.io.volume_of(sub), 0),
             DevPath::Minidisk { base, offset, .. } => (base, offset),
             DevPath::VirtualAlias { base } => (base, 0),
         };
@@ -42,7 +42,8 @@ impl Machine {
         let base_path = dasd.devs[r.base as usize].path;
         let dev_path = dasd.devs[r.dev as usize].path;
         let (volume, offset) = match base_path {
-            DevPath::Dedicated { sub } => (sub, 0),
+            // A static PAV alias a 2.4 kernel sees as a disk of its own reaches its base.
+            DevPath::Dedicated { sub } => (self.io.volume_of(sub), 0),
             DevPath::Minidisk { base, offset, .. } => (base, offset),
             DevPath::VirtualAlias { base } => (base, 0),
         };
@@ -70,6 +71,14 @@ impl Machine {
 }
 
 impl Simulation {
+    /// Guest `g`'s iozone workload, if it runs one.
+    pub fn iozone(&self, g: usize) -> Option<&crate::workload::iozone::Iozone> {
+        match self.workloads.get(g)? {
+            crate::workload::Workload::Iozone(z) => Some(z),
+            _ => None,
+        }
+    }
+
     /// The burst that ended ran io_submit: start the channel programs it built; the process
     /// sleeps unless completions already wait in its ring.
     pub(super) fn aio_burst_end(&mut self, task: u32) {
@@ -187,6 +196,29 @@ impl Simulation {
             100.0 * st.iter().map(|s| s.busy_ns).sum::<u64>() as f64
                 / (self.m.now.max(1) as f64 * st.len() as f64)
         });
+        let run = self.m.now.max(1) as f64;
+        let (ha, nvs_copy) = sv.map_or((0.0, 0.0), |s| {
+            (
+                100.0 * s.busiest_adapter_ns() as f64 / run,
+                100.0 * s.stats.nvs_copy_ns as f64 / run,
+            )
+        });
+        let (waits, wait_ns) = self.m.io.extent_waits();
+        let all_ios = self.m.io.flow.submitted.max(1) as f64;
+        let mut iozone = (None::<f64>, None::<f64>);
+        let mut util = [None, None];
+        for g in 0..gs.len() {
+            if let Some(z) = self.iozone(g) {
+                let (w, r) = z.throughput();
+                let add = |a: Option<f64>, b: Option<f64>| match (a, b) {
+                    (Some(x), Some(y)) => Some(x + y),
+                    (None, y) => y,
+                    (x, None) => x,
+                };
+                iozone = (add(iozone.0, w), add(iozone.1, r));
+                util = z.util;
+            }
+        }
         Some(crate::monitor::summary::DasdSummary {
             dasd_mb_per_s: mb_s,
             dasd_io_per_s: ios as f64 / secs,
@@ -199,6 +231,14 @@ impl Simulation {
             nvs_wait_ms_per_write: nvs,
             disk_util_pct: disk,
             chpid_util_pct: chp,
+            ha_util_pct: ha,
+            nvs_copy_util_pct: nvs_copy,
+            extent_wait_pct: 100.0 * waits as f64 / all_ios,
+            extent_wait_ms: ratio(wait_ns as f64, waits as f64) / 1e6,
+            iozone_write_mb_s: iozone.0,
+            iozone_read_mb_s: iozone.1,
+            iozone_write_util_pct: util[0],
+            iozone_read_util_pct: util[1],
         })
     }
 }

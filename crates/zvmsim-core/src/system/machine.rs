@@ -56,6 +56,8 @@ pub(crate) struct Guest {
     pub cmma_reclaimed_mark: u64,
     /// Linux's DASD device driver: online devices, their queues, the alias choice.
     pub dasd: crate::linux::dasd::DasdDriver,
+    /// LVM1 multipath physical volumes (`pvpath`).
+    pub lvm: crate::linux::lvm::Lvm,
 }
 
 /// What a Linux task is.

@@ -3,6 +3,7 @@
 
 pub mod database;
 pub mod fio;
+pub mod iozone;
 pub mod oltp;
 
 use crate::cp::dispatcher::Block;
@@ -30,6 +31,8 @@ pub enum Workload {
     Transactional(Box<oltp::Oltp>),
     /// `kind = "fio"`: processes doing direct asynchronous I/O.
     Fio(Box<fio::Fio>),
+    /// `kind = "iozone"`: sequential write then read, one process per disk.
+    Iozone(Box<iozone::Iozone>),
 }
 
 impl Workload {
@@ -45,6 +48,15 @@ impl Workload {
                 );
                 p
             }
+            Workload::Iozone(z) => {
+                // iozone is started once the console's setup at time 0 (ATTACH, pvpath) ran.
+                let p = z.add_process(task);
+                k.q.push(
+                    1_000_000 + p as u64 * 1_000,
+                    crate::system::Event::Workload(WorkloadEvent::Submit { task }),
+                );
+                p
+            }
             Workload::None => 0,
         }
     }
@@ -52,14 +64,14 @@ impl Workload {
     pub(crate) fn submit(&mut self, t: u32, user: u32, k: &mut Machine) {
         match self {
             Workload::Transactional(w) => w.submit(t, user, k),
-            Workload::Fio(_) | Workload::None => {}
+            Workload::Fio(_) | Workload::Iozone(_) | Workload::None => {}
         }
     }
 
     pub(crate) fn finish(&mut self, t: u32, at: u64, k: &mut Machine) {
         match self {
             Workload::Transactional(w) => w.finish(t, at, k),
-            Workload::Fio(_) | Workload::None => {}
+            Workload::Fio(_) | Workload::Iozone(_) | Workload::None => {}
         }
     }
 
@@ -74,6 +86,7 @@ impl Workload {
         match self {
             Workload::Transactional(w) => w.run(t, user, g, budget, k),
             Workload::Fio(f) => f.run(t, user, g, k),
+            Workload::Iozone(z) => z.run(t, user, g, budget, k),
             Workload::None => (0, Outcome::Done),
         }
     }
@@ -85,7 +98,7 @@ impl Workload {
                 w.db.as_ref()
                     .map(|d| d.hits as f64 / (d.hits + d.misses).max(1) as f64)
             }
-            Workload::Fio(_) | Workload::None => None,
+            Workload::Fio(_) | Workload::Iozone(_) | Workload::None => None,
         }
     }
 }

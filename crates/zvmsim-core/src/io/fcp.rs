@@ -1,0 +1,118 @@
+//! FCP: SCSI LUNs behind FCP channels (zfcp), the server's fixed-block volumes. A LUN's path
+//! is fixed (its channel, host adapter and rank, as the zfcp configuration names them); SCSI
+//! has no extents to serialize and no CKD emulation. zfcp's queue depth is modelled as command
+//! slots, each running one command at a time.
+
+use super::channel::Channels;
+use super::extent;
+use super::server::Staged;
+use super::subchannel::Subchannel;
+use super::{IoId, IoRequest, IoSystem, SubKind, SubOwner, FCP, NONE};
+use crate::engine::rng::Stream;
+
+impl IoSystem {
+    /// FCP channels and the LUNs' command slots (`queue_depth` subchannel-like slots per LUN,
+    /// each running one SCSI command at a time), each LUN on its rank.
+    pub(super) fn configure_fcp(
+        &mut self,
+        f: &crate::config::io::FcpSpec,
+        staged: &mut Staged,
+    ) -> Result<(), String> {
+        let spec = crate::config::io::ChannelSpec {
+            count: f.chpids.max(1),
+            speed: f.speed,
+            zhpf: false,
+            exchanges: u32::MAX,
+            ficon_overhead: f.overhead,
+            ..Default::default()
+        };
+        let mut ch = Channels::new(&spec, Stream::new(0, 0));
+        if let Some(r) = f.channel_rate {
+            ch.limit_rate(r.bytes());
+        }
+        self.fcp_chans = Some(ch);
+        // Bytes already placed per rank.
+        let mut used: Vec<u64> = Vec::new();
+        let depth = f.queue_depth.max(1);
+        for (li, l) in f.luns.iter().enumerate() {
+            let first = crate::config::io::parse_rdev(&l.rdev)
+                .ok_or_else(|| format!("io.fcp.luns[{li}].rdev: `{}` is not hex", l.rdev))?;
+            if l.chpid >= f.chpids.max(1) {
+                return Err(format!(
+                    "io.fcp.luns[{li}].chpid: {} of {} channels",
+                    l.chpid, f.chpids
+                ));
+            }
+            for k in 0..l.count {
+                let r = l.rank as usize;
+                if used.len() <= r {
+                    used.resize(r + 1, 0);
+                }
+                let vol = staged.add_volume_on(l.size.bytes(), l.rank, used[r]);
+                used[r] += l.size.bytes();
+                self.extents.push(extent::Extents::default());
+                for s in 0..depth {
+                    let rdev = (first as u32 + k * depth + s)
+                        .try_into()
+                        .map_err(|_| format!("io.fcp.luns[{li}]: range passes FFFF"))?;
+                    self.unique(rdev)?;
+                    let mut sc = Subchannel::new(rdev, SubKind::Base, FCP, 0.0);
+                    sc.owner = SubOwner::Free;
+                    self.subs.push(sc);
+                    self.vol_of.push(vol);
+                    self.fcp_path.resize(self.subs.len() - 1, None);
+                    self.fcp_path.push(Some((l.chpid, l.host_adapter)));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// FCP LUN command slots: (subchannel, first slot of its LUN, 4 KB blocks).
+    pub fn fcp_slots(&self) -> Vec<(u32, bool, u64)> {
+        let mut out = Vec::new();
+        let mut last_vol = NONE;
+        for (i, p) in self.fcp_path.iter().enumerate() {
+            if p.is_some() {
+                let v = self.vol_of[i];
+                let blocks = self
+                    .server
+                    .staged
+                    .as_ref()
+                    .map_or(0, |s| s.volume_blocks(v));
+                out.push((i as u32, v != last_vol, blocks));
+                last_vol = v;
+            }
+        }
+        out
+    }
+
+    /// A SCSI command on an FCP LUN: its channel, the switch, its host adapter, the server.
+    pub(super) fn fcp_service(
+        &mut self,
+        id: IoId,
+        vol: u32,
+        r: &IoRequest,
+        now: u64,
+        fp: (u32, u32),
+    ) -> u64 {
+        let (Some(ch), Some(sv)) = (self.fcp_chans.as_mut(), self.server.staged.as_mut()) else {
+            return now;
+        };
+        let p = ch.take(fp.0);
+        self.path_of[id.0 as usize] = p;
+        let half = ch.overhead_ns / 2;
+        let bytes = r.pages as u64 * 4096;
+        let at_server = sv.adapter(fp.1, now + half);
+        let data_end = if r.write {
+            let arrived = ch.transfer(p, at_server, bytes);
+            let moved = sv.adapter_data(fp.1, at_server, bytes, true, false);
+            sv.write(vol, r.block, r.pages as u64, arrived.max(moved))
+        } else {
+            let ready = sv.read(vol, r.block, r.pages as u64, at_server);
+            ch.transfer(p, ready, bytes)
+                .max(sv.adapter_data(fp.1, ready, bytes, false, false))
+        };
+        data_end + (ch.overhead_ns - half)
+    }
+}
