@@ -307,6 +307,9 @@ pub struct GuestDasd {
     /// `dasd_read_hit_ratio`).
     #[serde(default)]
     pub cache_hit: Option<f64>,
+    /// The partition Linux uses on each volume (`/dev/dasda2`: 2); default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -395,6 +398,8 @@ pub enum WorkloadKind {
     Transactional,
     /// The Flexible I/O tester: processes issuing direct I/O to files (`[workloads.x.fio]`).
     Fio,
+    /// A Java application server whose requests touch its heap (`[workloads.x.appserver]`).
+    Appserver,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -426,6 +431,9 @@ pub struct WorkloadSpec {
     /// fio's options, for `kind = "fio"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fio: Option<crate::config::fio::FioSpec>,
+    /// The application server's options, for `kind = "appserver"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub appserver: Option<crate::config::appserver::AppserverSpec>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

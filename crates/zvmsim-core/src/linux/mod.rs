@@ -12,3 +12,4 @@ pub mod memory;
 mod reclaim;
 mod shell;
 mod swap;
+pub mod swap_areas;

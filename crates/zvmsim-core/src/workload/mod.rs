@@ -1,6 +1,7 @@
 //! Workloads the guests run, one kind per file, tagged by the scenario's `kind`. A workload sees
 //! the guest only through the Linux surface (`linux::kernel`).
 
+pub mod appserver;
 pub mod database;
 pub mod fio;
 pub mod oltp;
@@ -30,12 +31,15 @@ pub enum Workload {
     Transactional(Box<oltp::Oltp>),
     /// `kind = "fio"`: processes doing direct asynchronous I/O.
     Fio(Box<fio::Fio>),
+    /// `kind = "appserver"`: closed-loop users of an application server's heap.
+    Appserver(Box<appserver::Appserver>),
 }
 
 impl Workload {
     pub(crate) fn add_user(&mut self, task: u32, k: &mut Machine) -> u32 {
         match self {
             Workload::Transactional(w) => w.add_user(task, k),
+            Workload::Appserver(w) => w.add_user(task, k),
             Workload::Fio(f) => {
                 // The processes start together, 1 µs apart (fork order).
                 let p = f.add_process();
@@ -52,6 +56,7 @@ impl Workload {
     pub(crate) fn submit(&mut self, t: u32, user: u32, k: &mut Machine) {
         match self {
             Workload::Transactional(w) => w.submit(t, user, k),
+            Workload::Appserver(w) => w.submit(t, user, k),
             Workload::Fio(_) | Workload::None => {}
         }
     }
@@ -59,6 +64,7 @@ impl Workload {
     pub(crate) fn finish(&mut self, t: u32, at: u64, k: &mut Machine) {
         match self {
             Workload::Transactional(w) => w.finish(t, at, k),
+            Workload::Appserver(w) => w.finish(t, at, k),
             Workload::Fio(_) | Workload::None => {}
         }
     }
@@ -73,6 +79,7 @@ impl Workload {
     ) -> (u64, Outcome) {
         match self {
             Workload::Transactional(w) => w.run(t, user, g, budget, k),
+            Workload::Appserver(w) => w.run(t, user, g, budget, k),
             Workload::Fio(f) => f.run(t, user, g, k),
             Workload::None => (0, Outcome::Done),
         }
@@ -85,7 +92,7 @@ impl Workload {
                 w.db.as_ref()
                     .map(|d| d.hits as f64 / (d.hits + d.misses).max(1) as f64)
             }
-            Workload::Fio(_) | Workload::None => None,
+            Workload::Fio(_) | Workload::Appserver(_) | Workload::None => None,
         }
     }
 }
