@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Mapping, Optional, Tuple
 
 from . import Case, CaseKey, Metric, figure
-from .cmm import Ordering, case_name
+from .cmm import Ordering
 
 DEVICES = {
     "dasd": "swap on DASD",
@@ -71,6 +71,19 @@ METRICS = (
 )
 
 
+def _name(k: CaseKey) -> str:
+    return f"{k[0]}, {k[1]} server{'' if k[1] == 1 else 's'}"
+
+
+class SwapOrdering(Ordering):
+    """An ordering between swap cases, named by device and servers."""
+
+    def row(self, study: str, derived: Mapping[CaseKey, Mapping[str, Optional[float]]]) -> Dict[str, Any]:
+        r = super().row(study, derived)
+        r["case"] = f"{_name(self.greater)} > {_name(self.lesser)}"
+        return r
+
+
 @dataclass(frozen=True)
 class Below:
     """A stated bound: metric(case) < limit."""
@@ -87,7 +100,7 @@ class Below:
 
     def row(self, study: str, derived: Mapping[CaseKey, Mapping[str, Optional[float]]]) -> Dict[str, Any]:
         v = derived.get(self.case, {}).get(self.metric)
-        return {"kind": "ordering", "study": study, "case": f"{case_name(self.case)} < {self.limit:g}",
+        return {"kind": "ordering", "study": study, "case": f"{_name(self.case)} < {self.limit:g}",
                 "metric": self.metric, "ordering": self.name, "greater": self.limit, "lesser": v,
                 "held": self.held(derived), "source": self.source}
 
@@ -106,20 +119,20 @@ S12D = ("While, DCSS throughput did increase fairly linearly from four to eight 
         "less than from one to two and then four.")
 T = "throughput_tx_per_s"
 ORDERINGS: Tuple[Any, ...] = (
-    Ordering("bigger guest above DCSS SN", T, key("bigger-guest", 1), key("dcss-sn", 1), S9B),
-    Ordering("DCSS SN above VDISK", T, key("dcss-sn", 1), key("vdisk", 1), S9),
-    Ordering("DCSS EW/EN above VDISK", T, key("dcss-ewen", 1), key("vdisk", 1), S9),
-    Ordering("VDISK above DASD", T, key("vdisk", 1), key("dasd", 1), S9),
-    Ordering("DCSS SN above DCSS EW/EN", T, key("dcss-sn", 1), key("dcss-ewen", 1), S9C),
-    Ordering("VDISK costs more CPU than DCSS SN", CPU_PER_TX, key("vdisk", 1), key("dcss-sn", 1), S10),
-    Ordering("VDISK costs more CPU than DCSS EW/EN", CPU_PER_TX, key("vdisk", 1), key("dcss-ewen", 1), S10),
-    Ordering("DCSS SN costs more CPU than the bigger guest", CPU_PER_TX, key("dcss-sn", 1),
+    SwapOrdering("bigger guest above DCSS SN", T, key("bigger-guest", 1), key("dcss-sn", 1), S9B),
+    SwapOrdering("DCSS SN above VDISK", T, key("dcss-sn", 1), key("vdisk", 1), S9),
+    SwapOrdering("DCSS EW/EN above VDISK", T, key("dcss-ewen", 1), key("vdisk", 1), S9),
+    SwapOrdering("VDISK above DASD", T, key("vdisk", 1), key("dasd", 1), S9),
+    SwapOrdering("DCSS SN above DCSS EW/EN", T, key("dcss-sn", 1), key("dcss-ewen", 1), S9C),
+    SwapOrdering("VDISK costs more CPU than DCSS SN", CPU_PER_TX, key("vdisk", 1), key("dcss-sn", 1), S10),
+    SwapOrdering("VDISK costs more CPU than DCSS EW/EN", CPU_PER_TX, key("vdisk", 1), key("dcss-ewen", 1), S10),
+    SwapOrdering("DCSS SN costs more CPU than the bigger guest", CPU_PER_TX, key("dcss-sn", 1),
              key("bigger-guest", 1), S10B),
-    *(Ordering(f"{DEVICES[d]}: 2 servers above 1", T, key(d, 2), key(d, 1), S12A)
+    *(SwapOrdering(f"{DEVICES[d]}: 2 servers above 1", T, key(d, 2), key(d, 1), S12A)
       for d in ("dasd", "dcss-sn", "vdisk", "bigger-guest")),
     Below("VDISK: no increase from 2 to 4 servers (gain below 10 %)", GAIN, key("vdisk", 4), 10.0, S12B),
-    Ordering("scaling to 8: bigger guest above DCSS SN", SCALE, key("bigger-guest", 8), key("dcss-sn", 8), S12C),
-    Ordering("scaling to 8: DCSS SN above DASD", SCALE, key("dcss-sn", 8), key("dasd", 8), S12C),
-    Ordering("DCSS SN: gain 1->2 above gain 4->8", GAIN, key("dcss-sn", 2), key("dcss-sn", 8), S12D),
-    Ordering("DCSS SN: gain 2->4 above gain 4->8", GAIN, key("dcss-sn", 4), key("dcss-sn", 8), S12D),
+    SwapOrdering("scaling to 8: bigger guest above DCSS SN", SCALE, key("bigger-guest", 8), key("dcss-sn", 8), S12C),
+    SwapOrdering("scaling to 8: DCSS SN above DASD", SCALE, key("dcss-sn", 8), key("dasd", 8), S12C),
+    SwapOrdering("DCSS SN: gain 1->2 above gain 4->8", GAIN, key("dcss-sn", 2), key("dcss-sn", 8), S12D),
+    SwapOrdering("DCSS SN: gain 2->4 above gain 4->8", GAIN, key("dcss-sn", 4), key("dcss-sn", 8), S12D),
 )
