@@ -284,3 +284,60 @@ fn rejected_commands_change_nothing() {
         assert_eq!(state(&mut s), before, "{cmd} changed the state");
     }
 }
+
+/// A VDISK from the directory exists at logon; a DCSS of type SN as swap (seed 000's "Defining
+/// a DCSS for swapping", at 1 GB): the swap area keeps the dcssblk device open, so that it
+/// cannot be removed until swapoff.
+#[test]
+fn dcss_swap_and_a_directory_vdisk() {
+    let toml = BASE
+        .replace(
+            r#"swap = "200M" }"#,
+            "swap = \"200M\", parameters = \"mem=2048M\" }\ndirectory = [\"MDISK 0300 FB-512 V-DISK 200000 MR\"]",
+        )
+        .replace("[run]", "[spool]\nvolumes = [{ model = \"3390-9\", count = 1 }]\n\n[run]")
+        + "\n[[console]]\nat = \"2900ms\"\nuser = \"CMSDCSS\"\ncp = \"q nss\"\n";
+    let mut s = Simulation::from_toml(&toml, "t.toml", None, &[]).expect("valid");
+    s.step_until(1_200_000_000);
+    assert_eq!(
+        typed(&mut s, "MAINT", "cp", "q vdisk"),
+        ["VDISK LNX001   0300   200000 BLK"]
+    );
+    let p = typed(&mut s, "MAINT", "cp", "SET PRIVCLASS CMSDCSS +E");
+    assert!(p.is_empty(), "{p:?}");
+    let d = typed(&mut s, "CMSDCSS", "cp", "defseg swapping 40000-7ffff sn");
+    assert!(d[0].starts_with("HCPNSD440I"), "{d:?}");
+    typed(&mut s, "CMSDCSS", "cp", "saveseg swapping");
+    s.step_until(1_400_000_000);
+    for c in [
+        "modprobe dcssblk",
+        "mknod /dev/dcssblk0 b 252 0",
+        "echo SWAPPING > /sys/devices/dcssblk/add",
+    ] {
+        assert!(typed(&mut s, "LNX001", "linux", c).is_empty(), "{c}");
+    }
+    let mk = typed(&mut s, "LNX001", "linux", "mkswap /dev/dcssblk0");
+    assert_eq!(mk[0], "Setting up swapspace version 1, size = 1048572 KiB");
+    assert!(typed(&mut s, "LNX001", "linux", "swapon /dev/dcssblk0").is_empty());
+    let l = typed(&mut s, "LNX001", "linux", "swapon -s");
+    assert!(
+        l[2].starts_with("/dev/dcssblk0") && l[2].contains("1048568 0") && l[2].ends_with("-2"),
+        "{l:?}"
+    );
+    let r = typed(
+        &mut s,
+        "LNX001",
+        "linux",
+        "echo SWAPPING > /sys/devices/dcssblk/remove",
+    );
+    assert!(r.join(" ").contains("busy"), "{r:?}");
+    assert!(typed(&mut s, "LNX001", "linux", "swapoff /dev/dcssblk0").is_empty());
+    assert!(typed(
+        &mut s,
+        "LNX001",
+        "linux",
+        "echo SWAPPING > /sys/devices/dcssblk/remove"
+    )
+    .is_empty());
+    s.check_invariants().unwrap();
+}
