@@ -1,5 +1,6 @@
 """IBM, "Linux on IBM System z Large Discontiguous Saved Segments (DCSS) Under Linux" (2011),
-seed 000: "DCSS access and load times".
+seed 000: "DCSS access and load times", and "Using a DCSS as swap space" (``swap.py``: its
+cases and stated orderings join this study).
 
 Each case runs one scenario of ``scenarios/dcss/`` in which a CMS user defines and saves the
 DCSS of type SR (DEFSEG, SAVESEG) and a Linux guest adds it, fills it, saves it and adds it
@@ -13,10 +14,12 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
-from . import Case, CaseKey, Metric, Study, Tolerance, register
+from . import Case, CaseKey, Metric, Tolerance, register
+from . import swap
+from .cmm import OrderedStudy
 
 SIZES = (4, 8, 16)
-CASES = tuple(Case("sr", gb, f"dcss/load-sr-{gb}g.toml") for gb in SIZES)
+CASES = tuple(Case("sr", gb, f"dcss/load-sr-{gb}g.toml") for gb in SIZES) + swap.CASES
 
 # A DCSS of n GB here is n/2 segments of 2047 MB (Table 3): its size in GB.
 def _gb(n: int) -> float:
@@ -53,8 +56,10 @@ def _times(summary: Optional[Mapping[str, Any]]) -> List[Mapping[str, Any]]:
 
 
 def _derive(s: Mapping[CaseKey, Mapping[str, Any]]) -> Dict[CaseKey, Dict[str, Optional[float]]]:
-    out: Dict[CaseKey, Dict[str, Optional[float]]] = {}
+    out: Dict[CaseKey, Dict[str, Optional[float]]] = swap.derive(s)
     for key, summary in s.items():
+        if key[0] != "sr":
+            continue
         t = _times(summary)
         saves = [c["elapsed_s"] for c in t if c["command"].lower().startswith("saveseg")]
         adds = [c["elapsed_s"] for c in t if c["command"].endswith("/sys/devices/dcssblk/add")]
@@ -84,16 +89,18 @@ METRICS = (
     Metric("law_save_s", "s", T15, "SR save law"),
     Metric("law_first_add_s", "s", T15, "load law"),
     Metric("law_fill_s", "s", T15, "fill law"),
+    *swap.METRICS,
 )
 
 register(
-    Study(
+    OrderedStudy(
         name="dcss",
-        title="Large DCSS under Linux: SR save, load and fill times",
-        source="seed 000, Table 5 and the summary's linear laws",
+        title="Large DCSS under Linux: SR save, load and fill times; swap devices",
+        source="seed 000, Table 5 and the summary's linear laws; Figures 9, 10 and 12 as the text states them",
         cases=CASES,
         paper=_paper(),
         metrics=METRICS,
         derive=_derive,
+        orderings=swap.ORDERINGS,
     )
 )

@@ -314,6 +314,9 @@ pub struct GuestDasd {
     /// `dasd_read_hit_ratio`).
     #[serde(default)]
     pub cache_hit: Option<f64>,
+    /// The partition Linux uses on each volume (`/dev/dasda2`: 2); default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -405,6 +408,8 @@ pub enum WorkloadKind {
     /// iozone's sequential write and read tests, one process per disk
     /// (`[workloads.x.iozone]`).
     Iozone,
+    /// A Java application server whose requests touch its heap (`[workloads.x.appserver]`).
+    Appserver,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -439,6 +444,9 @@ pub struct WorkloadSpec {
     /// iozone's options, for `kind = "iozone"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub iozone: Option<crate::config::iozone::IozoneSpec>,
+    /// The application server's options, for `kind = "appserver"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub appserver: Option<crate::config::appserver::AppserverSpec>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

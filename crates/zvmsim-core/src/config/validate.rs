@@ -246,6 +246,19 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                     );
                 }
             }
+            if let Some(a) = &ws.appserver {
+                let resident = crate::linux::memory::LinuxMemory::anon_capacity(
+                    g.storage.pages() as u32,
+                    g.linux.kernel.pages() as u32,
+                    g.linux.min_free.pages() as u32,
+                ) as u64;
+                if a.heap.pages() > resident + g.linux.swap.pages() {
+                    return err(
+                        &format!("workloads.{w}.appserver.heap"),
+                        format!("heap {} does not fit in guest {}'s storage {} (kernel {}) and swap {} at IPL: Linux would run out of memory", a.heap, g.name, g.storage, g.linux.kernel, g.linux.swap),
+                    );
+                }
+            }
         }
         for k in 0..g.count {
             let name = &crate::config::scenario::expand_name(&g.name, g.first, k, g.count);
@@ -275,6 +288,24 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             continue;
         }
         let f = |k: &str| format!("workloads.{name}.{k}");
+        let app = w.kind == crate::config::scenario::WorkloadKind::Appserver;
+        match &w.appserver {
+            None if app => {
+                return err(
+                    &f("kind"),
+                    "kind = \"appserver\" needs its [workloads.NAME.appserver] table".into(),
+                )
+            }
+            Some(a)
+                if app && (a.refs_per_request == 0 || !(0.0..=1.0).contains(&a.write_fraction)) =>
+            {
+                return err(
+                    &f("appserver"),
+                    "refs_per_request must be at least 1 and write_fraction within 0..1".into(),
+                )
+            }
+            _ => {}
+        }
         match (w.users, w.users_total) {
             (Some(_), Some(_)) => {
                 return err(
@@ -298,7 +329,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             }
             _ => {}
         }
-        if w.transactions.is_empty() && w.cpu_per_tx.is_none() {
+        if !app && w.transactions.is_empty() && w.cpu_per_tx.is_none() {
             return err(
                 &f("cpu_per_tx"),
                 "give cpu_per_tx or a [[transactions]] mix".into(),

@@ -48,6 +48,8 @@ pub enum DirStatement {
         count: u32,
         volser: String,
     },
+    /// `MDISK vdev FB-512 V-DISK blocks [mode]`: a virtual disk in storage, created at logon.
+    Vdisk { vdev: u16, blocks: u64 },
     /// `DEDICATE vdev rdev`.
     Dedicate { vdev: u16, rdev: u16 },
     /// `COMMAND cp-command`, run at logon.
@@ -262,6 +264,19 @@ pub fn parse_directory(line: &str) -> Result<DirStatement, String> {
             let Some(v) = w.get(1).and_then(|x| hex4(x)) else {
                 return bad("the virtual device number is missing or not 1-4 hex digits");
             };
+            if w.get(2) == Some(&"FB-512") && w.get(3) == Some(&"V-DISK") {
+                // MDISK vdev FB-512 V-DISK blocks [mode]: a virtual disk in storage.
+                let Some(b) = w.get(4).and_then(|x| x.parse::<u64>().ok()) else {
+                    return bad("V-DISK needs a size in 512-byte blocks");
+                };
+                if b == 0 || b > crate::cp::vdisk::MAX_BLOCKS {
+                    return bad("a V-DISK has 1 to 4194296 blocks");
+                }
+                return match w.len() {
+                    5 | 6 => Ok(DirStatement::Vdisk { vdev: v, blocks: b }),
+                    _ => bad("expected at most an access mode after the V-DISK's size"),
+                };
+            }
             if w.get(2) != Some(&"3390") {
                 return bad("zvmsim simulates ECKD minidisks of device type 3390");
             }

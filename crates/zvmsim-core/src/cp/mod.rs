@@ -11,5 +11,6 @@ pub mod pagein;
 pub mod segments;
 pub mod spool;
 pub mod storage;
+pub mod vdisk;
 pub mod vmrm;
 pub mod xstor;

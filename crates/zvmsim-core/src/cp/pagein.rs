@@ -13,6 +13,9 @@ pub enum Waiter {
     /// A Linux swap write on device `dev`: CP must bring the page in before the channel
     /// program can read it (double paging).
     SwapWrite { dev: u32 },
+    /// Nobody waits: CP brings the page in for a copy already counted (a swap write to a
+    /// memory-backed device, `system/swapdev.rs`).
+    Nothing,
 }
 
 struct PageIn {

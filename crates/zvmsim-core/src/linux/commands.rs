@@ -11,6 +11,7 @@ mod cmm;
 mod dasdcmds;
 mod procfs;
 mod procps;
+pub mod swapcmds;
 
 pub use dasdcmds::{respond as dasd_respond, DasdQuery, DasdRow};
 pub use procps::{decay_load, vmstat_line, VmstatSample};
@@ -38,6 +39,8 @@ pub enum LinuxCommand {
     Loadavg,
     /// `swapon -s` or `cat /proc/swaps`.
     Swaps,
+    /// `mkswap`, `swapon dev`, `swapoff dev`.
+    Swap(swapcmds::SwapCommand),
     /// `cat /proc/cmdline`: the kernel parameter line the guest booted with.
     Cmdline,
     /// `sysctl vm.swappiness`, `cat /proc/sys/vm/swappiness`.
@@ -154,8 +157,8 @@ pub struct LinuxView {
     pub pswpout: u64,
     pub swappiness: u32,
     pub page_cluster: u32,
-    /// Swap partitions and their size and use in pages (slots are spread round robin).
-    pub swap_devices: Vec<String>,
+    /// Active swap partitions: name, size and use in pages, priority.
+    pub swap_devices: Vec<(String, u64, u64, i32)>,
     /// The kernel parameter line (zipl.conf `parameters`), for /proc/cmdline.
     pub cmdline: String,
     /// vm.min_free_kbytes, in pages.
@@ -196,6 +199,9 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ("cat /proc/swaps", None),
     ("cat /proc/cmdline", None),
     ("swapon -s", None),
+    ("mkswap dev", Some("a DCSS (dcssblk), a VDISK or a DASD swap partition")),
+    ("swapon [-p N] dev", Some("priorities as Linux gives them; -a and labels not simulated")),
+    ("swapoff dev", Some("moves the area's pages to the other areas at once (no I/O time)")),
     ("sysctl [-w] vm.swappiness[=N]", None),
     ("sysctl [-w] vm.page-cluster[=N]", None),
     ("cat /proc/sys/vm/swappiness", None),
@@ -286,7 +292,9 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
         "lsdasd" => dasdcmds::lsdasd(args)?,
         "iostat" => dasdcmds::iostat(args)?,
         "pvpath" => Some(LinuxCommand::Pvpath(super::lvm::parse(args)?)),
-        "swapon" => swapon(args)?,
+        "swapon" => swapcmds::swapon(args)?,
+        "swapoff" => swapcmds::swapoff(args)?,
+        "mkswap" => swapcmds::mkswap(args)?,
         "sysctl" => sysctl(args)?,
         _ => {
             find_command(cmd)?;
@@ -394,38 +402,6 @@ fn cat(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
         }
     }
     Ok(None) // reads standard input, several files, or a file zvmsim does not model
-}
-
-/// `swapon` (util-linux): `-s` is simulated; activating swap space is not (the scenario's
-/// guests.linux.swap sets it up).
-fn swapon(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
-    if let ["-s"] | ["--summary"] = args {
-        return Ok(Some(LinuxCommand::Swaps));
-    }
-    const LONG: [&str; 6] = ["all", "help", "ifexists", "summary", "verbose", "version"];
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if let Some(long) = a.strip_prefix("--") {
-            let name = long.split('=').next().unwrap_or(long);
-            if !LONG.contains(&name) && name != "priority" {
-                return Err(format!("swapon: unrecognized option '{a}'"));
-            }
-        } else if a.len() > 1 && a.starts_with('-') {
-            for (i, c) in a.char_indices().skip(1) {
-                match c {
-                    'a' | 'e' | 'h' | 's' | 'v' | 'V' => {}
-                    'p' | 'L' | 'U' => {
-                        if i + 1 == a.len() && it.next().is_none() {
-                            return Err(format!("swapon: option requires an argument -- '{c}'"));
-                        }
-                        break;
-                    }
-                    c => return Err(format!("swapon: invalid option -- '{c}'")),
-                }
-            }
-        }
-    }
-    Ok(None)
 }
 
 /// `sysctl` (procps 3.2): reading or setting vm.swappiness and vm.page-cluster is simulated;

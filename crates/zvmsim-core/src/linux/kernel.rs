@@ -10,6 +10,7 @@ use crate::cp::storage::{Touch, NONE};
 use crate::io::Origin;
 use crate::linux::memory::Anon;
 use crate::system::machine::Machine;
+use crate::system::swapdev::Place;
 
 impl Machine {
     /// Pages of kernel and program text of guest `g`.
@@ -52,10 +53,20 @@ impl Machine {
             Anon::Resident(page) => self.touch(g, t, page, write, kernel, w),
             Anon::SwapIn { page, slot } => {
                 self.touch(g, t, page, true, true, w)?;
-                self.guests[g].mem.swapin_started(v);
-                let devs = &self.guests[g].swap_devs;
-                let dev = devs[slot as usize % devs.len()];
-                Err(Block::SwapIn { dev, task: t })
+                match self.swap_place(g, slot) {
+                    Place::Dasd(dev) => {
+                        self.guests[g].mem.swapin_started(v);
+                        Err(Block::SwapIn { dev, task: t })
+                    }
+                    Place::Mem(target, dpage) => {
+                        // A memory-backed device: the read is done in this burst.
+                        let ahead = self.tasks[t as usize].swap_ahead;
+                        self.mem_swap_read(g, t, target, dpage, 1 + ahead, w)?;
+                        self.tasks[t as usize].swap_ahead = 0;
+                        self.guests[g].mem.swapin_started(v);
+                        Ok(())
+                    }
+                }
             }
         }
     }
@@ -205,8 +216,13 @@ impl Machine {
         }
         let mut outs = std::mem::take(&mut self.guests[g].mem.swap_out);
         for o in &outs {
-            let devs = &self.guests[g].swap_devs;
-            let dev = devs[o.slot as usize % devs.len()];
+            let dev = match self.swap_place(g, o.slot) {
+                Place::Dasd(dev) => dev,
+                Place::Mem(target, dpage) => {
+                    self.mem_swap_write(g, o.page, target, dpage, w);
+                    continue;
+                }
+            };
             match self.host_touch(g, o.page, false, w) {
                 Touch::OnDasd { group } => {
                     self.guests[g].stats.page_faults_dasd += 1;

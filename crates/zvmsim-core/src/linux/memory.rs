@@ -91,6 +91,8 @@ pub struct LinuxMemory {
     pub readahead: Vec<(u32, u32)>,
     pub(super) free: Vec<u32>,
     pub(super) swap_free: Vec<u32>,
+    /// Areas activated by `swapon` and the priorities (`linux::swap_areas`).
+    pub areas: super::swap_areas::SwapAreas,
     /// Every anonymous page is in pool page v and reclaim has never considered mapped pages:
     /// references then need no lookup (speed). The first reclaim pass that may take mapped
     /// pages ends this, counting every anonymous page as referenced, as it must have been
@@ -158,6 +160,7 @@ impl LinuxMemory {
             free: Vec::new(),
             // Popped from the end: slots are handed out in ascending order, in clusters.
             swap_free: (0..swap).rev().collect(),
+            areas: super::swap_areas::SwapAreas::with_static(swap, 1),
             identity: false,
             hand: 0,
             min: min_free,
@@ -216,10 +219,7 @@ impl LinuxMemory {
                 }
                 self.anon_resident += 1;
             } else {
-                let slot = self
-                    .swap_free
-                    .pop()
-                    .expect("swap space checked by validation");
+                let slot = self.alloc_slot().expect("swap space checked by validation");
                 self.anon_slot[v as usize] = slot;
                 self.slot_owner[slot as usize] = v;
                 self.anon_at[v as usize] = A_OUT | A_SLOT;

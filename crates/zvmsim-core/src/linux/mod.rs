@@ -13,3 +13,4 @@ pub mod memory;
 mod reclaim;
 mod shell;
 mod swap;
+pub mod swap_areas;

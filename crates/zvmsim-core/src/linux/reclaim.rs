@@ -64,7 +64,7 @@ impl LinuxMemory {
                 return false;
             }
             if at & A_SLOT == 0 {
-                let Some(slot) = self.swap_free.pop() else {
+                let Some(slot) = self.alloc_slot() else {
                     return false;
                 };
                 self.anon_slot[v as usize] = slot;
@@ -97,8 +97,8 @@ impl LinuxMemory {
         let mapped_ratio = (self.anon_resident * 100 / self.pages as u64) as u32;
         let mut priority = DEF_PRIORITY;
         loop {
-            let reclaim_mapped = !self.swap_free.is_empty()
-                && reclaim_mapped(mapped_ratio, priority, self.swappiness);
+            let reclaim_mapped =
+                self.has_free_slot() && reclaim_mapped(mapped_ratio, priority, self.swappiness);
             if reclaim_mapped && self.identity {
                 self.identity = false;
                 for at in &mut self.anon_at {

@@ -4,6 +4,7 @@
 //! reclaim (`linux::reclaim`), which hands the writes to the caller in `swap_out`.
 
 use super::memory::{LinuxMemory, ANON, A_IDX, A_OUT, A_PENDING, A_REF, A_SLOT, FREE};
+use super::swap_areas::AreaOf;
 use crate::cp::storage::NONE;
 
 /// Largest vm.page-cluster honoured (readahead of 2^8 = 256 slots). Inference: the bound
@@ -29,7 +30,7 @@ pub enum Anon {
 
 impl LinuxMemory {
     pub fn swap_used(&self) -> u64 {
-        self.swap_pages - self.swap_free.len() as u64
+        self.swap_pages - self.free_slots()
     }
 
     /// vm_swap_full() (include/linux/swap.h of 2.6.16): more than half of swap is in use.
@@ -88,13 +89,23 @@ impl LinuxMemory {
     /// go to the swap cache unreferenced (a later reference is a minor fault).
     fn read_ahead(&mut self, slot: u32) -> u64 {
         let n = 1u32 << self.page_cluster.min(PAGE_CLUSTER_MAX);
-        let areas = self.swap_areas.max(1);
-        let (area, off) = (slot % areas, slot / areas);
+        // The area's geometry: the static group's volumes are striped (slot s on volume
+        // s % areas at offset s / areas); an area of swapon is one range from `base`.
+        let (stride, base, off, end) = match self.area_of(slot) {
+            AreaOf::Static => {
+                let areas = self.swap_areas.max(1);
+                (areas, slot % areas, slot / areas, self.areas.static_slots)
+            }
+            AreaOf::Extra { i, off } => {
+                let a = &self.areas.extra[i];
+                (1, a.first, off, a.first + a.pages)
+            }
+        };
         let first = off & !(n - 1);
         let mut scanned = 0;
         for o in first..first + n {
-            let s = o * areas + area;
-            if s == slot || s as usize >= self.slot_owner.len() {
+            let s = o * stride + base;
+            if s == slot || s >= end {
                 continue;
             }
             let w = self.slot_owner[s as usize];
@@ -146,7 +157,7 @@ impl LinuxMemory {
             self.anon_slot[v as usize] = NONE;
             self.slot_owner[s as usize] = NONE;
             self.anon_at[v as usize] &= !A_SLOT;
-            self.swap_free.push(s);
+            self.free_slot(s);
         }
     }
 
@@ -161,8 +172,12 @@ impl LinuxMemory {
     /// Swap slots are conserved: each is free or held by exactly one anonymous page, which
     /// points back to it, and every page out of memory has one.
     pub(super) fn check_swap(&self) -> Result<(), String> {
-        let mut slot_seen = vec![false; self.swap_pages as usize];
-        for &s in &self.swap_free {
+        // Slots of areas swapped off are neither free nor held: seen from the start.
+        let mut slot_seen: Vec<bool> = (0..self.slot_owner.len() as u32)
+            .map(|s| !self.slot_active(s))
+            .collect();
+        let extra_free = self.areas.extra.iter().flat_map(|a| a.free.iter());
+        for &s in self.swap_free.iter().chain(extra_free) {
             if std::mem::replace(&mut slot_seen[s as usize], true) {
                 return Err(format!("swap slot {s} free twice"));
             }

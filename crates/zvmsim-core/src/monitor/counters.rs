@@ -53,6 +53,11 @@ counters! {
         cmm_diag10_pages: u64,
         /// Bytes the guest's DASD driver moved (direct I/O of its workload).
         dasd_bytes: u64,
+        /// Swap I/Os to VDISKs, and CP's time spinning for the VDISK lock in them.
+        vdisk_io: u64,
+        vdisk_spin_ns: u64,
+        /// Swap I/Os to dcssblk devices.
+        dcss_swap_io: u64,
     }
 }
 

@@ -129,6 +129,8 @@ impl Simulation {
             io_cost,
             pending_ssch: Vec::with_capacity(64),
             deferred_ssch: Default::default(),
+            vdisk: super::vdisk::VdiskSystem::new(&sc.model, sc.lpar.central.pages()),
+            burst_at: 0,
         };
         let mut workloads = Vec::new();
         let mut weights = None;
@@ -145,8 +147,10 @@ impl Simulation {
                 .as_ref()
                 .and_then(|w| sc.workloads.get(w).map(|ws| (w, ws)));
             let dbspec = wl.and_then(|(_, ws)| ws.database.as_ref());
+            let heap = wl.and_then(|(_, ws)| ws.appserver.as_ref());
             let shm = dbspec
                 .map(|d| d.shared_memory.unwrap_or(d.cache).pages() as u32)
+                .or(heap.map(|a| a.heap.pages() as u32))
                 .unwrap_or(0);
             let blocks = dbspec.map(|d| d.size.pages() as u32).unwrap_or(0);
             // Guest pages are numbered from 0 in the guest's own address space.
@@ -174,8 +178,9 @@ impl Simulation {
                         DasdUse::Swap if spec.linux.swap.pages() > 0 => {
                             swap_devs.push(m.io.add_device(x.cache_hit));
                             swap_names.push(format!(
-                                "/dev/{}1",
-                                crate::linux::commands::dasd_name(letter)
+                                "/dev/{}{}",
+                                crate::linux::commands::dasd_name(letter),
+                                x.partition.unwrap_or(1)
                             ));
                         }
                         _ => {}
@@ -184,6 +189,10 @@ impl Simulation {
                 }
             }
             mem.swap_areas = swap_devs.len().max(1) as u32;
+            mem.areas = crate::linux::swap_areas::SwapAreas::with_static(
+                mem.swap_pages as u32,
+                mem.swap_areas,
+            );
             let mut db = dbspec.map(|d| {
                 let buffers = d.cache.pages() as u32;
                 // Buffers and the other shared memory are anonymous pages 0.. of the guest.
@@ -259,6 +268,12 @@ impl Simulation {
                         )),
                         None => Workload::None,
                     },
+                    (WorkloadKind::Appserver, _) => match &ws.appserver {
+                        Some(a) => Workload::Appserver(Box::new(
+                            crate::workload::appserver::Appserver::new(ws, a, rng),
+                        )),
+                        None => Workload::None,
+                    },
                     (WorkloadKind::Transactional, _) => {
                         Workload::Transactional(Box::new(Oltp::new(ws, db, rng)))
                     }
@@ -276,6 +291,9 @@ impl Simulation {
                 cmm_task: NONE,
                 swap_names,
                 swap_devs,
+                swap_x: Vec::new(),
+                swap_x_names: Vec::new(),
+                swap_sigs: Vec::new(),
                 vm_mark: VmMark::default(),
                 stats: GuestCounters::default(),
                 total: GuestCounters::default(),

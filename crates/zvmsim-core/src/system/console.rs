@@ -34,6 +34,19 @@ pub(super) struct ConsoleLine {
     pub elapsed_s: Option<f64>,
 }
 
+/// The operands of `[EXEC|EX] SWAPGEN ...` typed in CMS, if it is that exec.
+fn swapgen_args(cmd: &str) -> Option<&str> {
+    let t = cmd.trim();
+    let (first, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+    let (name, rest) = if first.eq_ignore_ascii_case("EX") || first.eq_ignore_ascii_case("EXEC") {
+        let r = rest.trim_start();
+        r.split_once(char::is_whitespace).unwrap_or((r, ""))
+    } else {
+        (first, rest)
+    };
+    name.eq_ignore_ascii_case("SWAPGEN").then_some(rest)
+}
+
 impl Simulation {
     pub(super) fn console_line(&mut self, user: &str, command: &str, response: Vec<String>) {
         self.console.push(ConsoleLine {
@@ -58,6 +71,10 @@ impl Simulation {
                 if !self.dcss.busy(&user) {
                     self.console_line(&user, cmd, response);
                 }
+                return;
+            }
+            if let Some(response) = self.vdisk_command(&user, cmd) {
+                self.console_line(&user, cmd, response);
                 return;
             }
             if let Some(response) = self.io_command(&user, cmd) {
@@ -100,6 +117,7 @@ impl Simulation {
                     },
                     Ok(LinuxCommand::Dasd(q)) => self.dasd_query(gi, q),
                     Ok(LinuxCommand::Pvpath(c)) => self.pvpath(gi, c),
+                    Ok(LinuxCommand::Swap(c)) => self.swap_command(gi, c),
                     Ok(c) => self.linux_command(gi, c),
                     Err(m) => m.lines().map(String::from).collect(),
                 };
@@ -114,7 +132,10 @@ impl Simulation {
                 }
             }
         } else if let Some(cmd) = &entry.cms {
-            let response = self.cms(cmd);
+            let response = match swapgen_args(cmd) {
+                Some(args) => self.swapgen(&user, args),
+                None => self.cms(cmd),
+            };
             self.console_line(&user, cmd, response);
         }
         self.vmrm_echo(logged);

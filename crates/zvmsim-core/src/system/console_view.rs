@@ -172,7 +172,7 @@ impl Simulation {
             pswpout: m.pswpout,
             swappiness: m.swappiness,
             page_cluster: m.page_cluster,
-            swap_devices: g.swap_names.clone(),
+            swap_devices: super::swapdev::swap_listing(g),
             cmdline: self.linux_spec(gi).parameters.clone(),
             min_free: m.min as u64,
             committed: m.shm as u64,

@@ -337,6 +337,12 @@ impl Simulation {
                     d.add(vdev, Some(nm), path, Some((lcu, NONE)), false, blocks, ssid);
                 }
                 DirStatement::Mdisk { .. } => {}
+                DirStatement::Vdisk { vdev, blocks } => {
+                    let r = self.define_vdisk(g, vdev, blocks, false);
+                    if r.first().is_some_and(|l| !l.ends_with("DEFINED")) {
+                        self.console_line(&name, line, r);
+                    }
+                }
                 DirStatement::Dedicate { vdev, rdev } => {
                     let cmd = format!("ATTACH {rdev:04X} TO {name} AS {vdev:04X}");
                     let r = self.io_command("SYSTEM", &cmd).unwrap_or_default();

@@ -218,7 +218,7 @@ impl Simulation {
     }
 
     /// The device's pages are read-only to this guest (a shared SR, ER or SC segment).
-    fn dcss_read_only(&self, gi: usize, k: usize) -> bool {
+    pub(super) fn dcss_read_only(&self, gi: usize, k: usize) -> bool {
         let seg = &self.dcss.segments;
         self.dcss.guests[gi].devices[k].segs.iter().any(|u| {
             u.nonshared.is_none() && seg.by_id(u.file).is_some_and(|i| seg.files[i].read_only())

@@ -73,6 +73,7 @@ impl Simulation {
             }
             let task = self.m.disp.vcpus[vi].task;
             let budget = slice.saturating_sub(self.m.disp.vcpus[vi].slice_used + t);
+            self.m.burst_at = self.m.now + t;
             let (used, outcome) = self.exec(task, budget.max(1));
             t += used;
             match outcome {
@@ -204,6 +205,7 @@ impl Simulation {
                             self.m.submit_io(dev, Origin::SwapWrite, 1, true);
                             continue;
                         }
+                        Waiter::Nothing => continue,
                         Waiter::Vcpu(v) => self.m.disp.vcpus[v as usize].task,
                         Waiter::Task(t) => t,
                     };

@@ -34,6 +34,12 @@ pub(crate) struct Guest {
     pub swap_devs: Vec<u32>,
     /// Their Linux device names, for `swapon -s`.
     pub swap_names: Vec<String>,
+    /// The swap areas `swapon` activated (by area of `mem.areas.extra`): where their slots
+    /// are, and their device names.
+    pub swap_x: Vec<super::swapdev::SwapTarget>,
+    pub swap_x_names: Vec<String>,
+    /// Block devices with a swap signature written by `mkswap` since IPL.
+    pub swap_sigs: Vec<String>,
     pub vm_mark: VmMark,
     pub stats: GuestCounters,
     pub total: GuestCounters,
@@ -136,6 +142,11 @@ pub(crate) struct Machine {
     pub pending_ssch: Vec<(u32, u32)>,
     /// Channel-program starts (guest, request) waiting for their device's completion path.
     pub deferred_ssch: Slots<(u32, u32)>,
+    /// Virtual disks in storage, their limits and the lock their I/O passes.
+    pub vdisk: super::vdisk::VdiskSystem,
+    /// When the running burst's current step started (the burst's start plus the IFL time
+    /// its earlier steps used): the time a VDISK I/O asks for the lock.
+    pub burst_at: u64,
 }
 
 /// A small slab: values parked under a slot number an event carries (events stay 8 bytes).

@@ -16,6 +16,10 @@ mod dcss_linux;
 mod dispatch;
 mod interval;
 pub(crate) mod machine;
+#[cfg(test)]
+mod swap_tests;
+pub(crate) mod swapdev;
+mod vdisk;
 mod vmrm;
 mod warm;
 mod warm_stationary;

@@ -1,6 +1,7 @@
 //! Workloads the guests run, one kind per file, tagged by the scenario's `kind`. A workload sees
 //! the guest only through the Linux surface (`linux::kernel`).
 
+pub mod appserver;
 pub mod database;
 pub mod fio;
 pub mod iozone;
@@ -33,12 +34,15 @@ pub enum Workload {
     Fio(Box<fio::Fio>),
     /// `kind = "iozone"`: sequential write then read, one process per disk.
     Iozone(Box<iozone::Iozone>),
+    /// `kind = "appserver"`: closed-loop users of an application server's heap.
+    Appserver(Box<appserver::Appserver>),
 }
 
 impl Workload {
     pub(crate) fn add_user(&mut self, task: u32, k: &mut Machine) -> u32 {
         match self {
             Workload::Transactional(w) => w.add_user(task, k),
+            Workload::Appserver(w) => w.add_user(task, k),
             Workload::Fio(f) => {
                 // The processes start together, 1 µs apart (fork order).
                 let p = f.add_process();
@@ -64,6 +68,7 @@ impl Workload {
     pub(crate) fn submit(&mut self, t: u32, user: u32, k: &mut Machine) {
         match self {
             Workload::Transactional(w) => w.submit(t, user, k),
+            Workload::Appserver(w) => w.submit(t, user, k),
             Workload::Fio(_) | Workload::Iozone(_) | Workload::None => {}
         }
     }
@@ -71,6 +76,7 @@ impl Workload {
     pub(crate) fn finish(&mut self, t: u32, at: u64, k: &mut Machine) {
         match self {
             Workload::Transactional(w) => w.finish(t, at, k),
+            Workload::Appserver(w) => w.finish(t, at, k),
             Workload::Fio(_) | Workload::Iozone(_) | Workload::None => {}
         }
     }
@@ -85,6 +91,7 @@ impl Workload {
     ) -> (u64, Outcome) {
         match self {
             Workload::Transactional(w) => w.run(t, user, g, budget, k),
+            Workload::Appserver(w) => w.run(t, user, g, budget, k),
             Workload::Fio(f) => f.run(t, user, g, k),
             Workload::Iozone(z) => z.run(t, user, g, budget, k),
             Workload::None => (0, Outcome::Done),
@@ -98,7 +105,7 @@ impl Workload {
                 w.db.as_ref()
                     .map(|d| d.hits as f64 / (d.hits + d.misses).max(1) as f64)
             }
-            Workload::Fio(_) | Workload::Iozone(_) | Workload::None => None,
+            Workload::Fio(_) | Workload::Iozone(_) | Workload::Appserver(_) | Workload::None => None,
         }
     }
 }

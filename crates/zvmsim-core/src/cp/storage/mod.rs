@@ -101,6 +101,8 @@ pub enum Owner {
     Segment(u32),
     /// A guest's nonshared copy of a saved segment (exclusive types, or LOADNSHR).
     Nonshared { guest: u32, segment: u32 },
+    /// A virtual disk in storage (guest index, virtual device number), CP-owned.
+    Vdisk { guest: u32, vdev: u32 },
 }
 
 /// An address space to create: its owner and size in pages (a multiple of 256, whole segments).

@@ -95,6 +95,11 @@ impl Storage {
         id
     }
 
+    /// Address spaces there are (guests', segments', VDISKs').
+    pub fn space_count(&self) -> usize {
+        self.space_resident.len()
+    }
+
     /// Pages of space `s` (whole segments).
     pub fn space_pages(&self, s: SpaceId) -> u32 {
         let g = s.0 as usize;

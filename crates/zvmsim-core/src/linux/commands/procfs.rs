@@ -93,16 +93,13 @@ pub(super) fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
                 "Filename                                Type            Size    Used    Priority"
                     .to_string(),
             ];
-            let n = v.swap_devices.len().max(1) as u64;
-            for (k, dev) in v.swap_devices.iter().enumerate() {
-                // Slots are spread round robin: device k has every n-th one.
-                let share = |total: u64| total / n + u64::from((k as u64) < total % n);
+            for (dev, size, used, prio) in &v.swap_devices {
                 out.push(format!(
-                    "{:<40}partition       {:<8}{:<8}-{}",
+                    "{:<40}partition       {:<8}{:<8}{}",
                     dev,
-                    kb(share(v.swap_total)),
-                    kb(share(v.swap_used)),
-                    k + 1
+                    kb(*size),
+                    kb(*used),
+                    prio
                 ));
             }
             out

@@ -82,8 +82,8 @@ fn ns(cmd: &str) -> LinuxCommand {
 fn real_commands_not_simulated() {
     for cmd in [
         "/sbin/modprobe -v cmm sender=VMRMSVM",
-        "mkswap /dev/dasdb1",
-        "swapon /dev/dasdb1",
+        "mkswap -L swap1 /dev/dasdb1",
+        "swapon /dev/dasdb1 /dev/dasdc1",
         "swapon -a",
         "swapoff -a",
         "lsdasd -l",
