@@ -104,3 +104,17 @@ def test_validate_missing_scenarios(runner, tmp_path: Path) -> None:
     assert res.exit_code == 1
     assert "Traceback" not in res.output + res.stderr
     assert "zvm52-5guests.toml" in res.stderr
+
+
+def test_case_labels_name_what_the_number_counts() -> None:
+    from zvmsim.studies import case_of
+
+    studies = list(all_studies().values())
+    assert case_of(studies, "large-memory", ("5.3", 7)).label == "z/VM 5.3, 7 guests"
+    assert case_of(studies, "disk-io", ("pav", 3)).label == "pav, 3 paths"
+    assert case_of(studies, "dcss", ("sr", 8)).label == "DCSS sr, 8 GB"
+    hyper = next(s for s in studies if s.name == "hyperpav")
+    assert {c.count.split()[1] for c in hyper.cases if c.guests != 1} == {"aliases"}
+    assert case_of(studies, "disk-io", ("pav", 1)).count == "1 path"
+    assert {c.count for c in hyper.cases if c.guests == 1} == {"1 alias"}
+    assert case_of(studies, "disk-io", ("pav", 99)) is None

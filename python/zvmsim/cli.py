@@ -20,6 +20,7 @@ from .cli_format import fmt as _fmt
 from .cli_format import KEY_FIGURES, key_rows, split_unit, whole
 from .results import from_simulation, guests_frame, scalar_items
 from .runner import StopFlag, drive, prepare, sigint_stops, steady_state_line
+from .studies import case_of
 
 app = typer.Typer(
     name="zvmsim",
@@ -324,7 +325,7 @@ def validate(
     def on_done(o: v.CaseOutcome) -> None:
         done.append(o)
         mark = Text("✗ ", style="red") if o.error else Text("✓ ", style="green")
-        line = f"[{len(done)}/{total}] {o.study} {o.case.level} {o.case.guests} guests ({o.wall_seconds:.1f} s)"
+        line = f"[{len(done)}/{total}] {o.study} {o.case.level} {o.case.count} ({o.wall_seconds:.1f} s)"
         err.print(mark + Text(line + (f": {o.error}" if o.error else "")), soft_wrap=True)
         drifting = v.drift(o.summary)
         if drifting:
@@ -380,17 +381,18 @@ def validate(
             raise typer.Exit(1)
 
 
-def _case_cells(r: Any, drifted: Mapping[Any, Any]) -> Tuple[str, str]:
+def _case_cells(study: Any, r: Any, drifted: Mapping[Any, Any]) -> Tuple[str, str]:
     # A case whose run drifted is marked: its figures depend on where the window was put.
     mark = " ~" if (r.study, (r.level, r.guests)) in drifted else ""
-    return r.level + mark, str(r.guests)
+    case = case_of([study], r.study, (r.level, r.guests))
+    return r.level + mark, case.count if case else str(r.guests)
 
 
 def _figures_table(study: Any, title: str, rows: Sequence[Any], drifted: Mapping[Any, Any]) -> Table:
     """A study without paper values: the simulated figures per case."""
     labels = {m.name: m.label or m.name for m in study.metrics}
     t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for name in ("case", "guests", "metric"):
+    for name in ("case", "count", "metric"):
         t.add_column(name, no_wrap=True)
     t.add_column("simulated", justify="right", no_wrap=True)
     previous = None
@@ -399,7 +401,7 @@ def _figures_table(study: Any, title: str, rows: Sequence[Any], drifted: Mapping
         if first and previous is not None:
             t.add_section()
         previous = (r.level, r.guests)
-        level, guests = _case_cells(r, drifted) if first else ("", "")
+        level, guests = _case_cells(study, r, drifted) if first else ("", "")
         t.add_row(level, guests, labels.get(r.metric, r.metric), _fmt_unit(r.simulated, r.unit))
     if drifted:
         t.caption = "~ the case's run drifted (see summary.json steady_state)"
@@ -424,7 +426,7 @@ def _validation_table(study: Any, title: str, rows: Sequence[Any],
                       drifted: Optional[Mapping[Any, Any]] = None) -> Table:
     labels = {m.name: m.label or m.name for m in study.metrics}
     t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for name in ("level", "guests", "metric"):
+    for name in ("case", "count", "metric"):
         t.add_column(name, no_wrap=True)
     for name in ("paper", "simulated", "error"):
         t.add_column(name, justify="right", no_wrap=True)
@@ -442,7 +444,7 @@ def _validation_table(study: Any, title: str, rows: Sequence[Any],
         if first and previous is not None:
             t.add_section()
         previous = (r.level, r.guests)
-        level, guests = _case_cells(r, drifted or {}) if first else ("", "")
+        level, guests = _case_cells(study, r, drifted or {}) if first else ("", "")
         t.add_row(level, guests, labels.get(r.metric, r.metric),
                   _fmt_unit(r.paper, r.unit), _fmt_unit(r.simulated, r.unit), err, check)
     if drifted:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .studies import Case, CaseKey, Row, Study, compare
+from .studies import Case, CaseKey, Row, Study, case_of, compare
 
 MAX_JOBS = 2  # the reference machine has 2 cores; every case is CPU-bound
 
@@ -183,7 +183,8 @@ def json_rows(rows: Sequence[Row], outcomes: Sequence[CaseOutcome], studies: Seq
     drifted = {(o.study, o.case.key): drift(o.summary) for o in outcomes}
     out: List[Dict[str, Any]] = []
     for r in rows:
-        d = dict(kind="figure", case=f"z/VM {r.level}, {r.guests} guests", **r.to_dict())
+        case = case_of(studies, r.study, (r.level, r.guests))
+        d = dict(kind="figure", case=case.label if case else f"z/VM {r.level}, {r.guests} guests", **r.to_dict())
         d["drifting"] = drifted.get((r.study, (r.level, r.guests)))
         out.append(d)
     for study in studies:

@@ -27,10 +27,25 @@ class Case:
     # run control (a case's own shortened window).
     overrides: Tuple[str, ...] = ()
     quick_overrides: Tuple[str, ...] = ()
+    # What the case's number counts ("guests", "paths", "aliases", "GB") and what names its
+    # family ("z/VM" before a level; empty when the family is a configuration, e.g. "pav").
+    noun: str = "guests"
+    family: str = "z/VM"
 
     @property
     def key(self) -> CaseKey:
         return (self.level, self.guests)
+
+    @property
+    def count(self) -> str:
+        noun = self.noun
+        if self.guests == 1 and noun.endswith("s"):
+            noun = noun[:-2] if noun.endswith("ses") else noun[:-1]
+        return f"{self.guests} {noun}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.family} {self.level}, {self.count}".strip()
 
 
 @dataclass(frozen=True)
@@ -86,6 +101,14 @@ class Study:
     # `--quick` overrides: a shortened run control, tuned per study.
     quick_overrides: Tuple[str, ...] = ()
     notes: str = ""
+
+
+def case_of(studies: Sequence["Study"], study: str, key: CaseKey) -> Optional[Case]:
+    """The case of `study` with `key`, if any."""
+    for s in studies:
+        if s.name == study:
+            return next((c for c in s.cases if c.key == key), None)
+    return None
 
 
 @dataclass

@@ -19,7 +19,7 @@ from . import swap
 from .cmm import OrderedStudy
 
 SIZES = (4, 8, 16)
-CASES = tuple(Case("sr", gb, f"dcss/load-sr-{gb}g.toml") for gb in SIZES) + swap.CASES
+CASES = tuple(Case("sr", gb, f"dcss/load-sr-{gb}g.toml", noun="GB", family="DCSS") for gb in SIZES) + swap.CASES
 
 # A DCSS of n GB here is n/2 segments of 2047 MB (Table 3): its size in GB.
 def _gb(n: int) -> float:

@@ -46,9 +46,9 @@ STAGES = ("CHPID", "host adapter", "NVS copy", "rank")
 # into NVS.
 _ACCEPT = {"chpid": (0,), "ha": (1, 2)}
 
-CASES = tuple(Case("pav", n, "disk-io/pav-iozone.toml", _pav_overrides(n)) for n in PATHS) + tuple(
-    Case(name, disks, f"disk-io/{name}.toml") for name, disks, _ in FCP
-)
+CASES = tuple(
+    Case("pav", n, "disk-io/pav-iozone.toml", _pav_overrides(n), noun="paths", family="") for n in PATHS
+) + tuple(Case(name, disks, f"disk-io/{name}.toml", noun="LUNs", family="") for name, disks, _ in FCP)
 
 
 def _paper() -> Dict[CaseKey, Dict[str, Optional[float]]]:

@@ -38,7 +38,7 @@ def _overrides(setup: str, n: int) -> Tuple[str, ...]:
 
 
 CASES = tuple(
-    Case(_family(setup, j), n, f"hyperpav/{_family(setup, j)}.toml", _overrides(setup, n))
+    Case(_family(setup, j), n, f"hyperpav/{_family(setup, j)}.toml", _overrides(setup, n), noun="aliases", family="")
     for setup in ("attached", "minidisk")
     for j in JOBS
     for n in ALIASES

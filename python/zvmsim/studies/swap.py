@@ -28,7 +28,7 @@ def _file(dev: str, n: int) -> str:
     return f"dcss/swap-{dev}-{n}{'server' if n == 1 else 'servers'}.toml"
 
 
-CASES = tuple(Case(DEVICES[d], n, _file(d, n)) for d in DEVICES for n in SERVERS)
+CASES = tuple(Case(DEVICES[d], n, _file(d, n), noun="servers", family="") for d in DEVICES for n in SERVERS)
 
 
 def key(dev: str, n: int) -> CaseKey:
