@@ -188,6 +188,9 @@ def steady_state_line(summary: Dict[str, Any]) -> Optional[str]:
     tol = f"tolerance {ss.get('tolerance_pct', 0):g} %"
     if ss.get("stationary"):
         return f"steady state: stationary over {n} intervals ({tol})"
+    verdict = str(ss.get("verdict") or "")
+    if verdict.startswith("not applicable"):
+        return f"steady state: {verdict}"
     drifting = set(ss.get("drifting") or [])
     if not drifting:
         return f"steady state: too few intervals to tell ({n} measured; {tol}); lengthen run.measure"

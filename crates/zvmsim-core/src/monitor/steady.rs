@@ -100,6 +100,23 @@ pub struct SteadyState {
     pub figures: Vec<FigureTrend>,
 }
 
+/// The verdict of a run whose workload is a finite job (iozone's write, then read test): its
+/// figures change by design as the job moves through its phases, so no steady state is expected.
+pub const FINITE_JOB: &str = "not applicable: the workload is a finite job";
+
+impl SteadyState {
+    /// The same trends, without a drift verdict (see `FINITE_JOB`).
+    pub fn finite_job(mut self) -> Self {
+        self.verdict = FINITE_JOB;
+        self.stationary = false;
+        self.drifting.clear();
+        for f in &mut self.figures {
+            f.drifting = false;
+        }
+        self
+    }
+}
+
 /// An OLS fit of y on x.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Fit {
@@ -258,6 +275,21 @@ pub fn check(rows: &[SystemRow], tolerance: f64, frames_central: u64) -> SteadyS
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_finite_job_has_no_drift_verdict() {
+        let s = SteadyState {
+            stationary: false,
+            verdict: "drifting",
+            intervals: 5,
+            tolerance_pct: 5.0,
+            drifting: vec!["throughput_tx_per_s"],
+            figures: Vec::new(),
+        }
+        .finite_job();
+        assert_eq!(s.verdict, FINITE_JOB);
+        assert!(s.drifting.is_empty() && !s.stationary);
+    }
+
     use super::*;
     use crate::engine::rng::Stream;
 

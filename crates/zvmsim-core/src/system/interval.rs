@@ -333,11 +333,26 @@ impl Simulation {
                 .sum(),
             guests: per_guest,
             dasd: self.dasd_summary(measured_ns),
-            steady_state: crate::monitor::steady::check(
-                rows,
-                self.scenario.run.drift_tolerance,
-                frames,
-            ),
+            steady_state: {
+                let s = crate::monitor::steady::check(
+                    rows,
+                    self.scenario.run.drift_tolerance,
+                    frames,
+                );
+                let finite = |w: &crate::workload::Workload| {
+                    matches!(w, crate::workload::Workload::Iozone(_))
+                };
+                let idle = |w: &crate::workload::Workload| {
+                    matches!(w, crate::workload::Workload::None)
+                };
+                if self.workloads.iter().any(finite)
+                    && self.workloads.iter().all(|w| finite(w) || idle(w))
+                {
+                    s.finite_job()
+                } else {
+                    s
+                }
+            },
         }
     }
 }
