@@ -214,25 +214,12 @@ impl Simulation {
             });
         }
         let dasd = name.strip_prefix("/dev/")?;
-        let statics = self.scenario_dasd_count(gi);
+        let statics = self.linux_spec_dasd_count(gi);
         let named = g.dasd.devs.iter().filter(|x| x.name.is_some()).count() as u32;
         (0..statics + named)
             .map(crate::linux::commands::dasd_name)
             .any(|d| dasd == d || dasd.strip_suffix('1') == Some(d.as_str()))
             .then_some(Bdev::Busy)
-    }
-
-    fn scenario_dasd_count(&self, gi: usize) -> u32 {
-        let spec = self
-            .scenario
-            .guest_instances()
-            .get(gi)
-            .map_or(0, |i| i.spec_index);
-        self.scenario.guests[spec]
-            .dasd
-            .iter()
-            .map(|x| x.count)
-            .sum()
     }
 
     /// Pages of the device, its swap target, and whether the guest may write it.

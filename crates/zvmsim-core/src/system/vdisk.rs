@@ -211,7 +211,7 @@ impl Simulation {
     }
 
     /// The guest's DASD volumes from the scenario (dasda, dasdb, ...).
-    fn linux_spec_dasd_count(&self, g: usize) -> u32 {
+    pub(super) fn linux_spec_dasd_count(&self, g: usize) -> u32 {
         let spec = self
             .scenario
             .guest_instances()

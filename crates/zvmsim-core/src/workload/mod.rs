@@ -109,3 +109,25 @@ impl Workload {
         }
     }
 }
+
+/// A closed-loop user's request (task `t`) ended at `at`: count it and its response time for
+/// the guest; the user thinks (exponential, mean `think_ns`), then submits again.
+pub(crate) fn request_done(
+    t: u32,
+    at: u64,
+    think_ns: u64,
+    rng: &mut crate::engine::rng::Stream,
+    k: &mut Machine,
+) {
+    let g = k.tasks[t as usize].guest as usize;
+    let resp = at - k.tasks[t as usize].start;
+    let gs = &mut k.guests[g];
+    gs.stats.tx += 1;
+    gs.stats.resp_ns += resp as u128;
+    gs.resp.add(resp as f64 / 1e6);
+    let think = rng.exp_ns(think_ns);
+    k.q.push(
+        at + think,
+        crate::system::Event::Workload(WorkloadEvent::Submit { task: t }),
+    );
+}

@@ -142,17 +142,7 @@ impl Oltp {
 
     /// The transaction of task `t` ended at `at`: count it; the user thinks, then submits again.
     pub(crate) fn finish(&mut self, t: u32, at: u64, k: &mut Machine) {
-        let g = k.tasks[t as usize].guest as usize;
-        let resp = at - k.tasks[t as usize].start;
-        let gs = &mut k.guests[g];
-        gs.stats.tx += 1;
-        gs.stats.resp_ns += resp as u128;
-        gs.resp.add(resp as f64 / 1e6);
-        let think = self.rng.exp_ns(self.think_ns);
-        k.q.push(
-            at + think,
-            Event::Workload(WorkloadEvent::Submit { task: t }),
-        );
+        super::request_done(t, at, self.think_ns, &mut self.rng, k);
     }
 
     /// Run user `u` (task `t` of guest `g`) for up to `budget` ns of IFL time.
