@@ -316,8 +316,8 @@ fn later_levels_parse_and_bound_storage() {
     // 5.4 accepts expanded storage as 5.3 does.
     let (s, _) = scenario::parse(&xs("5.4"), "t.toml", &[]).expect("5.4 valid");
     assert_eq!(s.lpar.zvm_level.as_str(), "5.4");
-    // 6.4 and 7.1 have none: a located error naming the release.
-    for l in ["6.4", "7.1"] {
+    // 6.4, 7.1 and 7.3 have none: a located error naming the release.
+    for l in ["6.4", "7.1", "7.3"] {
         let text = xs(l);
         let e = err(&text);
         assert_eq!(e.field, "lpar.expanded", "{e}");
@@ -326,10 +326,16 @@ fn later_levels_parse_and_bound_storage() {
         let (s, _) = scenario::parse(&lvl(l), "t.toml", &[]).expect("valid without XSTOR");
         assert_eq!(s.lpar.zvm_level.as_str(), l);
     }
-    // 6.4 supports 2 TB, but the model's page word stops at 1 TB.
-    let e = err(&lvl("6.4").replacen("central = \"256M\"", "central = \"1536G\"", 1));
-    assert_eq!(e.field, "lpar.central", "{e}");
-    assert!(e.detail.contains("zvmsim models at most"), "{e}");
+    // The page word reaches 7.3's 4 TB: 6.4 and 7.1 take their 2 TB, 7.3 its 4 TB, and each
+    // refuses more with the release's own limit.
+    for (l, ok, over) in [("6.4", "2T", "2049G"), ("7.1", "2T", "3T"), ("7.3", "4T", "4097G")] {
+        let with = |c: &str| lvl(l).replacen("central = \"256M\"", &format!("central = \"{c}\""), 1);
+        let (s, _) = scenario::parse(&with(ok), "t.toml", &[]).expect("largest central valid");
+        assert_eq!(s.lpar.central, s.lpar.zvm_level.max_central());
+        let e = err(&with(over));
+        assert_eq!(e.field, "lpar.central", "{e}");
+        assert!(e.detail.contains(&format!("z/VM {l} supports at most {ok}")), "{e}");
+    }
     // 5.4 keeps 5.3's 256 GB.
     let e = err(&lvl("5.4").replacen("central = \"256M\"", "central = \"300G\"", 1));
     assert!(e.detail.contains("z/VM 5.4 supports at most 256G"), "{e}");

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::units::Size;
 
-/// The z/VM release: "5.2", "5.3", "5.4", "6.4" or "7.1" (a bare number, as
+/// The z/VM release: "5.2", "5.3", "5.4", "6.4", "7.1" or "7.3" (a bare number, as
 /// `--set lpar.zvm_level=5.2` gives, is accepted too).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 pub enum ZvmLevel {
@@ -22,6 +22,9 @@ pub enum ZvmLevel {
     V6R4,
     #[serde(rename = "7.1")]
     V7R1,
+    /// As 7.1 for storage management; real storage up to 4 TB.
+    #[serde(rename = "7.3")]
+    V7R3,
 }
 
 impl<'de> Deserialize<'de> for ZvmLevel {
@@ -30,7 +33,7 @@ impl<'de> Deserialize<'de> for ZvmLevel {
         impl serde::de::Visitor<'_> for Level {
             type Value = ZvmLevel;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a z/VM level: \"5.2\", \"5.3\", \"5.4\", \"6.4\" or \"7.1\"")
+                f.write_str("a z/VM level: \"5.2\", \"5.3\", \"5.4\", \"6.4\", \"7.1\" or \"7.3\"")
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ZvmLevel, E> {
                 match v.trim() {
@@ -39,8 +42,9 @@ impl<'de> Deserialize<'de> for ZvmLevel {
                     "5.4" => Ok(ZvmLevel::V5R4),
                     "6.4" => Ok(ZvmLevel::V6R4),
                     "7.1" => Ok(ZvmLevel::V7R1),
+                    "7.3" => Ok(ZvmLevel::V7R3),
                     other => Err(E::custom(format!(
-                        "unknown z/VM level `{other}`: zvmsim simulates \"5.2\", \"5.3\", \"5.4\", \"6.4\" and \"7.1\""
+                        "unknown z/VM level `{other}`: zvmsim simulates \"5.2\", \"5.3\", \"5.4\", \"6.4\", \"7.1\" and \"7.3\""
                     ))),
                 }
             }
@@ -67,17 +71,20 @@ impl ZvmLevel {
             ZvmLevel::V5R4 => "5.4",
             ZvmLevel::V6R4 => "6.4",
             ZvmLevel::V7R1 => "7.1",
+            ZvmLevel::V7R3 => "7.3",
         }
     }
     /// Largest real storage the release supports (z/VM 5.2: 128 GB; 5.3 and 5.4: 256 GB;
-    /// 6.4 and 7.1: 2 TB). Source: IBM's z/VM release announcements and "z/VM 6.4
-    /// Performance report" (2 TB from 6.4); the 5.4 and 2 TB figures are from knowledge of
-    /// those documents, not confirmed by a search of the stored corpora (inference).
+    /// 6.4 and 7.1: 2 TB; 7.3: 4 TB). Source: IBM's z/VM release announcements and "z/VM 6.4
+    /// Performance report" (2 TB from 6.4); the 5.4, 2 TB and 7.3's 4 TB figures are from
+    /// knowledge of those documents, not confirmed by a search of the stored corpora
+    /// (inference).
     pub fn max_central(self) -> Size {
         match self {
             ZvmLevel::V5R2 => Size(128 << 30),
             ZvmLevel::V5R3 | ZvmLevel::V5R4 => Size(256 << 30),
             ZvmLevel::V6R4 | ZvmLevel::V7R1 => Size(2 << 40),
+            ZvmLevel::V7R3 => Size(4 << 40),
         }
     }
     /// Real storage management of z/VM 6.3 and later: the global aging list replaces demand
@@ -86,7 +93,7 @@ impl ZvmLevel {
     /// longer supports it, per IBM's 6.4 announcement, from knowledge: not confirmed in the
     /// stored corpora).
     pub fn has_agelist(self) -> bool {
-        matches!(self, ZvmLevel::V6R4 | ZvmLevel::V7R1)
+        matches!(self, ZvmLevel::V6R4 | ZvmLevel::V7R1 | ZvmLevel::V7R3)
     }
     /// PGMBKs must sit below 2 GB (z/VM 5.2 only).
     pub fn pgmbk_below_2g(self) -> bool {

@@ -25,7 +25,6 @@
 //! frame-owned list while valid, the aging list while invalid but resident. The system's
 //! frame-owned list (shared saved segments) has no pageable frames in the model yet.
 
-use super::cmma::GUEST_STATE;
 use super::{CpWork, Storage, CHANGED, CP_OWNED, FMASK, FRAME_NONE, NONE, REF};
 use crate::config::agelist::AgelistSettings;
 
@@ -345,7 +344,7 @@ impl Storage {
             let page = self.fr_page[f as usize];
             let i = page as usize;
             let current = self.pg_slot[i] != NONE && self.pg[i] & CHANGED == 0;
-            if current || self.pg[i] & GUEST_STATE != 0 {
+            if current || self.guest_state(i) != 0 {
                 continue;
             }
             if self.pg_slot[i] != NONE {

@@ -10,8 +10,9 @@
 //! drops any copy they have there). A later reference to an unused page gets a fresh frame
 //! from the host page-management assist (HPMA) without a CP page fault; a reference to a
 //! discarded volatile page is a discard fault the guest handles by dropping the page from its
-//! page cache and reading the block again. The state is kept in the two top bits of the page
-//! word, so it costs no memory and steal reads it with the frame.
+//! page cache and reading the block again. The state is a byte per page beside the page word,
+//! allocated when a guest first leaves the stable state, so that systems without CMMA pay
+//! nothing and the page word keeps all its bits for the frame number (4 TB).
 
 use super::{CpWork, Space, SpaceId, Storage, CP_OWNED, NONE};
 
@@ -19,13 +20,12 @@ use super::{CpWork, Space, SpaceId, Storage, CP_OWNED, NONE};
 /// share (1/n) of all frames. A memory bound, no effect on results.
 const CANDIDATES_BOUND_DIVISOR: usize = 4;
 
-/// The guest state bits of a page word (bits 30-31).
-const STATE_SHIFT: u32 = 30;
-pub(super) const GUEST_STATE: u32 = 0b11 << STATE_SHIFT;
+/// The guest state byte of a page: 0 stable.
+const STABLE: u8 = 0;
 /// Unused: freed by the guest.
-pub(super) const UNUSED: u32 = 0b01 << STATE_SHIFT;
+pub(super) const UNUSED: u8 = 1;
 /// Volatile: clean page-cache page.
-pub(super) const VOLATILE: u32 = 0b10 << STATE_SHIFT;
+pub(super) const VOLATILE: u8 = 2;
 
 /// A page's state as the guest last set it with ESSA.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,9 +36,9 @@ pub enum GuestState {
 }
 
 impl GuestState {
-    fn bits(self) -> u32 {
+    fn bits(self) -> u8 {
         match self {
-            GuestState::Stable => 0,
+            GuestState::Stable => STABLE,
             GuestState::Unused => UNUSED,
             GuestState::Volatile => VOLATILE,
         }
@@ -60,11 +60,17 @@ pub struct CmmaCounts {
 }
 
 impl Storage {
+    /// The guest's CMMA state of page index `i` (stable where no state was ever set).
+    #[inline]
+    pub(super) fn guest_state(&self, i: usize) -> u8 {
+        self.gstate.get(i).copied().unwrap_or(STABLE)
+    }
+
     /// The guest sets the state of its page `page` (ESSA). Returns whether the page was a
     /// discarded volatile page: its content is gone, and the guest must rebuild it.
     pub fn set_guest_state(&mut self, s: Space, page: u32, state: GuestState) -> bool {
         let i = (s.base + page) as usize;
-        let old = self.pg[i] & GUEST_STATE;
+        let old = self.guest_state(i);
         let discarded = old == VOLATILE && self.has_no_place(i);
         let c = &mut self.cmma[s.id.0 as usize];
         match old {
@@ -78,9 +84,16 @@ impl Storage {
             VOLATILE => c.volatile += 1,
             _ => {}
         }
-        self.pg[i] = (self.pg[i] & !GUEST_STATE) | new;
+        if new != old {
+            if self.gstate.len() <= i {
+                // First non-stable state in this range: the bytes exist from now on for every
+                // page (spaces added later grow them in add_space).
+                self.gstate.resize(self.pg.len(), STABLE);
+            }
+            self.gstate[i] = new;
+        }
         if let Some(f) = self.held_frame(i) {
-            if new != 0 && old == 0 {
+            if new != STABLE && old == STABLE {
                 // CP takes such frames first (seed 002: CP "can select those pages for removal
                 // at a higher priority").
                 self.cmma_first.push_back(f);
@@ -97,9 +110,9 @@ impl Storage {
 
     /// Drop the candidates whose frame no longer holds an unused or volatile page.
     fn prune_cmma_first(&mut self) {
-        let (fr, pg) = (&self.fr_page, &self.pg);
+        let (fr, gs) = (&self.fr_page, &self.gstate);
         self.cmma_first.retain(|&f| {
-            fr[f as usize] < CP_OWNED && pg[fr[f as usize] as usize] & GUEST_STATE != 0
+            fr[f as usize] < CP_OWNED && gs.get(fr[f as usize] as usize).is_some_and(|&s| s != STABLE)
         });
     }
 
@@ -111,7 +124,7 @@ impl Storage {
                 break;
             };
             let page = self.fr_page[f as usize];
-            if page >= CP_OWNED || self.pg[page as usize] & GUEST_STATE == 0 {
+            if page >= CP_OWNED || self.guest_state(page as usize) == STABLE {
                 continue;
             }
             self.moved.scanned += 1;
@@ -125,7 +138,7 @@ impl Storage {
     fn drop_backing(&mut self, page: u32) {
         let i = page as usize;
         let g = self.space_of(page);
-        let xb = self.pg_xstor[i];
+        let xb = self.xstor_block(i);
         if xb != NONE {
             self.xstor.release(xb);
             self.pg_xstor[i] = NONE;
@@ -153,7 +166,7 @@ impl Storage {
     #[inline]
     pub fn is_discarded(&self, s: Space, page: u32) -> bool {
         let i = (s.base + page) as usize;
-        self.pg[i] & GUEST_STATE == VOLATILE && self.has_no_place(i)
+        self.guest_state(i) == VOLATILE && self.has_no_place(i)
     }
 
     /// What CMMA did for space `s`.
@@ -163,7 +176,7 @@ impl Storage {
 
     #[inline]
     fn has_no_place(&self, i: usize) -> bool {
-        self.held_frame(i).is_none() && self.pg_xstor[i] == NONE && self.pg_slot[i] == NONE
+        self.held_frame(i).is_none() && self.xstor_block(i) == NONE && self.pg_slot[i] == NONE
     }
 
     /// Steal's CMMA case: the page is unused or volatile, so its frame is taken without a
@@ -172,7 +185,7 @@ impl Storage {
     #[inline]
     pub(super) fn reclaim_without_pageout(&mut self, page: u32, cp: &mut CpWork) -> bool {
         let i = page as usize;
-        if self.pg[i] & GUEST_STATE == 0 {
+        if self.guest_state(i) == STABLE {
             return false;
         }
         if self.pg_slot[i] != NONE {
@@ -191,7 +204,7 @@ impl Storage {
     /// DASD. Returns whether it was.
     pub(super) fn drop_from_xstor(&mut self, page: u32) -> bool {
         let i = page as usize;
-        if self.pg[i] & GUEST_STATE == 0 {
+        if self.guest_state(i) == STABLE {
             return false;
         }
         self.touched -= 1;
@@ -208,8 +221,8 @@ impl Storage {
     #[inline]
     pub(super) fn first_use_state(&mut self, page: u32) -> bool {
         let i = page as usize;
-        let st = self.pg[i] & GUEST_STATE;
-        if st == 0 {
+        let st = self.guest_state(i);
+        if st == STABLE {
             return false;
         }
         let g = self.space_of(page);
@@ -284,6 +297,32 @@ mod tests {
         assert!(st.set_guest_state(sp, 11, GuestState::Stable));
         assert!(!st.is_discarded(sp, 11));
         assert_eq!(st.touch(sp, 11, Access::Write, &mut cp), Touch::FirstUse);
+        st.check_invariants().unwrap();
+    }
+
+    /// The state bytes cost nothing until a guest leaves the stable state, and then cover
+    /// every page, including those of a space added later.
+    #[test]
+    fn state_bytes_exist_only_once_used() {
+        let mut st = storage();
+        let sp = st.space(SpaceId(0));
+        write_pages(&mut st, 0..300);
+        st.set_guest_state(sp, 5, GuestState::Stable);
+        assert!(st.gstate.is_empty(), "a stable page needs no byte");
+        st.set_guest_state(sp, 5, GuestState::Volatile);
+        assert_eq!(st.gstate.len(), st.pg.len());
+        assert_eq!(st.guest_state(5), VOLATILE);
+        let added = st.add_space(
+            super::super::SpaceSpec {
+                owner: super::super::Owner::Guest(1),
+                pages: 256,
+            },
+            false,
+        );
+        assert_eq!(st.gstate.len(), st.pg.len(), "grown with the new space");
+        let sp2 = st.space(added);
+        st.set_guest_state(sp2, 255, GuestState::Unused);
+        assert_eq!(st.cmma_counts(added).unused, 1);
         st.check_invariants().unwrap();
     }
 

@@ -4,7 +4,7 @@
 //! unreferenced one is stolen. z/VM 5.2 also scans for frames below 2 GB when it lacks a free
 //! pair there for a PGMBK.
 
-use super::cmma::{self, GUEST_STATE};
+use super::cmma;
 use super::{
     CpWork, Storage, CHANGED, CP_OWNED, FRAMES_BELOW_2G, FRAME_NONE, NONE, REF, SEG_PAGES,
 };
@@ -53,7 +53,7 @@ impl Storage {
             examined += 1;
             // CMMA: an unused page's reference bit tells nothing (the guest freed it).
             let w = self.pg[page as usize];
-            if w & REF != 0 && examined < selective && w & GUEST_STATE != cmma::UNUSED {
+            if w & REF != 0 && examined < selective && self.guest_state(page as usize) != cmma::UNUSED {
                 self.pg[page as usize] &= !REF;
                 continue;
             }

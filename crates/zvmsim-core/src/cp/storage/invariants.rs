@@ -16,7 +16,7 @@ impl Storage {
         for i in 0..self.pg.len() {
             // A page on the aging list holds its frame as a valid page does.
             let f = self.held_frame(i).unwrap_or(NONE);
-            let (x, s) = (self.pg_xstor[i], self.pg_slot[i]);
+            let (x, s) = (self.xstor_block(i), self.pg_slot[i]);
             let places = (f != NONE) as u32 + (x != NONE) as u32 + (s != NONE) as u32;
             if places > 1 && !(places == 2 && f != NONE && s != NONE) {
                 return Err(format!(
@@ -67,7 +67,7 @@ impl Storage {
         let mut states = vec![(0u64, 0u64); ng];
         for i in 0..self.pg.len() {
             let c = &mut states[self.space_of(i as u32)];
-            match self.pg[i] & super::cmma::GUEST_STATE {
+            match self.guest_state(i) {
                 super::cmma::UNUSED => c.0 += 1,
                 super::cmma::VOLATILE => c.1 += 1,
                 _ => {}
@@ -85,7 +85,7 @@ impl Storage {
         // A used page always has a place (pages released by DIAGNOSE X'10' are unused again).
         let placed = (0..self.pg.len())
             .filter(|&i| {
-                self.held_frame(i).is_some() || self.pg_xstor[i] != NONE || self.pg_slot[i] != NONE
+                self.held_frame(i).is_some() || self.xstor_block(i) != NONE || self.pg_slot[i] != NONE
             })
             .count() as u64;
         if placed != self.touched {

@@ -67,18 +67,20 @@ pub const SEG_PAGES: u32 = 256;
 /// any real LPAR; the bound only matters for toy sizes).
 const CP_FRAMES_MAX_DIVISOR: u32 = 2;
 
-// Page state word: the frame number in the low 28 bits (FRAME_NONE when not resident) and
-// flags above it, so that a reference costs one memory access. The reference bit of a frame is
+// Page state word: the frame number in the low 30 bits (FRAME_NONE when not resident) and
+// two flags above it, so that a reference costs one memory access. The reference bit of a frame is
 // kept with its page, as the hardware keeps it in the frame's storage key. Whether a page was
 // ever used needs no bit: a used page always has a place (frame, XSTOR block or slot).
-const FMASK: u32 = 0x0FFF_FFFF;
+const FMASK: u32 = 0x3FFF_FFFF;
 const FRAME_NONE: u32 = FMASK;
-const REF: u32 = 1 << 28;
+const REF: u32 = 1 << 30;
 /// Changed since the copy on its slot was written.
-const CHANGED: u32 = 1 << 29;
-// Bits 30-31: the guest's page state under CMMA (cp/storage/cmma.rs).
-/// Largest central storage the page-state word can address (1 TB).
-pub const MAX_FRAMES: u32 = FMASK;
+const CHANGED: u32 = 1 << 31;
+/// Largest central storage the model holds: the 2^30 frames of z/VM 7.3's 4 TB. The page word
+/// names frames 0 to 2^30 - 2 (the last number is FRAME_NONE), so CP keeps the top frame of a
+/// 4 TB LPAR. The guest's CMMA page state is not in the word but in a byte per page beside it
+/// (cmma.rs), allocated only once a guest sets a page unused or volatile.
+pub const MAX_FRAMES: u32 = FMASK + 1;
 
 /// An address space CP pages (index into the spaces given to `Storage::new`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -164,6 +166,8 @@ pub struct Storage {
     p: ModelParams,
     // --- pages (guest virtual storage, all guests) ---
     pg: Vec<u32>,
+    /// XSTOR block of each page; empty when the LPAR has no expanded storage (z/VM 6.3 and
+    /// later, or none configured): read through `xstor_block`.
     pg_xstor: Vec<u32>,
     pg_slot: Vec<u32>,
     /// First page of each address space, and the end of the last (ascending).
@@ -239,6 +243,9 @@ pub struct Storage {
     /// Frames whose page became unused or volatile, oldest first: demand scan takes them
     /// before it runs its clock. Entries may be stale; checked when taken.
     cmma_first: std::collections::VecDeque<u32>,
+    /// The guest's CMMA state of each page (cmma.rs), empty until a guest first sets a page
+    /// unused or volatile: systems without CMMA pay nothing for it.
+    gstate: Vec<u8>,
     /// z/VM 6.3 and later: the frame-owned lists and the global aging list (`agelist`).
     aging: Option<agelist::Aging>,
     /// A page read back by a block page-in keeps its slot (KEEPSLOT on 6.3 and later,
@@ -287,7 +294,11 @@ impl Storage {
             level,
             p: params.clone(),
             pg: vec![FRAME_NONE; total_pages],
-            pg_xstor: vec![NONE; total_pages],
+            pg_xstor: if xstor_blocks > 0 {
+                vec![NONE; total_pages]
+            } else {
+                Vec::new()
+            },
             pg_slot: vec![NONE; total_pages],
             space_base,
             fr_page: vec![NONE; frames as usize],
@@ -337,6 +348,7 @@ impl Storage {
             space_slots: vec![0; n_spaces],
             cmma: vec![CmmaCounts::default(); n_spaces],
             cmma_first: std::collections::VecDeque::new(),
+            gstate: Vec::new(),
             aging: None,
             keep_slot: params.keep_slot_on_pagein,
             slot_until_ref: params.keep_slot_on_pagein && params.slot_until_referenced,
@@ -347,10 +359,16 @@ impl Storage {
         for f in 0..cp {
             st.fr_page[f as usize] = CP_OWNED;
         }
-        for f in (cp..frames).rev() {
+        // The page word cannot name frame 2^30 - 1 (its FRAME_NONE): in a 4 TB LPAR CP keeps
+        // that one frame for itself, a 4 KB difference no figure shows.
+        let top = frames.min(FMASK);
+        for f in top..frames {
+            st.fr_page[f as usize] = CP_OWNED;
+        }
+        for f in (cp..top).rev() {
             st.free_frame(f);
         }
-        st.pageable = frames - cp;
+        st.pageable = top - cp;
         (st.low_mark, st.high_mark) = frames::thresholds(st.pageable, params);
         st.reserve_groups = slots::reserve_groups(st.high_mark, block, st.free_groups);
         if level.has_agelist() {
@@ -371,6 +389,12 @@ impl Storage {
     }
 
     // ------------------------------------------------------------------ queries
+
+    /// The XSTOR block holding page index `i` (NONE: none, or no expanded storage at all).
+    #[inline]
+    fn xstor_block(&self, i: usize) -> u32 {
+        self.pg_xstor.get(i).copied().unwrap_or(NONE)
+    }
 
     pub fn pages(&self) -> usize {
         self.pg.len()
@@ -449,7 +473,7 @@ impl Storage {
     /// Ever referenced: a used page always has a place.
     pub fn was_touched(&self, s: SpaceId, page: u32) -> bool {
         let i = self.global(s, page) as usize;
-        self.held_frame(i).is_some() || self.pg_xstor[i] != NONE || self.pg_slot[i] != NONE
+        self.held_frame(i).is_some() || self.xstor_block(i) != NONE || self.pg_slot[i] != NONE
     }
     /// The frame page `i` holds: its valid frame, or the one it keeps on the aging list.
     #[inline]
@@ -460,7 +484,7 @@ impl Storage {
         }
     }
     pub fn page_in_xstor(&self, s: SpaceId, page: u32) -> bool {
-        self.pg_xstor[self.global(s, page) as usize] != NONE
+        self.xstor_block(self.global(s, page) as usize) != NONE
     }
     pub fn page_slot(&self, s: SpaceId, page: u32) -> u32 {
         self.pg_slot[self.global(s, page) as usize]

@@ -28,7 +28,7 @@ impl Storage {
         let pair = match self.level {
             ZvmLevel::V5R2 => self.alloc_lo_pair(cp),
             // Anywhere: 5.3's contiguous-frame management finds a pair at no extra cost.
-            ZvmLevel::V5R3 | ZvmLevel::V5R4 | ZvmLevel::V6R4 | ZvmLevel::V7R1 => {
+            ZvmLevel::V5R3 | ZvmLevel::V5R4 | ZvmLevel::V6R4 | ZvmLevel::V7R1 | ZvmLevel::V7R3 => {
                 [self.alloc_frame(false, cp), self.alloc_frame(false, cp)]
             }
         };

@@ -39,7 +39,7 @@ impl Storage {
                 self.segment_emptied(seg);
             }
         }
-        let b = self.pg_xstor[i];
+        let b = self.xstor_block(i);
         if b != NONE {
             had = true;
             self.xstor.release(b);

@@ -72,8 +72,13 @@ impl Storage {
         self.space_base.push(end);
         let total = end as usize;
         self.pg.resize(total, FRAME_NONE);
-        self.pg_xstor.resize(total, NONE);
+        if !self.pg_xstor.is_empty() {
+            self.pg_xstor.resize(total, NONE);
+        }
         self.pg_slot.resize(total, NONE);
+        if !self.gstate.is_empty() {
+            self.gstate.resize(total, 0);
+        }
         let segs = total.div_ceil(SEG_PAGES as usize);
         self.seg_resident.resize(segs, 0);
         self.seg_pgmbk.resize(segs, [NONE; PGMBK_FRAMES]);

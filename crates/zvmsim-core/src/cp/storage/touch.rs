@@ -15,7 +15,7 @@ impl Storage {
             }
             return Touch::Revalidated;
         }
-        let xb = self.pg_xstor[i];
+        let xb = self.xstor_block(i);
         if xb != NONE {
             // Synchronous page-in from expanded storage: the block is released.
             self.xstor.release(xb);
