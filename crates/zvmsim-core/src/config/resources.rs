@@ -10,9 +10,10 @@ use crate::config::scenario::{Scenario, ScenarioError, Source};
 use crate::config::units::Size;
 use crate::monitor::rows::{GuestRow, SystemRow};
 
-/// Bytes per guest page in CP's tables: frame, XSTOR block and DASD slot of the page (u32
-/// each), plus its share of the segment tables.
-const CP_PER_PAGE: u64 = 13;
+/// Bytes per guest page in CP's tables: frame and DASD slot of the page (u32 each), plus its
+/// share of the segment tables; and its XSTOR block (u32), only with expanded storage.
+const CP_PER_PAGE: u64 = 9;
+const CP_PER_PAGE_XSTOR: u64 = 4;
 /// Bytes per real frame (owning page), per XSTOR block (owner, age) and per paging slot (its
 /// page, the group's live count, free list and page-in entry).
 const CP_PER_FRAME: u64 = 4;
@@ -77,6 +78,11 @@ pub fn estimate(s: &Scenario) -> Estimate {
         s.paging_slots().saturating_mul(CP_PER_SLOT),
     );
     let mut guests: u64 = 0;
+    let cp_per_page = if s.lpar.expanded.bytes() > 0 {
+        CP_PER_PAGE + CP_PER_PAGE_XSTOR
+    } else {
+        CP_PER_PAGE
+    };
     for (i, g) in s.guests.iter().enumerate() {
         let n = u64::from(g.count);
         guests += n;
@@ -84,7 +90,7 @@ pub fn estimate(s: &Scenario) -> Estimate {
         let pool = pages.saturating_sub(g.linux.kernel.pages());
         add(
             format!("guests[{i}].storage"),
-            n.saturating_mul(pages * CP_PER_PAGE + pool * LINUX_PER_POOL_PAGE),
+            n.saturating_mul(pages * cp_per_page + pool * LINUX_PER_POOL_PAGE),
         );
         add(
             format!("guests[{i}].linux.swap"),
