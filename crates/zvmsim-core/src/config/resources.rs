@@ -19,11 +19,12 @@ const CP_PER_PAGE_XSTOR: u64 = 4;
 const CP_PER_FRAME: u64 = 4;
 const CP_PER_XSTOR_BLOCK: u64 = 8;
 const CP_PER_SLOT: u64 = 6;
-/// Linux: per pool page its state (u32), reference count (u8) and free-list or balloon entry
-/// (u32, when the page is free or in the cmm balloon); per database block its
+/// Linux: per pool page its state (u32) and reference count (u8); free pages above every page
+/// ever used need no free-list entry (linux/freelist.rs), and those below are few beside the
+/// pool; per database block its
 /// page-cache entry (u32) and buffer-pool entry (u32); per shared-memory page its place and
 /// swap slot; per swap slot its owner and free-list entry.
-const LINUX_PER_POOL_PAGE: u64 = 9;
+const LINUX_PER_POOL_PAGE: u64 = 5;
 const PER_DB_BLOCK: u64 = 8;
 const PER_SHM_PAGE: u64 = 12;
 const PER_SWAP_SLOT: u64 = 8;

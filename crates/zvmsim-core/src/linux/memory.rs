@@ -89,7 +89,7 @@ pub struct LinuxMemory {
     pub page_cluster: u32,
     /// Pages a major fault read ahead (anonymous page, global page), for the caller to check.
     pub readahead: Vec<(u32, u32)>,
-    pub(super) free: Vec<u32>,
+    pub(super) free: super::freelist::FreePages,
     pub(super) swap_free: Vec<u32>,
     /// Areas activated by `swapon` and the priorities (`linux::swap_areas`).
     pub areas: super::swap_areas::SwapAreas,
@@ -157,7 +157,7 @@ impl LinuxMemory {
             swap_areas: 1,
             page_cluster: DEFAULT_PAGE_CLUSTER,
             readahead: Vec::new(),
-            free: Vec::new(),
+            free: Default::default(),
             // Popped from the end: slots are handed out in ascending order, in clusters.
             swap_free: (0..swap).rev().collect(),
             areas: super::swap_areas::SwapAreas::with_static(swap, 1),
@@ -237,6 +237,7 @@ impl LinuxMemory {
         let room = n as u64 - self.anon_resident;
         let cached = room.saturating_sub(self.high as u64);
         let mut i = 0u32;
+        let mut free = Vec::new();
         for idx in 0..n {
             if self.pool[idx as usize] != FREE {
                 continue;
@@ -252,9 +253,9 @@ impl LinuxMemory {
                     continue;
                 }
             }
-            self.free.push(idx);
+            free.push(idx);
         }
-        self.free.reverse();
+        self.free = super::freelist::FreePages::from_ascending(free.into_iter(), n);
     }
 
     /// Runs [lo, hi) of pool pages that hold file pages or are free (not anonymous memory).
