@@ -72,9 +72,11 @@ def test_the_refusal_names_the_memory_and_the_fields() -> None:
         _core.Simulation(text, "q.toml", overrides=["guests[0].count=99", "paging.slots=50000000"],
                          max_memory="1G")
     msg = str(e.value)
-    assert msg.startswith("q.toml:26:11: field `guests[0].storage`"), msg
-    assert "this run would need about 2308M of memory, more than --max-memory (1G)" in msg
-    assert "it is driven by guests[0].storage 803M, workloads.oltp.database.size 792M, paging.slots 287M" in msg
+    # Located at the largest driver: the databases, since the free list of pages never used
+    # and the XSTOR array of an LPAR without XSTOR cost nothing (docs/scale.md).
+    assert msg.startswith("q.toml:38:8: field `workloads.oltp.database.size`"), msg
+    assert "this run would need about 2165M of memory, more than --max-memory (1G)" in msg
+    assert "it is driven by workloads.oltp.database.size 792M, guests[0].storage 661M, paging.slots 287M" in msg
 
 
 def test_a_bad_max_memory_is_a_located_error(runner) -> None:  # type: ignore[no-untyped-def]
@@ -84,3 +86,14 @@ def test_a_bad_max_memory_is_a_located_error(runner) -> None:  # type: ignore[no
     assert "--max-memory lots:1:1: field `--max-memory`" in text.replace("\n", "")
 
 
+
+
+def test_the_scale_scenarios_are_estimated() -> None:
+    """Issue 14: the 1,000-guest, 1 TB scenario fits this machine class; the 4 TB, 1,000 × 8 GB
+    case is described for its estimate, which docs/scale.md reports (still over 24 GB)."""
+    d = zvmsim.check(ROOT / "scenarios" / "scale" / "1000guests.toml")
+    assert (d["guests"], d["guest_pages"], d["zvm_level"]) == (1000, 524_288_000, "7.3")
+    assert d["memory_estimate_bytes"] < 24 << 30
+    big = zvmsim.check(ROOT / "scenarios" / "scale" / "4tb-1000x8g.toml")
+    assert (big["central"], big["guest_pages"]) == ("4T", 2_097_152_000)
+    assert big["memory_estimate_bytes"] > 24 << 30

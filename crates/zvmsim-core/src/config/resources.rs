@@ -14,6 +14,10 @@ use crate::monitor::rows::{GuestRow, SystemRow};
 /// share of the segment tables; and its XSTOR block (u32), only with expanded storage.
 const CP_PER_PAGE: u64 = 9;
 const CP_PER_PAGE_XSTOR: u64 = 4;
+/// z/VM 6.3 and later (cp/storage/agelist.rs): per guest page the frame it keeps while on the
+/// aging list (u32); per frame its list links (two u32) and early-write flag.
+const AGING_PER_PAGE: u64 = 4;
+const AGING_PER_FRAME: u64 = 9;
 /// Bytes per real frame (owning page), per XSTOR block (owner, age) and per paging slot (its
 /// page, the group's live count, free list and page-in entry).
 const CP_PER_FRAME: u64 = 4;
@@ -64,7 +68,9 @@ pub fn estimate(s: &Scenario) -> Estimate {
             drivers.push((field, bytes));
         }
     };
-    add("lpar.central".into(), s.lpar.central.pages() * CP_PER_FRAME);
+    let aging = s.lpar.zvm_level.has_agelist();
+    let per_frame = CP_PER_FRAME + if aging { AGING_PER_FRAME } else { 0 };
+    add("lpar.central".into(), s.lpar.central.pages() * per_frame);
     add(
         "lpar.expanded".into(),
         s.lpar.expanded.pages() * CP_PER_XSTOR_BLOCK,
@@ -79,11 +85,9 @@ pub fn estimate(s: &Scenario) -> Estimate {
         s.paging_slots().saturating_mul(CP_PER_SLOT),
     );
     let mut guests: u64 = 0;
-    let cp_per_page = if s.lpar.expanded.bytes() > 0 {
-        CP_PER_PAGE + CP_PER_PAGE_XSTOR
-    } else {
-        CP_PER_PAGE
-    };
+    let cp_per_page = CP_PER_PAGE
+        + if s.lpar.expanded.bytes() > 0 { CP_PER_PAGE_XSTOR } else { 0 }
+        + if aging { AGING_PER_PAGE } else { 0 };
     for (i, g) in s.guests.iter().enumerate() {
         let n = u64::from(g.count);
         guests += n;
