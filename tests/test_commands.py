@@ -140,6 +140,11 @@ def test_commands_api() -> None:
     assert by_name[("cp", "INDICATE LOAD")]["abbreviation"] == "IND L"
     assert by_name[("cp", "QUERY MEMASSIST")]["since"] == "5.3"
     assert by_name[("cp", "SET SRM")]["simulated"] is False
+    # Issue 12 item 5: top's batch frame is simulated; the CP commands whose layouts were
+    # not found stay known but not simulated (docs/console.md).
+    assert by_name[("linux", "top -b -n 1")]["simulated"] is True
+    for cp in ("INDICATE QUEUES", "QUERY SRM", "QUERY FRAMES", "QUERY RESERVED"):
+        assert by_name[("cp", cp)]["simulated"] is False, cp
     assert by_name[("linux", "modprobe cmm [sender=USERID]")]["simulated"] is True
     assert by_name[("linux", "lsmod")]["simulated"] is False
     assert any(r["system"] == "linux" and r["simulated"] and re.match(r"free\b", r["command"]) for r in rows)

@@ -50,6 +50,16 @@ linux = "sysctl vm.min_free_kbytes"
 at = "15s"
 user = "LNX02"
 linux = "uptime"
+
+[[console]]
+at = "15s"
+user = "LNX02"
+linux = "top -bn1"
+
+[[console]]
+at = "15s"
+user = "LNX02"
+linux = "cat /proc/loadavg"
 "#
 }
 
@@ -176,5 +186,39 @@ fn figures_come_from_the_simulated_counters() {
     assert!(
         up.starts_with(" 00:00:15 up 0 min,  1 user,  load average: "),
         "{up}"
+    );
+    // top -bn1 at the same moment: uptime's line, the tasks /proc/loadavg counts, the memory
+    // free shows, then the blank line and the column header (no per-process rows).
+    let top = response(&sim, "top -bn1");
+    assert_eq!(top.len(), 7, "{top:?}");
+    assert_eq!(top[0], format!("top -{up}"));
+    let la = &response(&sim, "cat /proc/loadavg")[0];
+    let (running, all) = la
+        .split_whitespace()
+        .nth(3)
+        .unwrap()
+        .split_once('/')
+        .unwrap();
+    assert!(
+        top[1].starts_with(&format!("Tasks: {all:>3} total, {running:>3} running, ")),
+        "{} / {la}",
+        top[1]
+    );
+    assert!(
+        top[2].starts_with("Cpu(s):") && top[2].ends_with("%st"),
+        "{}",
+        top[2]
+    );
+    assert_eq!(
+        top[3],
+        format!(
+            "Mem:  {:>8}k total, {:>8}k used, {:>8}k free,        0k buffers",
+            mem[0], mem[1], mem[2]
+        )
+    );
+    assert!(top[4].starts_with("Swap:    32768k total, "), "{}", top[4]);
+    assert_eq!(top[5], "");
+    assert!(
+        top[6].starts_with("  PID USER      PR  NI  VIRT  RES  SHR S %CPU %MEM    TIME+  COMMAND")
     );
 }

@@ -12,6 +12,7 @@ mod dasdcmds;
 mod procfs;
 mod procps;
 pub mod swapcmds;
+mod top;
 
 pub use dasdcmds::{respond as dasd_respond, DasdQuery, DasdRow};
 pub use procps::{decay_load, vmstat_line, VmstatSample};
@@ -35,6 +36,8 @@ pub enum LinuxCommand {
     },
     /// `uptime`.
     Uptime,
+    /// `top -b -n 1` (and `-bn1`, `-n1 -b`...): one batch frame, summary area and header.
+    Top,
     /// `cat /proc/loadavg`.
     Loadavg,
     /// `swapon -s` or `cat /proc/swaps`.
@@ -192,6 +195,10 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
         Some("in, cs, sy, wa and st are not modelled (0)"),
     ),
     ("uptime", None),
+    (
+        "top -b -n 1",
+        Some("summary area and column header; per-process rows are not modelled"),
+    ),
     ("cat /proc/loadavg", None),
     ("sysctl [-w] vm.min_free_kbytes[=N]", None),
     ("cat /proc/sys/vm/min_free_kbytes", None),
@@ -289,6 +296,7 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
         "cat" => cat(args)?,
         "vmstat" => procps::vmstat(args)?,
         "uptime" => procps::uptime(args)?,
+        "top" => top::parse(args)?,
         "lsdasd" => dasdcmds::lsdasd(args)?,
         "iostat" => dasdcmds::iostat(args)?,
         "pvpath" => Some(LinuxCommand::Pvpath(super::lvm::parse(args)?)),
@@ -530,6 +538,7 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
         LinuxCommand::Cmm(_) | LinuxCommand::Dcss(_) => vec![],
         // Printed by the simulation from the guest's DASD driver (dasdcmds::respond).
         LinuxCommand::Dasd(_) | LinuxCommand::Pvpath(_) => vec![],
+        LinuxCommand::Top => top::respond(v),
         LinuxCommand::NotSimulated { command } => {
             vec![format!("not simulated by zvmsim: {command}")]
         }

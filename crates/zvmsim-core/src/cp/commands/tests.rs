@@ -22,6 +22,29 @@ fn ns(cmd: &str) -> CpCommand {
     }
 }
 
+/// Issue 12 item 5: the CP commands whose response layouts were not found in any source
+/// (docs/console.md) answer "not simulated by zvmsim" at every simulated release, in full and
+/// abbreviated, and change nothing.
+#[test]
+fn layouts_not_found_stay_not_simulated() {
+    for level in ["5.2", "5.3", "5.4", "6.4", "7.1"] {
+        for cmd in [
+            "INDICATE QUEUES",
+            "IND Q",
+            "ind queues exp",
+            "QUERY SRM",
+            "Q SRM",
+            "q srm storbuf",
+            "QUERY FRAMES",
+            "Q FRAMES",
+            "QUERY RESERVED",
+            "Q RESERVED",
+        ] {
+            assert_eq!(parse_at(cmd, Some(level)), Ok(ns(cmd)), "{cmd} at {level}");
+        }
+    }
+}
+
 #[test]
 fn real_commands_not_simulated() {
     // Real CP commands and operands zvmsim does not model: as typed, trimmed.

@@ -125,7 +125,7 @@ pub(super) fn uptime(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
 }
 
 /// uptime's line (procps whattime.c). One user: the session typing the command.
-fn uptime_line(v: &LinuxView) -> String {
+pub(super) fn uptime_line(v: &LinuxView) -> String {
     let tod = v.time_of_day_s as u64;
     let mut s = format!(
         " {:02}:{:02}:{:02} up ",

@@ -88,7 +88,7 @@ fn real_commands_not_simulated() {
         "swapoff -a",
         "lsdasd -l",
         "iostat -x 5",
-        "top -b -n 1",
+        "top -b -n 2",
         "ps aux",
         "vmstat -a 1 5",
         "free -m -s 5",
