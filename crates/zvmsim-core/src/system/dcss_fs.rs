@@ -312,9 +312,14 @@ impl Simulation {
             return vec![format!("mount: {dev} already mounted or {dir} busy")];
         }
         if !g.devices[k].formatted {
-            return vec![format!(
-                "mount: wrong fs type, bad option, bad superblock on {dev},"
-            )];
+            // The file system another guest made in the same shared segments is in them.
+            let Some(used) = self.shared_fs(gi, k) else {
+                return vec![format!(
+                    "mount: wrong fs type, bad option, bad superblock on {dev},"
+                )];
+            };
+            let x = &mut self.dcss.guests[gi].devices[k];
+            (x.formatted, x.used) = (true, used);
         }
         let mut out = vec![];
         let mut ro = ro;
@@ -330,6 +335,27 @@ impl Simulation {
         g.mounts.push((dir.to_string(), minor, ro));
         self.mount_db_files(gi, dir, k);
         out
+    }
+
+    /// Device `k` of guest `gi` is made of shared copies of segments in which another guest's
+    /// device over the same segments has an ext2: the pages it wrote (mke2fs, fills).
+    fn shared_fs(&self, gi: usize, k: usize) -> Option<u64> {
+        let files = |d: &super::dcss_linux::Device| -> Option<Vec<u32>> {
+            d.segs
+                .iter()
+                .map(|u| u.nonshared.is_none().then_some(u.file))
+                .collect()
+        };
+        let mine = files(&self.dcss.guests[gi].devices[k])?;
+        self.dcss
+            .guests
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != gi)
+            .flat_map(|(_, g)| &g.devices)
+            .filter(|d| d.formatted && files(d).as_ref() == Some(&mine))
+            .map(|d| d.used)
+            .max()
     }
 
     pub(super) fn dcss_umount(&mut self, gi: usize, dir: &str) -> Out {

@@ -118,6 +118,15 @@ fn mdc_state(s: &Simulation) -> (bool, u64, u64, String, u64, u64) {
 #[test]
 fn shared_readers_hit_each_others_tracks_and_mdc_off_reads_the_volumes() {
     let mut on = sim(SHARED);
+    // INDICATE LOAD's MDC line shows the cache over the interval so far.
+    on.step_until(3_500_000_000);
+    let load = crate::cp::commands::respond(
+        &crate::cp::commands::CpCommand::IndicateLoad,
+        &on.cp_view(),
+    );
+    let mdc = load.iter().find(|l| l.starts_with("MDC READS-")).unwrap();
+    assert!(!mdc.contains("READS-000000/SEC"), "{mdc}");
+    assert!(!mdc.ends_with("HIT RATIO-000%"), "{mdc}");
     on.run();
     on.check_invariants().unwrap();
     on.m.mdc.check().unwrap();
@@ -195,4 +204,119 @@ fn mdcache_commands_set_query_and_refuse_with_cp_messages() {
     };
     assert_eq!(e.field, "console[0].cp");
     assert!(e.detail.contains("HCP002E"), "{}", e.detail);
+}
+
+/// Two guests: LNX01 copies the database into a shared SN DCSS's ext2 and both mount it
+/// read-only at /oradata, the `files_on` of their database.
+const DCSS_FILES: &str = r#"
+[lpar]
+ifls = 2
+central = "1G"
+zvm_level = "5.4"
+
+[paging]
+volumes = [{ model = "3390-3", count = 1 }]
+
+[spool]
+volumes = [{ model = "3390-3", count = 1 }]
+
+[run]
+priming = "4s"
+measure = "4s"
+interval = "1s"
+
+[[guests]]
+name = "LNX%02d"
+count = 2
+storage = "128M"
+workload = "ro"
+dasd = [{ use = "database", model = "3390-9", count = 2, shared = true }]
+linux = { kernel = "8M", min_free = "2M", parameters = "mem=512M" }
+
+[workloads.ro]
+kind = "transactional"
+users = 2
+think_time = "5ms"
+cpu_per_tx = "1ms"
+db_refs = 10
+
+[workloads.ro.database]
+size = "40M"
+cache = "8M"
+files_on = "/oradata"
+
+[[console]]
+at = "0s"
+cp = "SET PRIVCLASS CMSDCSS +E"
+[[console]]
+at = "1s"
+user = "CMSDCSS"
+cp = "defseg ROFS 10000-13FFF sn"
+[[console]]
+at = "1s"
+user = "CMSDCSS"
+cp = "saveseg ROFS"
+[[console]]
+at = "2s"
+user = "LNX0*"
+linux = "modprobe dcssblk"
+[[console]]
+at = "2s"
+user = "LNX0*"
+linux = "mknod /dev/dcssblk0 b 252 0"
+[[console]]
+at = "2s"
+user = "LNX0*"
+linux = "echo ROFS > /sys/devices/dcssblk/add"
+[[console]]
+at = "2s"
+user = "LNX01"
+linux = "mke2fs -b 4096 /dev/dcssblk0"
+[[console]]
+at = "2s"
+user = "LNX01"
+linux = "mount -t ext2 -o xip /dev/dcssblk0 /mnt"
+[[console]]
+at = "2s"
+user = "LNX01"
+linux = "dd if=/data/db of=/mnt/db bs=1M count=40"
+[[console]]
+at = "2s"
+user = "LNX01"
+linux = "umount /mnt"
+[[console]]
+at = "2s"
+user = "LNX01"
+linux = "mount -t ext2 -o ro,xip /dev/dcssblk0 /oradata"
+[[console]]
+at = "3s"
+user = "LNX02"
+linux = "mount -t ext2 -o ro,xip /dev/dcssblk0 /oradata"
+"#;
+
+#[test]
+fn database_files_on_a_shared_dcss_are_read_without_io_once_mounted() {
+    let mut s = sim(DCSS_FILES);
+    s.run();
+    s.check_invariants().unwrap();
+    for line in &s.console {
+        assert!(
+            !line.response.iter().any(|r| r.contains("bad superblock")),
+            "{}: {:?}",
+            line.command,
+            line.response
+        );
+    }
+    // LNX02 mounts the ext2 LNX01 made in the shared segment.
+    assert!(s.m.guests.iter().all(|g| g.db_files.is_some()));
+    // After the mounts (the measured window), no virtual I/O: the reads touch the DCSS.
+    let rows = s.system_rows();
+    assert!(!rows.is_empty());
+    for r in rows {
+        assert_eq!(r.virtual_io_per_s, 0.0, "interval {}", r.interval);
+        assert!(r.throughput_tx_per_s > 0.0);
+    }
+    // The segment's pages are shared: one copy however many guests read them.
+    let seg = s.m.storage.segment_counts();
+    assert!(seg.resident > 0);
 }
