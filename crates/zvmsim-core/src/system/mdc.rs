@@ -40,10 +40,16 @@ impl Machine {
         }
     }
 
-    /// A guest's read `r` of a real volume ended: the minidisk cache keeps its tracks (when
-    /// MDC is on and the volume eligible). CP's frame requests may run demand scan.
+    /// A read `r` of a real volume ended: the minidisk cache keeps its tracks (when MDC is on
+    /// and the volume eligible). Any guest read counts, whatever its origin (a workload added
+    /// later reads through `minidisk_read` with an origin of its own); CP's own paging and
+    /// spool I/O never does. CP's frame requests may run demand scan.
     pub(crate) fn mdc_fill(&mut self, r: &IoRequest) {
-        if r.write || !matches!(r.origin, Origin::DbRead { .. } | Origin::Dasd { .. }) {
+        let cp_own = matches!(
+            r.origin,
+            Origin::PageIn { .. } | Origin::PageOut | Origin::Spool { .. }
+        );
+        if r.write || cp_own {
             return;
         }
         if !self.mdc.on || !self.mdc.eligible(r.device) {
