@@ -155,6 +155,11 @@ def test_commands_api() -> None:
     assert later[("cp", "SET AGELIST")]["simulated"] is True
     assert later[("cp", "QUERY AGELIST")]["since"] == "6.3"
     assert ("cp", "QUERY XSTORE") not in later
+    # The minidisk cache's commands, at every level.
+    for lv in ("5.2", "7.1"):
+        rows = {(r["system"], r["command"]): r for r in _core.commands(lv)}
+        assert rows[("cp", "SET MDCACHE")]["simulated"] is True
+        assert rows[("cp", "QUERY MDCACHE")]["simulated"] is True
 
 
 def test_agelist_commands_answer_on_7_1(runner, tmp_path: Path) -> None:

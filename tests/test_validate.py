@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from conftest import DATA, invoke
+from conftest import DATA, ROOT, invoke
 
 from zvmsim.studies import Case, Metric, Study, Tolerance, all_studies, compare, register, unregister
 from zvmsim.studies import large_memory as lm
@@ -118,3 +118,26 @@ def test_case_labels_name_what_the_number_counts() -> None:
     assert case_of(studies, "disk-io", ("pav", 1)).count == "1 path"
     assert {c.count for c in hyper.cases if c.guests == 1} == {"1 alias"}
     assert case_of(studies, "disk-io", ("pav", 99)) is None
+
+
+def test_dcss_readonly_cases_print_simulated_figures_only() -> None:
+    from zvmsim.studies import readonly
+
+    dcss = all_studies()["dcss"]
+    keys = {c.key: c for c in dcss.cases if c.key[0].startswith("read-only db")}
+    assert {c.scenario for c in keys.values()} == {
+        "dcss/readonly-db-minidisk.toml",
+        "dcss/readonly-db-minidisk-mdc.toml",
+        "dcss/readonly-db-dcss.toml",
+    }
+    for c in keys.values():
+        assert (ROOT / "scenarios" / c.scenario).is_file()
+    # The measured values are withheld: no paper figure, no tolerance.
+    assert all(not dcss.paper.get(k) for k in keys)
+    names = {n for n, _, _ in readonly.FIGURES}
+    assert all(m.tolerance is None for m in dcss.metrics if m.name in names)
+    fake = {k: {"throughput_tx_per_s": 10.0, "dasd_avoid_per_s": 3.0, "mdc_frames": 12} for k in keys}
+    out = dcss.derive(fake)
+    k = ("read-only db: minidisk, MDC on", 5)
+    assert out[k]["throughput_tx_per_s"] == 10.0 and out[k]["mdc_frames"] == 12.0
+    assert out[k]["virtual_io_per_s"] is None

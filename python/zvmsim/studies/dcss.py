@@ -1,6 +1,7 @@
 """IBM, "Linux on IBM System z Large Discontiguous Saved Segments (DCSS) Under Linux" (2011),
-seed 000: "DCSS access and load times", and "Using a DCSS as swap space" (``swap.py``: its
-cases and stated orderings join this study).
+seed 000: "DCSS access and load times", "Using a DCSS as swap space" (``swap.py``: its
+cases and stated orderings join this study) and "Sharing read-only data using DCSS"
+(``readonly.py``: simulated figures only, the measured ones are withheld).
 
 Each case runs one scenario of ``scenarios/dcss/`` in which a CMS user defines and saves the
 DCSS of type SR (DEFSEG, SAVESEG) and a Linux guest adds it, fills it, saves it and adds it
@@ -15,11 +16,15 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional
 
 from . import Case, CaseKey, Metric, Tolerance, register
-from . import swap
+from . import readonly, swap
 from .cmm import OrderedStudy
 
 SIZES = (4, 8, 16)
-CASES = tuple(Case("sr", gb, f"dcss/load-sr-{gb}g.toml", noun="GB", family="DCSS") for gb in SIZES) + swap.CASES
+CASES = (
+    tuple(Case("sr", gb, f"dcss/load-sr-{gb}g.toml", noun="GB", family="DCSS") for gb in SIZES)
+    + swap.CASES
+    + readonly.CASES
+)
 
 # A DCSS of n GB here is n/2 segments of 2047 MB (Table 3): its size in GB.
 def _gb(n: int) -> float:
@@ -57,6 +62,7 @@ def _times(summary: Optional[Mapping[str, Any]]) -> List[Mapping[str, Any]]:
 
 def _derive(s: Mapping[CaseKey, Mapping[str, Any]]) -> Dict[CaseKey, Dict[str, Optional[float]]]:
     out: Dict[CaseKey, Dict[str, Optional[float]]] = swap.derive(s)
+    out.update(readonly.derive(s))
     for key, summary in s.items():
         if key[0] != "sr":
             continue
@@ -90,13 +96,14 @@ METRICS = (
     Metric("law_first_add_s", "s", T15, "load law"),
     Metric("law_fill_s", "s", T15, "fill law"),
     *swap.METRICS,
+    *readonly.METRICS,
 )
 
 register(
     OrderedStudy(
         name="dcss",
         title="Large DCSS under Linux: SR save, load and fill times; swap devices",
-        source="seed 000, Table 5 and the summary's linear laws; Figures 9, 10 and 12 as the text states them",
+        source="seed 000, Table 5 and the summary's linear laws; Figures 9, 10 and 12 as the text states them; read-only data: simulated only (withheld)",
         cases=CASES,
         paper=_paper(),
         metrics=METRICS,

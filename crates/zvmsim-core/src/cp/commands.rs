@@ -79,6 +79,8 @@ pub const SIMULATED: &[&str] = &[
     "QUERY MEMASSIST",
     "SET AGELIST",
     "QUERY AGELIST",
+    "SET MDCACHE",
+    "QUERY MDCACHE",
 ];
 
 /// Whom a per-user command addresses.
@@ -120,6 +122,8 @@ pub struct CpView<'a> {
     pub users: Vec<UserView>,
     /// Demand-scan steals per second over the same span as `paging_per_s`.
     pub steals_per_s: f64,
+    /// The minidisk cache in the current interval: lookups and writes per second, hit %.
+    pub mdc: (f64, f64, f64),
 }
 
 /// `word` matches `full` if it is at least `min` characters long and a prefix of it.

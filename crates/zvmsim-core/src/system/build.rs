@@ -131,11 +131,15 @@ impl Simulation {
             deferred_ssch: Default::default(),
             vdisk: super::vdisk::VdiskSystem::new(&sc.model, sc.lpar.central.pages()),
             burst_at: 0,
+            mdc: crate::cp::mdc::Mdc::new(sc.lpar.central.pages()),
+            mdc_hits: Default::default(),
         };
         let mut workloads = Vec::new();
         let mut weights = None;
         let stationary = sc.run.warm_start == WarmStart::Stationary;
         let mut warm_ages = Vec::new();
+        // Real volumes of shared minidisks: ((entry, dasd, volume), device).
+        let mut shared_vols: Vec<((usize, usize, u32), u32)> = Vec::new();
         for (gi, inst) in instances.iter().enumerate() {
             let spec = &sc.guests[inst.spec_index];
             let pages = spec.storage.pages() as u32;
@@ -169,9 +173,24 @@ impl Simulation {
             // stripes and the swap partitions are simulated devices.
             let (mut db_vols, mut swap_devs, mut swap_names) = (Vec::new(), Vec::new(), Vec::new());
             let mut letter = 0u32;
-            for x in &spec.dasd {
-                for _ in 0..x.count {
+            for (j, x) in spec.dasd.iter().enumerate() {
+                for n in 0..x.count {
                     match x.usage {
+                        // Shared minidisks: the entry's first guest defines the real
+                        // volumes, the others LINK the same ones.
+                        DasdUse::Database if dbspec.is_some() && x.shared => {
+                            let key = (inst.spec_index, j, n);
+                            let dev = match shared_vols.iter().find(|v| v.0 == key) {
+                                Some(v) => v.1,
+                                None => {
+                                    let d = m.io.add_device(x.cache_hit);
+                                    m.mdc.set_eligible(d, x.model.pages(), true);
+                                    shared_vols.push((key, d));
+                                    d
+                                }
+                            };
+                            db_vols.push(dev);
+                        }
                         DasdUse::Database if dbspec.is_some() => {
                             db_vols.push(m.io.add_device(x.cache_hit))
                         }
@@ -310,6 +329,7 @@ impl Simulation {
                     .and_then(|(_, ws)| ws.iozone.as_ref())
                     .map(crate::workload::iozone::lvm_of)
                     .unwrap_or_default(),
+                db_files: None,
             });
         }
         // Linux directly in an LPAR with FCP LUNs (seed 004): zfcp sets every LUN online in
@@ -387,6 +407,7 @@ impl Simulation {
             sim.logon_devices(g, &dir);
         }
         sim.ipl_guests();
+        sim.start_mdc_arbiter();
         sim.warm_start(warm_ages);
         sim.start_users();
         for (i, &done) in setup.iter().enumerate() {

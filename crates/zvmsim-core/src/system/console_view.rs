@@ -58,6 +58,16 @@ impl Simulation {
                 .map(|g| self.user_view(g))
                 .collect(),
             steals_per_s: r.steals_per_s,
+            mdc: {
+                let (now, was) = (self.m.mdc.stats, self.mon.mdc);
+                let secs = (elapsed.max(1) as f64 / NS_PER_S as f64).max(1e-9);
+                let reads = now.reads - was.reads;
+                (
+                    reads as f64 / secs,
+                    (now.writes - was.writes) as f64 / secs,
+                    100.0 * crate::monitor::summary::ratio((now.hits - was.hits) as f64, reads as f64),
+                )
+            },
         }
     }
 

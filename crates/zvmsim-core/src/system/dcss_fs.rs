@@ -11,7 +11,7 @@ use super::Simulation;
 
 /// ext2 with 4 KB blocks writes about one block of metadata (inode tables, bitmaps, group
 /// descriptors) per 64 blocks (mke2fs defaults: an inode per 16 KB, 256-byte inodes).
-const EXT2_META_STRIDE: u64 = 64;
+pub(super) const EXT2_META_STRIDE: u64 = 64;
 
 impl Simulation {
     pub(super) fn dcss_set_shared(&mut self, gi: usize, k: usize, v: &str) -> Result<Out, i32> {
@@ -312,9 +312,14 @@ impl Simulation {
             return vec![format!("mount: {dev} already mounted or {dir} busy")];
         }
         if !g.devices[k].formatted {
-            return vec![format!(
-                "mount: wrong fs type, bad option, bad superblock on {dev},"
-            )];
+            // The file system another guest made in the same shared segments is in them.
+            let Some(used) = self.shared_fs(gi, k) else {
+                return vec![format!(
+                    "mount: wrong fs type, bad option, bad superblock on {dev},"
+                )];
+            };
+            let x = &mut self.dcss.guests[gi].devices[k];
+            (x.formatted, x.used) = (true, used);
         }
         let mut out = vec![];
         let mut ro = ro;
@@ -328,7 +333,29 @@ impl Simulation {
         let minor = g.devices[k].minor;
         g.devices[k].open += 1;
         g.mounts.push((dir.to_string(), minor, ro));
+        self.mount_db_files(gi, dir, k);
         out
+    }
+
+    /// Device `k` of guest `gi` is made of shared copies of segments in which another guest's
+    /// device over the same segments has an ext2: the pages it wrote (mke2fs, fills).
+    fn shared_fs(&self, gi: usize, k: usize) -> Option<u64> {
+        let files = |d: &super::dcss_linux::Device| -> Option<Vec<u32>> {
+            d.segs
+                .iter()
+                .map(|u| u.nonshared.is_none().then_some(u.file))
+                .collect()
+        };
+        let mine = files(&self.dcss.guests[gi].devices[k])?;
+        self.dcss
+            .guests
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != gi)
+            .flat_map(|(_, g)| &g.devices)
+            .filter(|d| d.formatted && files(d).as_ref() == Some(&mine))
+            .map(|d| d.used)
+            .max()
     }
 
     pub(super) fn dcss_umount(&mut self, gi: usize, dir: &str) -> Out {
@@ -337,6 +364,8 @@ impl Simulation {
             return Out::Now(vec![format!("umount: {dir}: not mounted")]);
         };
         let (_, minor, _) = g.mounts.remove(m);
+        self.umount_db_files(gi, dir);
+        let g = &mut self.dcss.guests[gi];
         let Some(k) = g.devices.iter().position(|x| x.minor == minor) else {
             return Out::Now(vec![]);
         };

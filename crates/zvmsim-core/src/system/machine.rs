@@ -64,6 +64,8 @@ pub(crate) struct Guest {
     pub dasd: crate::linux::dasd::DasdDriver,
     /// LVM1 multipath physical volumes (`pvpath`).
     pub lvm: crate::linux::lvm::Lvm,
+    /// The database's files on a mounted DCSS file system (`files_on`), once mounted.
+    pub db_files: Option<super::dbfiles::DbFiles>,
 }
 
 /// What a Linux task is.
@@ -147,6 +149,10 @@ pub(crate) struct Machine {
     /// When the running burst's current step started (the burst's start plus the IFL time
     /// its earlier steps used): the time a VDISK I/O asks for the lock.
     pub burst_at: u64,
+    /// CP's minidisk cache (cp/mdc.rs), and the origins of the reads it answered whose
+    /// completion is due after CP's copy.
+    pub mdc: crate::cp::mdc::Mdc,
+    pub mdc_hits: Slots<crate::io::Origin>,
 }
 
 /// A small slab: values parked under a slot number an event carries (events stay 8 bytes).

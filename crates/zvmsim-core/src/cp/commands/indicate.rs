@@ -7,9 +7,10 @@
 //! INDICATE USER layout of 5.x are from IBM's CP reference as known (not confirmed in the
 //! stored corpora). INDICATE USER on 6.4 and 7.1 follows a real z/VM 6.3 console.
 //!
-//! What zvmsim does not model shows what follows from the configuration: no minidisk cache
-//! (MDC rates 0), no eligible list or QUICKDSP users (E1-E3 and Q0-Q2 empty: every Linux
-//! guest with work is a Q3 user), no CPU limits (LIMITED 0), no spool files.
+//! The MDC line shows the minidisk cache over the interval so far (cp/mdc.rs; 0 without
+//! shared minidisks). What zvmsim does not model shows what follows from the configuration:
+//! no eligible list or QUICKDSP users (E1-E3 and Q0-Q2 empty: every Linux guest with work is a
+//! Q3 user), no CPU limits (LIMITED 0), no spool files.
 
 use super::{catalog, is_operand, CpCommand, CpView};
 
@@ -109,7 +110,10 @@ fn load(v: &CpView) -> Vec<String> {
             v.xstor_per_s, v.migrate_per_s
         ));
     }
-    out.push("MDC READS-000000/SEC WRITES-000000/SEC HIT RATIO-000%".into());
+    let (reads, writes, hit) = v.mdc;
+    out.push(format!(
+        "MDC READS-{reads:06.0}/SEC WRITES-{writes:06.0}/SEC HIT RATIO-{hit:03.0}%"
+    ));
     if modern(level) {
         out.push(format!("PAGING-{:.0}/SEC", v.paging_per_s));
     } else {
