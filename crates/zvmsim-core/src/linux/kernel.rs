@@ -93,6 +93,7 @@ impl Machine {
         self.touch(g, t, pc, true, true, w)?;
         self.submit_io(dev, Origin::DbWrite, 1, true);
         self.guests[g].stats.db_writes += 1;
+        self.sys.virtual_io += 1;
         self.tasks[t as usize].pc_page = NONE;
         self.guests[g].mem.page_cache_clean(pc);
         self.apply_essa(g, w);

@@ -70,6 +70,8 @@ counters! {
         guest_ns: u64,
         /// SMSGs VMRM sent to the NOTIFY MEMORY guests.
         vmrm_notifications: u64,
+        /// Guests' I/Os to their minidisks (virtual I/O, CP's count of SSCHs it handles).
+        virtual_io: u64,
     }
 }
 

@@ -194,6 +194,21 @@ rows! {
         agelist_revalidated_per_s: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]
         agelist_early_writes_per_s: Option<f64>,
+        /// Runs with the apache workload (left out otherwise): guests' minidisk I/Os and real
+        /// DASD I/Os (all volumes) per second, real DASD's mean service and response time and
+        /// I/Os queued (time-weighted), frames of saved segments' shared copies.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        virtual_io_per_s: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dasd_io_per_s: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dasd_service_ms: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dasd_response_ms: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dasd_queue: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resident_shared_frames: Option<u64>,
     }
 }
 

@@ -136,6 +136,9 @@ impl Simulation {
         let mut weights = None;
         let stationary = sc.run.warm_start == WarmStart::Stationary;
         let mut warm_ages = Vec::new();
+        // Real volumes of an entry's `files` minidisks, which all its guests link read-only:
+        // ((entry, dasd line, volume), device).
+        let mut files_vols: Vec<((usize, usize, u32), u32)> = Vec::new();
         for (gi, inst) in instances.iter().enumerate() {
             let spec = &sc.guests[inst.spec_index];
             let pages = spec.storage.pages() as u32;
@@ -152,7 +155,12 @@ impl Simulation {
                 .map(|d| d.shared_memory.unwrap_or(d.cache).pages() as u32)
                 .or(heap.map(|a| a.heap.pages() as u32))
                 .unwrap_or(0);
-            let blocks = dbspec.map(|d| d.size.pages() as u32).unwrap_or(0);
+            let apache = wl.and_then(|(_, ws)| ws.apache.as_ref());
+            let blocks = dbspec
+                .map(|d| d.size.pages() as u32)
+                .or(apache.map(|a| a.set_pages() as u32))
+                .unwrap_or(0);
+            let mut doc_vols = Vec::new();
             // Guest pages are numbered from 0 in the guest's own address space.
             let mut mem = LinuxMemory::new(
                 0,
@@ -169,9 +177,21 @@ impl Simulation {
             // stripes and the swap partitions are simulated devices.
             let (mut db_vols, mut swap_devs, mut swap_names) = (Vec::new(), Vec::new(), Vec::new());
             let mut letter = 0u32;
-            for x in &spec.dasd {
-                for _ in 0..x.count {
+            for (j, x) in spec.dasd.iter().enumerate() {
+                for n in 0..x.count {
                     match x.usage {
+                        DasdUse::Files => {
+                            let key = (inst.spec_index, j, n);
+                            let dev = match files_vols.iter().find(|v| v.0 == key) {
+                                Some(v) => v.1,
+                                None => {
+                                    let d = m.io.add_device(x.cache_hit);
+                                    files_vols.push((key, d));
+                                    d
+                                }
+                            };
+                            doc_vols.push(dev);
+                        }
                         DasdUse::Database if dbspec.is_some() => {
                             db_vols.push(m.io.add_device(x.cache_hit))
                         }
@@ -241,7 +261,11 @@ impl Simulation {
                     });
                 }
                 None => {
-                    mem.warm(0..shm, |_| NONE);
+                    let mounts = doc_vols.len() as u32;
+                    mem.warm(0..shm, |i| match apache {
+                        Some(a) => crate::workload::apache::warm_block(a, mounts, i),
+                        None => NONE,
+                    });
                     if stationary {
                         warm_ages.push(super::warm_stationary::stationary_ages(
                             &mem, None, &mut wrng,
@@ -272,6 +296,16 @@ impl Simulation {
                         Some(a) => Workload::Appserver(Box::new(
                             crate::workload::appserver::Appserver::new(ws, a, rng),
                         )),
+                        None => Workload::None,
+                    },
+                    (WorkloadKind::Apache, _) => match apache {
+                        Some(a) => {
+                            Workload::Apache(Box::new(crate::workload::apache::Apache::new(
+                                a,
+                                std::mem::take(&mut doc_vols),
+                                rng,
+                            )))
+                        }
                         None => Workload::None,
                     },
                     (WorkloadKind::Transactional, _) => {
@@ -310,6 +344,7 @@ impl Simulation {
                     .and_then(|(_, ws)| ws.iozone.as_ref())
                     .map(crate::workload::iozone::lvm_of)
                     .unwrap_or_default(),
+                dcss_mount: None,
             });
         }
         // Linux directly in an LPAR with FCP LUNs (seed 004): zfcp sets every LUN online in
@@ -445,6 +480,7 @@ impl Simulation {
                 self.m.tasks[t as usize].kind = TaskKind::User(u);
             }
         }
+        crate::workload::apache::connect(&mut self.workloads, &wl_of, &mut self.m);
     }
 }
 

@@ -131,8 +131,10 @@ impl Simulation {
         match pending {
             Block::None => {}
             Block::DbRead { vol, task } => {
-                self.m.submit_io(vol, Origin::DbRead { task }, 1, false);
+                let pages = std::mem::take(&mut self.m.tasks[task as usize].read_pages).max(1);
+                self.m.submit_io(vol, Origin::DbRead { task }, pages, false);
                 self.m.guests[g].stats.db_reads += 1;
+                self.m.sys.virtual_io += 1;
                 self.m.tasks[task as usize].blocked_at = now;
                 self.m.tasks[task as usize].in_io = true;
             }

@@ -19,6 +19,8 @@ pub(super) struct IntervalState {
     /// Page movements and paging-device counts at the start of the current interval.
     pub mv: Movement,
     pub paging: DevStats,
+    /// All real volumes' counts at the start of the interval (web_view.rs).
+    pub dasd_all: DevStats,
     pub rows: Vec<GuestRow>,
     pub sys_rows: Vec<SystemRow>,
 }
@@ -49,6 +51,7 @@ impl Simulation {
         );
         self.mon.mv = self.m.storage.moved;
         self.mon.paging = self.paging_stats();
+        self.mon.dasd_all = self.all_dasd_stats();
     }
 
     /// The paging volumes' device counts, summed.
@@ -140,6 +143,7 @@ impl Simulation {
         let (mv, pstats) = (self.m.storage.moved, self.paging_stats());
         self.mon.mv = mv;
         self.mon.paging = pstats;
+        self.mon.dasd_all = self.all_dasd_stats();
         self.mon.no += 1;
         self.mon.start = now;
         self.mark_dasd();
@@ -215,6 +219,7 @@ impl Simulation {
             agelist_reclaimed_per_s: age_rate(mv.agelist_reclaimed, mk.agelist_reclaimed),
             agelist_revalidated_per_s: age_rate(mv.agelist_revalidated, mk.agelist_revalidated),
             agelist_early_writes_per_s: age_rate(mv.agelist_early_writes, mk.agelist_early_writes),
+            ..self.web_row(now)
         }
     }
 
@@ -333,18 +338,15 @@ impl Simulation {
                 .sum(),
             guests: per_guest,
             dasd: self.dasd_summary(measured_ns),
+            web: self.web_summary(measured_ns),
             steady_state: {
-                let s = crate::monitor::steady::check(
-                    rows,
-                    self.scenario.run.drift_tolerance,
-                    frames,
-                );
+                let s =
+                    crate::monitor::steady::check(rows, self.scenario.run.drift_tolerance, frames);
                 let finite = |w: &crate::workload::Workload| {
                     matches!(w, crate::workload::Workload::Iozone(_))
                 };
-                let idle = |w: &crate::workload::Workload| {
-                    matches!(w, crate::workload::Workload::None)
-                };
+                let idle =
+                    |w: &crate::workload::Workload| matches!(w, crate::workload::Workload::None);
                 if self.workloads.iter().any(finite)
                     && self.workloads.iter().all(|w| finite(w) || idle(w))
                 {
