@@ -14,6 +14,7 @@ mod overrides;
 pub mod params;
 pub mod resources;
 pub mod scenario;
+pub mod shared;
 mod source;
 pub mod units;
 pub mod validate;

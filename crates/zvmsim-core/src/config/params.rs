@@ -205,6 +205,38 @@ params! {
     /// The lock's hold per 4 KB page moved (its copy under the lock). Inference, as above.
     #[serde(skip_serializing_if = "default_vdisk_hold_page")]
     vdisk_lock_hold_page: Duration = us(2);
+
+    // CP's minidisk cache (cp/mdc.rs, docs/mdc.md); left out of the serialized scenario at
+    // their defaults, as above.
+    /// CP CPU of a minidisk-cache read hit besides its pages: the SSCH interception, the
+    /// cache lookup and the interrupt's reflection without a real I/O. Inference.
+    #[serde(skip_serializing_if = "default_mdc_hit")]
+    mdc_hit: Duration = us(3);
+    /// CP CPU per 4 KB page a hit copies from the cache into the guest's buffer. Inference
+    /// (a storage-to-storage copy, as `swap_page_copy`).
+    #[serde(skip_serializing_if = "default_mdc_hit_page")]
+    mdc_hit_page: Duration = us(1);
+    /// How often the minidisk cache's arbiter weighs the cache against guest paging.
+    /// Inference (IBM gives no period).
+    #[serde(skip_serializing_if = "default_mdc_period")]
+    mdc_arbiter_period: Duration = us(1_000_000);
+    /// Frames the arbiter gives back per guest frame demand scan stole since its last pass,
+    /// before SET MDCACHE STORAGE BIAS divides it. Inference.
+    #[serde(skip_serializing_if = "default_mdc_return")]
+    mdc_arbiter_return: f64 = 1.0;
+}
+
+fn default_mdc_hit(d: &Duration) -> bool {
+    *d == ModelParams::default().mdc_hit
+}
+fn default_mdc_hit_page(d: &Duration) -> bool {
+    *d == ModelParams::default().mdc_hit_page
+}
+fn default_mdc_period(d: &Duration) -> bool {
+    *d == ModelParams::default().mdc_arbiter_period
+}
+fn default_mdc_return(x: &f64) -> bool {
+    *x == ModelParams::default().mdc_arbiter_return
 }
 
 fn default_swap_page_copy(d: &Duration) -> bool {

@@ -317,6 +317,16 @@ pub struct GuestDasd {
     /// The partition Linux uses on each volume (`/dev/dasda2`: 2); default 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partition: Option<u32>,
+    /// Shared minidisks: one set of real volumes for every guest of the entry, each guest
+    /// LINKing the minidisks read-only (mode RR), so that they read the same data and CP's
+    /// minidisk cache holds one copy of it. Without it (the default) each guest has volumes
+    /// of its own. A workload that writes to them is refused (config/shared.rs).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub shared: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -497,6 +507,11 @@ pub struct DatabaseSpec {
     /// LVM stripe size over the database volumes.
     #[serde(default = "default_stripe")]
     pub stripe: Size,
+    /// The mount point of a file system holding the database files instead of the `database`
+    /// volumes, once it is mounted (`/oradata`: an ext2 on a dcssblk device, mounted by the
+    /// console script). Buffer-pool misses read from it then; before, from the volumes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files_on: Option<String>,
 }
 
 fn default_skew() -> f64 {

@@ -79,6 +79,8 @@ pub const SIMULATED: &[&str] = &[
     "QUERY MEMASSIST",
     "SET AGELIST",
     "QUERY AGELIST",
+    "SET MDCACHE",
+    "QUERY MDCACHE",
 ];
 
 /// Whom a per-user command addresses.

@@ -15,6 +15,8 @@ pub enum Block {
     /// A database read into the page cache: the task sleeps.
     DbRead {
         vol: u32,
+        /// The block on the volume (where the file system puts the file block).
+        block: u32,
         task: u32,
     },
     /// A host page fault on a page CP has on DASD. `sync`: the fault happened in kernel mode

@@ -5,7 +5,7 @@
 //! Executing them is `system/cpio.rs`.
 
 /// A parsed DASD command.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum IoCommand {
     /// `ATTACH rdev[-rdev2] [TO] userid|*|SYSTEM [AS vdev]`.
     Attach {
@@ -24,6 +24,8 @@ pub enum IoCommand {
     SetPagingAlias { on: bool },
     /// `INDICATE I/O`.
     IndicateIo,
+    /// `SET MDCACHE ...`, `QUERY MDCACHE` (cp/mdccmds.rs).
+    Mdc(crate::cp::mdccmds::MdcCommand),
     /// A well-formed command zvmsim does not execute (`DETACH`), as typed.
     NotSimulated(String),
 }
@@ -84,6 +86,9 @@ pub fn parse(line: &str, level: &str) -> Option<Result<IoCommand, String>> {
     let w = crate::cp::input::command_words(&upper);
     let verb = *w.first()?;
     let ops = &w[1..];
+    if let Some(r) = crate::cp::mdccmds::parse(verb, ops, line) {
+        return Some(r.map(IoCommand::Mdc));
+    }
     if abbrev(verb, "ATTACH", 3) {
         return Some(parse_attach(ops));
     }

@@ -7,6 +7,8 @@ pub mod dispatcher;
 pub(crate) mod faults;
 pub mod input;
 pub mod iocmds;
+pub mod mdc;
+pub mod mdccmds;
 pub mod pagein;
 pub mod segments;
 pub mod spool;

@@ -46,6 +46,8 @@ pub enum IoEvent {
     /// A guest's DASD driver starts a channel program (the completion path of the device's
     /// previous request has run): slot of the (guest, request) pair in the machine's table.
     GuestStart(u32),
+    /// CP's copy of a minidisk-cache read hit ended: slot of its origin in the machine's table.
+    MdcHit(u32),
 }
 
 /// Pages in and out, for the conservation check.

@@ -27,6 +27,13 @@ pub enum Origin {
     Spool { op: u16, vol: u16 },
 }
 
+impl Default for Origin {
+    /// A placeholder for parked origins (`Slots`); never routed as such.
+    fn default() -> Self {
+        Origin::DbWrite
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 pub struct IoRequest {
     pub origin: Origin,

@@ -151,7 +151,10 @@ impl Machine {
             }
         }
         self.tasks[ti].reading = true;
-        self.tasks[ti].read_at = at;
-        Err(Block::DbRead { vol: dev, task: t })
+        Err(Block::DbRead {
+            vol: dev,
+            block: at,
+            task: t,
+        })
     }
 }

@@ -93,14 +93,13 @@ impl Machine {
         self.touch(g, t, pc, true, true, w)?;
         self.submit_io(dev, Origin::DbWrite, 1, true);
         self.guests[g].stats.db_writes += 1;
-        self.sys.virtual_io += 1;
         self.tasks[t as usize].pc_page = NONE;
         self.guests[g].mem.page_cache_clean(pc);
         self.apply_essa(g, w);
         Ok(())
     }
 
-    /// `read(2)` of file block `block` on device `dev` into anonymous page `into`: from the
+    /// `read(2)` of file block `block` (block `at` of device `dev`) into anonymous page `into`: from the
     /// page cache when the block is there; otherwise Linux allocates a page-cache page, starts
     /// the read into it (CP must have the page resident to translate the channel program) and
     /// the task sleeps; called again after the read, it copies the data. Restartable.
@@ -110,6 +109,7 @@ impl Machine {
         t: u32,
         dev: u32,
         block: u32,
+        at: u32,
         into: u32,
         w: &mut Work,
     ) -> Result<(), Block> {
@@ -141,7 +141,11 @@ impl Machine {
             let pc = self.tasks[ti].pc_page;
             self.touch(g, t, pc, true, true, w)?;
             self.tasks[ti].reading = true;
-            return Err(Block::DbRead { vol: dev, task: t });
+            return Err(Block::DbRead {
+                vol: dev,
+                block: at,
+                task: t,
+            });
         }
         // The read completed into the page-cache page: copy it into the buffer.
         let pc = self.tasks[ti].pc_page;

@@ -70,7 +70,9 @@ counters! {
         guest_ns: u64,
         /// SMSGs VMRM sent to the NOTIFY MEMORY guests.
         vmrm_notifications: u64,
-        /// Guests' I/Os to their minidisks (virtual I/O, CP's count of SSCHs it handles).
+        /// Virtual I/O requests of the guests (each read or write a guest starts on a
+        /// minidisk, an attached device or a VDISK, whether CP answers it from its minidisk
+        /// cache or by a real I/O).
         virtual_io: u64,
     }
 }

@@ -178,6 +178,15 @@ rows! {
         paging_wait_ms: f64,
         /// SMSGs (`CMM SHRINK n`) VMRM sent in the interval.
         vmrm_notifications: u64,
+        /// The guests' virtual I/O requests per second; the real I/Os started on DASD volumes
+        /// per second (user, paging and spool volumes); the reads CP's minidisk cache answered
+        /// without a real I/O per second; the share of minidisk-cache lookups that hit; the
+        /// frames the cache holds at the interval's end.
+        virtual_io_per_s: f64,
+        dasd_io_per_s: f64,
+        dasd_avoid_per_s: f64,
+        mdc_hit_pct: f64,
+        mdc_frames: u64,
         /// z/VM 6.3 and later (left out of the rows of earlier releases): the global aging
         /// list's size in frames (SET AGELIST SIZE) and the frames on it at the interval's
         /// end; per second, frames trial-invalidated onto it, frames reclaimed from its head,
@@ -194,13 +203,9 @@ rows! {
         agelist_revalidated_per_s: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]
         agelist_early_writes_per_s: Option<f64>,
-        /// Runs with the apache workload (left out otherwise): guests' minidisk I/Os and real
-        /// DASD I/Os (all volumes) per second, real DASD's mean service and response time and
-        /// I/Os queued (time-weighted), frames of saved segments' shared copies.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        virtual_io_per_s: Option<f64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        dasd_io_per_s: Option<f64>,
+        /// Runs with the apache workload (left out otherwise): real DASD's (all volumes) mean
+        /// service and response time and I/Os queued (time-weighted), frames of saved
+        /// segments' shared copies.
         #[serde(skip_serializing_if = "Option::is_none")]
         dasd_service_ms: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]

@@ -54,6 +54,11 @@ means! {
     available_frames,
     available_below_2g,
     vmrm_notifications,
+    virtual_io_per_s,
+    dasd_io_per_s,
+    dasd_avoid_per_s,
+    mdc_hit_pct,
+    mdc_frames,
 }
 
 /// Means over the measured intervals of the aging list's figures (z/VM 6.3 and later).
@@ -226,7 +231,7 @@ pub struct WebSummary {
 pub struct DasdSummary {
     /// Guest DASD throughput (reads + writes), MB/s (10^6 bytes).
     pub dasd_mb_per_s: f64,
-    pub dasd_io_per_s: f64,
+    pub dasd_driver_io_per_s: f64,
     /// Mean time from a request's submission in Linux to its completion.
     pub dasd_response_ms: f64,
     /// CPU of the guests and of CP for them, in % of one processor.

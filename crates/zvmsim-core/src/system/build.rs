@@ -131,14 +131,15 @@ impl Simulation {
             deferred_ssch: Default::default(),
             vdisk: super::vdisk::VdiskSystem::new(&sc.model, sc.lpar.central.pages()),
             burst_at: 0,
+            mdc: crate::cp::mdc::Mdc::new(sc.lpar.central.pages()),
+            mdc_hits: Default::default(),
         };
         let mut workloads = Vec::new();
         let mut weights = None;
         let stationary = sc.run.warm_start == WarmStart::Stationary;
         let mut warm_ages = Vec::new();
-        // Real volumes of an entry's `files` minidisks, which all its guests link read-only:
-        // ((entry, dasd line, volume), device).
-        let mut files_vols: Vec<((usize, usize, u32), u32)> = Vec::new();
+        // Real volumes of shared minidisks: ((entry, dasd, volume), device).
+        let mut shared_vols: Vec<((usize, usize, u32), u32)> = Vec::new();
         for (gi, inst) in instances.iter().enumerate() {
             let spec = &sc.guests[inst.spec_index];
             let pages = spec.storage.pages() as u32;
@@ -180,18 +181,28 @@ impl Simulation {
             for (j, x) in spec.dasd.iter().enumerate() {
                 for n in 0..x.count {
                     match x.usage {
-                        DasdUse::Files => {
+                        // Shared minidisks: the entry's first guest defines the real
+                        // volumes, the others LINK the same ones.
+                        DasdUse::Database | DasdUse::Files
+                            if (dbspec.is_some() || apache.is_some()) && x.shared =>
+                        {
                             let key = (inst.spec_index, j, n);
-                            let dev = match files_vols.iter().find(|v| v.0 == key) {
+                            let dev = match shared_vols.iter().find(|v| v.0 == key) {
                                 Some(v) => v.1,
                                 None => {
                                     let d = m.io.add_device(x.cache_hit);
-                                    files_vols.push((key, d));
+                                    m.mdc.set_eligible(d, x.model.pages(), true);
+                                    shared_vols.push((key, d));
                                     d
                                 }
                             };
-                            doc_vols.push(dev);
+                            if x.usage == DasdUse::Files {
+                                doc_vols.push(dev);
+                            } else {
+                                db_vols.push(dev);
+                            }
                         }
+                        DasdUse::Files => doc_vols.push(m.io.add_device(x.cache_hit)),
                         DasdUse::Database if dbspec.is_some() => {
                             db_vols.push(m.io.add_device(x.cache_hit))
                         }
@@ -303,6 +314,7 @@ impl Simulation {
                             Workload::Apache(Box::new(crate::workload::apache::Apache::new(
                                 a,
                                 std::mem::take(&mut doc_vols),
+                                spec.linux.kernel.pages() as u32,
                                 rng,
                             )))
                         }
@@ -345,6 +357,7 @@ impl Simulation {
                     .map(crate::workload::iozone::lvm_of)
                     .unwrap_or_default(),
                 dcss_mount: None,
+                db_files: None,
             });
         }
         // Linux directly in an LPAR with FCP LUNs (seed 004): zfcp sets every LUN online in
@@ -422,6 +435,7 @@ impl Simulation {
             sim.logon_devices(g, &dir);
         }
         sim.ipl_guests();
+        sim.start_mdc_arbiter();
         sim.warm_start(warm_ages);
         sim.start_users();
         for (i, &done) in setup.iter().enumerate() {

@@ -36,6 +36,7 @@ impl Simulation {
                 vec![]
             }
             IoCommand::IndicateIo => self.indicate_io(),
+            IoCommand::Mdc(c) => self.mdc_command(c),
             IoCommand::NotSimulated(c) => vec![format!("not simulated by zvmsim: {c}")],
         })
     }

@@ -58,8 +58,21 @@ impl Machine {
             sub: 0,
         };
         let started = match dev_path {
-            DevPath::Dedicated { sub } => Some(self.io.start_on(sub, io, self.now)),
+            DevPath::Dedicated { sub } => {
+                self.sys.virtual_io += 1;
+                Some(self.io.start_on(sub, io, self.now))
+            }
+            // A read of a minidisk goes through CP's minidisk cache.
+            DevPath::Minidisk { .. } if !io.write => {
+                io.aliases = true;
+                self.minidisk_read(g, io);
+                None
+            }
             DevPath::Minidisk { .. } | DevPath::VirtualAlias { .. } => {
+                self.sys.virtual_io += 1;
+                if io.write {
+                    self.mdc.write(volume);
+                }
                 io.aliases = true;
                 self.io.submit(io, self.now)
             }
@@ -221,7 +234,7 @@ impl Simulation {
         }
         Some(crate::monitor::summary::DasdSummary {
             dasd_mb_per_s: mb_s,
-            dasd_io_per_s: ios as f64 / secs,
+            dasd_driver_io_per_s: ios as f64 / secs,
             dasd_response_ms: ratio(resp as f64, ios as f64) / 1e6,
             io_cpu_pct: 100.0 * cpus,
             mb_per_cpu_s: ratio(mb_s, cpus),

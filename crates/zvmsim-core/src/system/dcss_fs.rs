@@ -11,7 +11,7 @@ use super::Simulation;
 
 /// ext2 with 4 KB blocks writes about one block of metadata (inode tables, bitmaps, group
 /// descriptors) per 64 blocks (mke2fs defaults: an inode per 16 KB, 256-byte inodes).
-const EXT2_META_STRIDE: u64 = 64;
+pub(super) const EXT2_META_STRIDE: u64 = 64;
 
 impl Simulation {
     pub(super) fn dcss_set_shared(&mut self, gi: usize, k: usize, v: &str) -> Result<Out, i32> {
@@ -362,6 +362,7 @@ impl Simulation {
         let minor = g.devices[k].minor;
         g.devices[k].open += 1;
         g.mounts.push((dir.to_string(), minor, ro));
+        self.mount_db_files(gi, dir, k);
         out
     }
 
@@ -374,6 +375,7 @@ impl Simulation {
         if ro {
             self.m.guests[gi].dcss_mount = None;
         }
+        self.umount_db_files(gi, dir);
         let g = &mut self.dcss.guests[gi];
         let Some(k) = g.devices.iter().position(|x| x.minor == minor) else {
             return Out::Now(vec![]);

@@ -130,11 +130,19 @@ impl Simulation {
         let now = self.m.now;
         match pending {
             Block::None => {}
-            Block::DbRead { vol, task } => {
-                let pages = std::mem::take(&mut self.m.tasks[task as usize].read_pages).max(1);
-                self.m.submit_io(vol, Origin::DbRead { task }, pages, false);
+            Block::DbRead { vol, block, task } => {
+                let io = crate::io::IoRequest {
+                    origin: Origin::DbRead { task },
+                    device: vol,
+                    pages: std::mem::take(&mut self.m.tasks[task as usize].read_pages).max(1),
+                    write: false,
+                    queued_at: now,
+                    block: block as u64,
+                    aliases: false,
+                    sub: 0,
+                };
+                self.m.minidisk_read(g as u32, io);
                 self.m.guests[g].stats.db_reads += 1;
-                self.m.sys.virtual_io += 1;
                 self.m.tasks[task as usize].blocked_at = now;
                 self.m.tasks[task as usize].in_io = true;
             }
@@ -187,12 +195,19 @@ impl Simulation {
         if let Some((t, n)) = next {
             self.m.q.push(t, Event::Io(IoEvent::Complete(n)));
         }
-        match req.origin {
+        self.m.mdc_fill(&req);
+        self.origin_done(req.origin, now);
+    }
+
+    /// A read or write of `origin` is done (its real I/O ended, or CP answered it from the
+    /// minidisk cache): route it back.
+    pub(super) fn origin_done(&mut self, origin: Origin, now: u64) {
+        match origin {
             Origin::DbRead { task } | Origin::SwapRead { task } => {
                 let tk = &self.m.tasks[task as usize];
                 let waited = now - tk.blocked_at;
                 let st = &mut self.m.guests[tk.guest as usize].stats;
-                if matches!(req.origin, Origin::DbRead { .. }) {
+                if matches!(origin, Origin::DbRead { .. }) {
                     st.wait_db_ns += waited;
                 } else {
                     st.wait_swap_ns += waited;

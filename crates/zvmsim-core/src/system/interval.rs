@@ -21,6 +21,9 @@ pub(super) struct IntervalState {
     pub paging: DevStats,
     /// All real volumes' counts at the start of the interval (web_view.rs).
     pub dasd_all: DevStats,
+    /// Real I/Os started and minidisk-cache counts at the start of the current interval.
+    pub flow: u64,
+    pub mdc: crate::cp::mdc::MdcStats,
     pub rows: Vec<GuestRow>,
     pub sys_rows: Vec<SystemRow>,
 }
@@ -52,6 +55,8 @@ impl Simulation {
         self.mon.mv = self.m.storage.moved;
         self.mon.paging = self.paging_stats();
         self.mon.dasd_all = self.all_dasd_stats();
+        self.mon.flow = self.m.io.flow.submitted;
+        self.mon.mdc = self.m.mdc.stats;
     }
 
     /// The paging volumes' device counts, summed.
@@ -144,6 +149,8 @@ impl Simulation {
         self.mon.mv = mv;
         self.mon.paging = pstats;
         self.mon.dasd_all = self.all_dasd_stats();
+        self.mon.flow = self.m.io.flow.submitted;
+        self.mon.mdc = self.m.mdc.stats;
         self.mon.no += 1;
         self.mon.start = now;
         self.mark_dasd();
@@ -213,6 +220,15 @@ impl Simulation {
             paging_service_ms: (pstats.busy_ns - pm.busy_ns) as f64 / ios / 1e6,
             paging_wait_ms: (pstats.wait_ns - pm.wait_ns) as f64 / ios / 1e6,
             vmrm_notifications: sys.vmrm_notifications,
+            virtual_io_per_s: sys.virtual_io as f64 / secs,
+            dasd_io_per_s: rate(self.m.io.flow.submitted, self.mon.flow),
+            dasd_avoid_per_s: rate(self.m.mdc.stats.hits, self.mon.mdc.hits),
+            mdc_hit_pct: 100.0
+                * ratio(
+                    (self.m.mdc.stats.hits - self.mon.mdc.hits) as f64,
+                    (self.m.mdc.stats.reads - self.mon.mdc.reads) as f64,
+                ),
+            mdc_frames: self.m.mdc.frames_used(),
             agelist_target_frames: age.map(|a| a.target_frames),
             agelist_frames: age.map(|a| a.frames),
             agelist_invalidated_per_s: age_rate(mv.agelist_invalidated, mk.agelist_invalidated),

@@ -66,6 +66,8 @@ pub(crate) struct Guest {
     pub lvm: crate::linux::lvm::Lvm,
     /// The dcssblk file system mounted read-only (the apache workload's document root).
     pub dcss_mount: Option<crate::linux::filemap::DcssMount>,
+    /// The database's files on a mounted DCSS file system (`files_on`), once mounted.
+    pub db_files: Option<super::dbfiles::DbFiles>,
 }
 
 /// What a Linux task is.
@@ -93,9 +95,8 @@ pub(crate) struct Task {
     pub pc_page: u32,
     /// The task's read into `pc_page` was started (it sleeps until the data is there).
     pub reading: bool,
-    /// Pages of that read (a readahead window; 0: one) and its first block on the volume.
+    /// Pages of that read (a readahead window; 0: one).
     pub read_pages: u32,
-    pub read_at: u32,
     /// Asynchronous I/Os completed and not yet reaped (its aio completion ring).
     pub aio_done: u32,
     /// The task sleeps in io_getevents.
@@ -126,7 +127,6 @@ impl Task {
             pc_page: crate::cp::storage::NONE,
             reading: false,
             read_pages: 0,
-            read_at: 0,
             aio_done: 0,
             aio_waiting: false,
             in_io: false,
@@ -162,6 +162,10 @@ pub(crate) struct Machine {
     /// When the running burst's current step started (the burst's start plus the IFL time
     /// its earlier steps used): the time a VDISK I/O asks for the lock.
     pub burst_at: u64,
+    /// CP's minidisk cache (cp/mdc.rs), and the origins of the reads it answered whose
+    /// completion is due after CP's copy.
+    pub mdc: crate::cp::mdc::Mdc,
+    pub mdc_hits: Slots<crate::io::Origin>,
 }
 
 /// A small slab: values parked under a slot number an event carries (events stay 8 bytes).

@@ -15,9 +15,13 @@ mod dasdio;
 mod dcss;
 mod dcss_fs;
 mod dcss_linux;
+mod dbfiles;
 mod dispatch;
 mod interval;
 pub(crate) mod machine;
+mod mdc;
+#[cfg(test)]
+mod mdc_tests;
 #[cfg(test)]
 mod swap_tests;
 pub(crate) mod swapdev;
@@ -71,6 +75,8 @@ pub enum Event {
     SpoolTimer {
         op: u16,
     },
+    /// The minidisk cache's arbiter runs (system/mdc.rs).
+    MdcArbiter,
 }
 
 /// The monitor's events.
@@ -185,6 +191,8 @@ impl Simulation {
             Event::Cmm(CmmEvent::Timer { guest }) => self.cmm_timer(guest as usize),
             Event::SpoolStart { op, vol } => self.spool_start(op, vol),
             Event::SpoolTimer { op } => self.spool_timer(op),
+            Event::Io(IoEvent::MdcHit(slot)) => self.mdc_hit_done(slot),
+            Event::MdcArbiter => self.mdc_arbiter(),
         }
     }
 

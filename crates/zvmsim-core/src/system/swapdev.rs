@@ -122,6 +122,7 @@ impl Machine {
                 let at = self.burst_at + w.guest_ns + w.cp_ns + w.cp_system_ns;
                 let (spin, hold) = self.vdisk.lock.acquire(self.now, at, pages);
                 w.cp_ns += spin + hold;
+                self.sys.virtual_io += 1;
                 let st = &mut self.guests[g].stats;
                 st.vdisk_io += 1;
                 st.vdisk_spin_ns += spin;

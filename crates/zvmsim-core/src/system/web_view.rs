@@ -4,7 +4,6 @@
 //! without the workload.
 
 use crate::config::apache::ApacheRole;
-use crate::config::units::NS_PER_S;
 use crate::cp::storage::SpaceId;
 use crate::io::DevStats;
 use crate::monitor::rows::SystemRow;
@@ -50,15 +49,11 @@ impl Simulation {
             return SystemRow::default();
         }
         let span = (now - self.mon.start).max(1);
-        let secs = span as f64 / NS_PER_S as f64;
         let (a, b) = (self.all_dasd_stats(), self.mon.dasd_all);
         let ios = (a.ios - b.ios) as f64;
-        let virt = self.m.sys.virtual_io;
         let service = ratio((a.busy_ns - b.busy_ns) as f64, ios) / 1e6;
         let wait = ratio((a.wait_ns - b.wait_ns) as f64, ios) / 1e6;
         SystemRow {
-            virtual_io_per_s: Some(virt as f64 / secs),
-            dasd_io_per_s: Some(ios / secs),
             dasd_service_ms: Some(service),
             dasd_response_ms: Some(service + wait),
             // Little's law: I/Os waiting = total wait time / elapsed time.
@@ -96,9 +91,9 @@ impl Simulation {
             cp_msec_per_tx: per_tx(mean(|r| r.cpu_cp_pct)),
             emul_msec_per_tx: per_tx(mean(|r| r.cpu_guests_pct)),
             total_util_per_proc_pct: mean(|r| r.cpu_lpar_pct) / self.scenario.lpar.ifls as f64,
-            virtual_io_per_s: mean(|r| r.virtual_io_per_s.unwrap_or(0.0)),
-            dasd_io_per_s: mean(|r| r.dasd_io_per_s.unwrap_or(0.0)),
-            dasd_avoid_per_s: 0.0,
+            virtual_io_per_s: mean(|r| r.virtual_io_per_s),
+            dasd_io_per_s: mean(|r| r.dasd_io_per_s),
+            dasd_avoid_per_s: mean(|r| r.dasd_avoid_per_s),
             paging_io_per_s: mean(|r| r.paging_io_per_s),
             server_io_wait_pct: 100.0
                 * ratio(wait as f64, (measured_ns * servers.len() as u64) as f64),

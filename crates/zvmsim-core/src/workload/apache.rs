@@ -34,15 +34,19 @@ pub struct Apache {
     spec: ApacheSpec,
     /// Server: the files minidisks (device indices), one per mount point.
     vols: Vec<u32>,
+    /// Pages of kernel and program text (Apache, the network stack): each page sent
+    /// references one (the memory map `mem=` adds is not among them).
+    text: u32,
     rng: Stream,
     conns: Vec<Conn>,
 }
 
 impl Apache {
-    pub fn new(spec: &ApacheSpec, vols: Vec<u32>, rng: Stream) -> Self {
+    pub fn new(spec: &ApacheSpec, vols: Vec<u32>, text: u32, rng: Stream) -> Self {
         Apache {
             spec: spec.clone(),
             vols,
+            text: text.max(1),
             rng,
             conns: Vec::new(),
         }
@@ -166,6 +170,8 @@ impl Apache {
         w: &mut Work,
     ) -> Result<(), crate::cp::dispatcher::Block> {
         let (block, m, at) = self.place(u);
+        let text = self.rng.below(self.text as u64) as u32;
+        k.exec_text(g, t, text, w)?;
         match self.spec.docroot {
             DocRoot::Dcss => k.dcss_file_page(g, t, block, w),
             DocRoot::Minidisk => {

@@ -125,6 +125,15 @@ impl Database {
         }
     }
 
+    /// Where `block` lies on its volume (LVM striping: stripe k of the logical volume is
+    /// stripe k / volumes of volume k % volumes).
+    #[inline]
+    pub fn volume_block(&self, block: u32) -> u32 {
+        let stripe = block / self.stripe_pages;
+        let n = self.volumes.len().max(1) as u32;
+        (stripe / n) * self.stripe_pages + block % self.stripe_pages
+    }
+
     /// Database volume holding `block` (LVM striping).
     #[inline]
     pub fn volume_of(&self, block: u32) -> u32 {

@@ -99,6 +99,21 @@ impl Storage {
             .expect("demand scan freed no frame")
     }
 
+    /// A frame for CP's own use (the minidisk cache): taken off the available list as a
+    /// guest page's frame is (demand scan runs when the list is low, stealing guest pages),
+    /// then owned by CP until `give_cp_frame` returns it.
+    pub fn take_cp_frame(&mut self, cp: &mut CpWork) -> u32 {
+        let f = self.alloc_frame(false, cp);
+        self.fr_page[f as usize] = super::CP_OWNED;
+        f
+    }
+
+    /// A frame CP took with `take_cp_frame` goes back to the available list.
+    pub fn give_cp_frame(&mut self, f: u32) {
+        debug_assert_eq!(self.fr_page[f as usize], super::CP_OWNED);
+        self.free_frame(f);
+    }
+
     /// Refill the available list: demand scan, or from z/VM 6.3 on the aging list's reclaim.
     fn replenish(&mut self, cp: &mut CpWork) {
         if self.aging.is_some() {

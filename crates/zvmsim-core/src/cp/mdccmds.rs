@@ -1,0 +1,139 @@
+//! `SET MDCACHE` and `QUERY MDCACHE`: parsing, with CP's generic messages (HCP002E, HCP003E,
+//! HCP026E) for what CP rejects. The forms zvmsim executes are SYSTEM ON|OFF, STORAGE min max
+//! and STORAGE BIAS n; the other real operands (XSTORE, RDEV, MDISK, INSERT) parse and answer
+//! `not simulated by zvmsim`. Executing them is `system/mdc.rs`; the cache is `cp/mdc.rs`.
+
+/// A parsed minidisk-cache command.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MdcCommand {
+    /// `SET MDCACHE SYSTEM ON|OFF`.
+    System { on: bool },
+    /// `SET MDCACHE STORAGE min max` (bytes).
+    Storage { min: u64, max: u64 },
+    /// `SET MDCACHE STORAGE BIAS n`.
+    Bias(f64),
+    /// `QUERY MDCACHE`.
+    Query,
+    /// A real form zvmsim does not execute, as typed.
+    NotSimulated(String),
+}
+
+fn abbrev(word: &str, full: &str, min: usize) -> bool {
+    word.len() >= min && word.len() <= full.len() && full.starts_with(word)
+}
+
+fn invalid(op: &str) -> String {
+    format!("HCP002E Invalid operand - {op}")
+}
+
+fn missing() -> String {
+    "HCP026E Operand missing or invalid".into()
+}
+
+/// A size as SET MDCACHE takes it: a number followed by M or G.
+fn size(w: &str) -> Option<u64> {
+    let (n, unit) = w.split_at(w.len().checked_sub(1)?);
+    let mult: u64 = match unit {
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        _ => return None,
+    };
+    let n: u64 = n.parse().ok()?;
+    n.checked_mul(mult)
+}
+
+/// `words`: the upper-cased words after the verb. None: not an MDCACHE command.
+pub fn parse(verb: &str, ops: &[&str], typed: &str) -> Option<Result<MdcCommand, String>> {
+    let first = *ops.first()?;
+    if !abbrev(first, "MDCACHE", 3) {
+        return None;
+    }
+    let rest = &ops[1..];
+    if abbrev(verb, "QUERY", 1) {
+        return Some(match rest.first() {
+            None => Ok(MdcCommand::Query),
+            Some(x) => Err(format!("HCP003E Invalid option - {x}")),
+        });
+    }
+    if !abbrev(verb, "SET", 3) {
+        return None;
+    }
+    let Some(&what) = rest.first() else {
+        return Some(Err(missing()));
+    };
+    let args = &rest[1..];
+    let not_sim = || Ok(MdcCommand::NotSimulated(typed.trim().to_string()));
+    Some(if abbrev(what, "SYSTEM", 3) {
+        match args {
+            ["ON"] => Ok(MdcCommand::System { on: true }),
+            ["OFF"] => Ok(MdcCommand::System { on: false }),
+            ["FLUSH"] => not_sim(),
+            [] => Err(missing()),
+            [x] => Err(invalid(x)),
+            [_, x, ..] => Err(format!("HCP003E Invalid option - {x}")),
+        }
+    } else if abbrev(what, "STORAGE", 3) || abbrev(what, "XSTORE", 2) {
+        let storage = abbrev(what, "STORAGE", 3);
+        match args {
+            [] => Err(missing()),
+            ["BIAS"] => Err(missing()),
+            ["BIAS", b] => match b.parse::<f64>() {
+                Ok(x) if (0.001..=100.0).contains(&x) && storage => Ok(MdcCommand::Bias(x)),
+                Ok(x) if (0.001..=100.0).contains(&x) => not_sim(),
+                _ => Err(invalid(b)),
+            },
+            ["BIAS", _, x, ..] => Err(format!("HCP003E Invalid option - {x}")),
+            [one] if size(one).is_none() => Err(invalid(one)),
+            [_] => Err(missing()),
+            [lo, hi] => match (size(lo), size(hi)) {
+                (None, _) => Err(invalid(lo)),
+                (_, None) => Err(invalid(hi)),
+                (Some(a), Some(b)) if a > b => Err(invalid(hi)),
+                (Some(a), Some(b)) if storage => Ok(MdcCommand::Storage { min: a, max: b }),
+                _ => not_sim(),
+            },
+            [_, _, x, ..] => Err(format!("HCP003E Invalid option - {x}")),
+        }
+    } else if abbrev(what, "RDEV", 4) || abbrev(what, "MDISK", 2) || abbrev(what, "INSERT", 3) {
+        match args {
+            [] => Err(missing()),
+            _ => not_sim(),
+        }
+    } else {
+        Err(invalid(what))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(line: &str) -> Option<Result<MdcCommand, String>> {
+        let up = line.to_ascii_uppercase();
+        let w: Vec<&str> = up.split_whitespace().collect();
+        parse(w[0], &w[1..], line)
+    }
+
+    #[test]
+    fn forms_and_cp_messages() {
+        assert_eq!(p("set mdc system off"), Some(Ok(MdcCommand::System { on: false })));
+        assert_eq!(p("SET MDCACHE SYS ON"), Some(Ok(MdcCommand::System { on: true })));
+        assert_eq!(
+            p("set mdcache storage 0M 6G"),
+            Some(Ok(MdcCommand::Storage { min: 0, max: 6 << 30 }))
+        );
+        assert_eq!(p("set mdc stor bias 2.5"), Some(Ok(MdcCommand::Bias(2.5))));
+        assert_eq!(p("q mdc"), Some(Ok(MdcCommand::Query)));
+        assert!(matches!(p("set mdc xstore 0M 2G"), Some(Ok(MdcCommand::NotSimulated(_)))));
+        assert_eq!(p("set memassist on all"), None);
+        assert_eq!(p("query storage"), None);
+        let e = |l: &str| p(l).unwrap().unwrap_err();
+        assert_eq!(e("set mdc"), "HCP026E Operand missing or invalid");
+        assert_eq!(e("set mdc system maybe"), "HCP002E Invalid operand - MAYBE");
+        assert_eq!(e("set mdc storage 2G 1G"), "HCP002E Invalid operand - 1G");
+        assert_eq!(e("set mdc storage 12X 2G"), "HCP002E Invalid operand - 12X");
+        assert_eq!(e("set mdc storage bias 0"), "HCP002E Invalid operand - 0");
+        assert_eq!(e("q mdc all"), "HCP003E Invalid option - ALL");
+        assert_eq!(e("set mdc frob"), "HCP002E Invalid operand - FROB");
+    }
+}

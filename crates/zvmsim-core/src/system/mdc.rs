@@ -1,0 +1,130 @@
+//! Glue of CP's minidisk cache (cp/mdc.rs) into the running system: the one function every
+//! guest read of a minidisk goes through (`Machine::minidisk_read`: the database's buffer-pool
+//! misses, the guest DASD driver's channel programs, any other workload reading blocks of a
+//! minidisk), the fill when a widened read ends, the arbiter's period and the console's
+//! SET/QUERY MDCACHE.
+
+use crate::cp::mdc::Lookup;
+use crate::cp::mdccmds::MdcCommand;
+use crate::cp::storage::CpWork;
+use crate::io::{IoEvent, IoRequest, Origin};
+
+use super::machine::Machine;
+use super::{Event, Simulation};
+
+impl Machine {
+    /// Guest `g` reads `io.pages` blocks from `io.block` of the real volume `io.device` through
+    /// a minidisk (a virtual I/O). A minidisk-cache hit completes after CP's copy (CP time
+    /// charged to the guest, no real I/O); a miss reads the whole tracks from the volume and
+    /// fills the cache when it ends (`mdc_fill`); otherwise the read goes to the volume as
+    /// given. The completion goes back by `io.origin`, as a real I/O's does.
+    pub(crate) fn minidisk_read(&mut self, g: u32, mut io: IoRequest) {
+        self.sys.virtual_io += 1;
+        match self.mdc.lookup(io.device, io.block, io.pages) {
+            Lookup::Hit => {
+                let ns = self.p.mdc_hit.ns() + self.p.mdc_hit_page.ns() * io.pages as u64;
+                self.disp.defer_cp(Some(g), ns);
+                let slot = self.mdc_hits.put(io.origin);
+                self.q.push(self.now + ns, Event::Io(IoEvent::MdcHit(slot)));
+                return;
+            }
+            Lookup::Miss { block, pages } => {
+                io.block = block;
+                io.pages = pages;
+            }
+            Lookup::Bypass => {}
+        }
+        io.queued_at = self.now;
+        if let Some((t, id)) = self.io.submit(io, self.now) {
+            self.q.push(t, Event::Io(IoEvent::Complete(id)));
+        }
+    }
+
+    /// A guest's read `r` of a real volume ended: the minidisk cache keeps its tracks (when
+    /// MDC is on and the volume eligible). CP's frame requests may run demand scan.
+    pub(crate) fn mdc_fill(&mut self, r: &IoRequest) {
+        if r.write || !matches!(r.origin, Origin::DbRead { .. } | Origin::Dasd { .. }) {
+            return;
+        }
+        if !self.mdc.on || !self.mdc.eligible(r.device) {
+            return;
+        }
+        let mut cp = CpWork::default();
+        self.mdc.insert(r.device, r.block, r.pages, &mut self.storage, &mut cp);
+        self.disp.defer_cp(None, cp.ns + cp.system_ns);
+        self.flush_page_writes();
+    }
+}
+
+impl Simulation {
+    /// A minidisk-cache hit's CP copy ended: complete the read as its I/O would have.
+    pub(super) fn mdc_hit_done(&mut self, slot: u32) {
+        let origin = self.m.mdc_hits.take(slot);
+        self.origin_done(origin, self.m.now);
+    }
+
+    /// Start the arbiter's period when some volume is cacheable.
+    pub(super) fn start_mdc_arbiter(&mut self) {
+        if self.m.mdc.any_eligible() {
+            let p = self.m.p.mdc_arbiter_period.ns().max(1);
+            self.m.q.push(self.m.now + p, Event::MdcArbiter);
+        }
+    }
+
+    pub(super) fn mdc_arbiter(&mut self) {
+        let share = self.m.p.mdc_arbiter_return;
+        self.m.mdc.arbiter(&mut self.m.storage, share);
+        let p = self.m.p.mdc_arbiter_period.ns().max(1);
+        self.m.q.push(self.m.now + p, Event::MdcArbiter);
+    }
+
+    /// SET/QUERY MDCACHE: the response (a refused form changes nothing: the parser refused it).
+    pub(super) fn mdc_command(&mut self, c: MdcCommand) -> Vec<String> {
+        let st = &mut self.m.storage;
+        let mdc = &mut self.m.mdc;
+        match c {
+            MdcCommand::System { on } => {
+                if !on {
+                    mdc.flush(None, st);
+                }
+                mdc.on = on;
+                vec![]
+            }
+            MdcCommand::Storage { min, max } => {
+                let central = self.scenario.lpar.central.bytes();
+                if max > central {
+                    // Inference: CP caps the maximum at real storage (its message for a
+                    // larger one is not known to zvmsim).
+                    return vec![format!(
+                        "not simulated by zvmsim: SET MDCACHE STORAGE with a maximum above real storage ({} MB)",
+                        central >> 20
+                    )];
+                }
+                mdc.set_storage(min / 4096, max / 4096, st);
+                vec![]
+            }
+            MdcCommand::Bias(b) => {
+                mdc.bias = b;
+                vec![]
+            }
+            MdcCommand::Query => {
+                let mb = |frames: u64| format!("{}M", frames * 4096 >> 20);
+                let usage = 100.0 * mdc.frames_used() as f64 / mdc.max_frames.max(1) as f64;
+                vec![
+                    format!(
+                        "Minidisk cache {} for system",
+                        if mdc.on { "ON" } else { "OFF" }
+                    ),
+                    format!(
+                        "Storage MDC min={} max={}, usage={:.0}%, bias={:.2}",
+                        mb(mdc.min_frames),
+                        mb(mdc.max_frames),
+                        usage,
+                        mdc.bias
+                    ),
+                ]
+            }
+            MdcCommand::NotSimulated(typed) => vec![format!("not simulated by zvmsim: {typed}")],
+        }
+    }
+}
