@@ -185,3 +185,17 @@ fn dcss_above_2g_scenarios_parse() {
     }
     assert_eq!(n, 12);
 }
+
+#[test]
+fn bad_apache_options_are_located_errors() {
+    let good = scenario("minidisk", "", 40);
+    let bad = |text: String, field: &str| {
+        let e = crate::config::scenario::parse(&text, "t.toml", &[])
+            .err()
+            .expect("refused");
+        assert_eq!(e.field, field, "{e}");
+    };
+    bad(good.replace("server = \"web\"", "server = \"client\""), "workloads.client.apache.server");
+    bad(good.replace("users = 1\n", "users = 2\n"), "workloads.web.users");
+    bad(good.replace("file_set = 40", "file_set = 4000"), "workloads.web.apache.file_set");
+}
