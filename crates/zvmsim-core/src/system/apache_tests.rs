@@ -195,7 +195,16 @@ fn bad_apache_options_are_located_errors() {
             .expect("refused");
         assert_eq!(e.field, field, "{e}");
     };
-    bad(good.replace("server = \"web\"", "server = \"client\""), "workloads.client.apache.server");
-    bad(good.replace("users = 1\n", "users = 2\n"), "workloads.web.users");
-    bad(good.replace("file_set = 40", "file_set = 4000"), "workloads.web.apache.file_set");
+    bad(
+        good.replace("server = \"web\"", "server = \"client\""),
+        "workloads.client.apache.server",
+    );
+    bad(
+        good.replace("users = 1\n", "users = 2\n"),
+        "workloads.web.users",
+    );
+    bad(
+        good.replace("file_set = 40", "file_set = 4000"),
+        "workloads.web.apache.file_set",
+    );
 }
