@@ -358,9 +358,11 @@ def validate(
                                style="green" if missed == 0 else "red"))
                 _print_orderings(out, study.name, orderings)
                 continue
-            if getattr(study, "orderings", ()):
+            if getattr(study, "orderings", ()) or not study.paper:
+                # No paper values (withheld, or orderings only): the simulated figures.
                 out.print(_figures_table(study, title, study_rows, drifted))
-                _print_orderings(out, study.name, orderings)
+                if getattr(study, "orderings", ()):
+                    _print_orderings(out, study.name, orderings)
                 continue
             out.print(_validation_table(study, title, study_rows, drifted))
             passed, missed, unchecked = v.tally(study_rows)

@@ -2,6 +2,7 @@
 //! global parameters.
 
 pub mod agelist;
+pub mod apache;
 pub mod appserver;
 pub mod bounds;
 pub mod fio;

@@ -216,15 +216,24 @@ pub fn estimate_events(s: &Scenario) -> u64 {
                 0.0
             }
         };
-        let cpu = w
+        let mut cpu = w
             .cpu_per_tx
             .map(|c| c.secs_f64())
             .unwrap_or_else(|| mean(&|t| t.cpu.secs_f64()))
             .max(1e-6);
-        let refs = w
+        let mut refs = w
             .db_refs
             .map(f64::from)
             .unwrap_or_else(|| mean(&|t| f64::from(t.db_refs)));
+        if let Some(a) = &w.apache {
+            // A file: the server's, client's and CP's CPU per MB; an I/O per readahead window.
+            let mb = a.file_size.bytes() as f64 / f64::from(1 << 20);
+            let per_mb = a.server_cpu_per_mb.secs_f64()
+                + a.client_cpu_per_mb.secs_f64()
+                + a.cp_network_per_mb.secs_f64();
+            cpu = (per_mb * mb).max(1e-6);
+            refs = 4.0 * f64::from(a.file_pages() / a.window());
+        }
         let think = w.think_time.secs_f64();
         let by_users = if think > 0.0 {
             users / think

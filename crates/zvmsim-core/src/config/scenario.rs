@@ -338,6 +338,8 @@ pub enum DasdUse {
     Swap,
     /// Root file system and binaries.
     System,
+    /// A file system of files a workload serves (the apache workload's document root).
+    Files,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -420,6 +422,8 @@ pub enum WorkloadKind {
     Iozone,
     /// A Java application server whose requests touch its heap (`[workloads.x.appserver]`).
     Appserver,
+    /// Apache servers and their clients serving files (`[workloads.x.apache]`).
+    Apache,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -457,6 +461,9 @@ pub struct WorkloadSpec {
     /// The application server's options, for `kind = "appserver"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub appserver: Option<crate::config::appserver::AppserverSpec>,
+    /// Apache's options, for `kind = "apache"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apache: Option<crate::config::apache::ApacheSpec>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

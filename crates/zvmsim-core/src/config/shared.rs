@@ -65,7 +65,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                     );
                 }
             }
-            WorkloadKind::Appserver => {}
+            WorkloadKind::Appserver | WorkloadKind::Apache => {}
         }
     }
     for (w, ws) in &s.workloads {

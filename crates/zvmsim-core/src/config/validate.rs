@@ -283,8 +283,9 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             w.kind,
             crate::config::scenario::WorkloadKind::Fio
                 | crate::config::scenario::WorkloadKind::Iozone
+                | crate::config::scenario::WorkloadKind::Apache
         ) {
-            // fio's and iozone's processes and options are checked by check_io.
+            // fio's and iozone's processes and options: check_io; apache's: config::apache.
             continue;
         }
         let f = |k: &str| format!("workloads.{name}.{k}");
@@ -494,8 +495,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             );
         }
     }
-    check_io(s, src)?;
-    Ok(())
+    check_io(s, src)
 }
 
 /// The [vmrm] table: its VMRM CONFIG parses (a bad statement is reported at its line of the

@@ -7,6 +7,7 @@ pub mod cmm;
 pub mod commands;
 pub mod dasd;
 pub mod dcssblk;
+pub(crate) mod filemap;
 mod freelist;
 pub(crate) mod kernel;
 pub mod lvm;

@@ -203,6 +203,17 @@ rows! {
         agelist_revalidated_per_s: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]
         agelist_early_writes_per_s: Option<f64>,
+        /// Runs with the apache workload (left out otherwise): real DASD's (all volumes) mean
+        /// service and response time and I/Os queued (time-weighted), frames of saved
+        /// segments' shared copies.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dasd_service_ms: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dasd_response_ms: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dasd_queue: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resident_shared_frames: Option<u64>,
     }
 }
 

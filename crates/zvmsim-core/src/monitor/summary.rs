@@ -190,6 +190,40 @@ pub struct Summary {
     pub dasd: Option<DasdSummary>,
     /// Whether the headline figures drifted across the measured intervals (monitor/steady.rs).
     pub steady_state: SteadyState,
+    /// The file-serving figures of a run with the apache workload (seed 001's report).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub web: Option<WebSummary>,
+}
+
+/// The figures seed 001 reports per run, over the measured window (system/web_view.rs).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct WebSummary {
+    /// CP time (for the guests and CP's own) and guest (emulation) time per transaction.
+    pub cp_msec_per_tx: f64,
+    pub emul_msec_per_tx: f64,
+    /// LPAR busy per processor, %.
+    pub total_util_per_proc_pct: f64,
+    /// Guests' I/Os to their minidisks (virtual I/O), real DASD I/Os (all volumes, paging
+    /// included), reads MDC answered without DASD I/O, and paging I/Os, per second.
+    pub virtual_io_per_s: f64,
+    pub dasd_io_per_s: f64,
+    pub dasd_avoid_per_s: f64,
+    pub paging_io_per_s: f64,
+    /// Share of the measured time the Apache servers' connections waited for reads (file
+    /// I/O and host page-ins), mean over the servers, %.
+    pub server_io_wait_pct: f64,
+    /// Means of the interval samples: resident pages, pages on DASD, frames of saved
+    /// segments' shared copies, the available lists.
+    pub resident_pages_total: f64,
+    pub resident_pages_dasd: f64,
+    pub resident_shared_frames: f64,
+    pub available_frames: f64,
+    pub available_below_2g: f64,
+    /// Real DASD (all volumes): mean service time, response time (queue wait plus service)
+    /// and I/Os waiting for their volume (time-weighted mean).
+    pub dasd_service_ms: f64,
+    pub dasd_response_ms: f64,
+    pub dasd_queue: f64,
 }
 
 /// The DASD I/O path over the measured window (scenarios with `[io]`).

@@ -156,7 +156,12 @@ impl Simulation {
                 .map(|d| d.shared_memory.unwrap_or(d.cache).pages() as u32)
                 .or(heap.map(|a| a.heap.pages() as u32))
                 .unwrap_or(0);
-            let blocks = dbspec.map(|d| d.size.pages() as u32).unwrap_or(0);
+            let apache = wl.and_then(|(_, ws)| ws.apache.as_ref());
+            let blocks = dbspec
+                .map(|d| d.size.pages() as u32)
+                .or(apache.map(|a| a.set_pages() as u32))
+                .unwrap_or(0);
+            let mut doc_vols = Vec::new();
             // Guest pages are numbered from 0 in the guest's own address space.
             let mut mem = LinuxMemory::new(
                 0,
@@ -178,7 +183,9 @@ impl Simulation {
                     match x.usage {
                         // Shared minidisks: the entry's first guest defines the real
                         // volumes, the others LINK the same ones.
-                        DasdUse::Database if dbspec.is_some() && x.shared => {
+                        DasdUse::Database | DasdUse::Files
+                            if (dbspec.is_some() || apache.is_some()) && x.shared =>
+                        {
                             let key = (inst.spec_index, j, n);
                             let dev = match shared_vols.iter().find(|v| v.0 == key) {
                                 Some(v) => v.1,
@@ -189,8 +196,13 @@ impl Simulation {
                                     d
                                 }
                             };
-                            db_vols.push(dev);
+                            if x.usage == DasdUse::Files {
+                                doc_vols.push(dev);
+                            } else {
+                                db_vols.push(dev);
+                            }
                         }
+                        DasdUse::Files => doc_vols.push(m.io.add_device(x.cache_hit)),
                         DasdUse::Database if dbspec.is_some() => {
                             db_vols.push(m.io.add_device(x.cache_hit))
                         }
@@ -260,7 +272,11 @@ impl Simulation {
                     });
                 }
                 None => {
-                    mem.warm(0..shm, |_| NONE);
+                    let mounts = doc_vols.len() as u32;
+                    mem.warm(0..shm, |i| match apache {
+                        Some(a) => crate::workload::apache::warm_block(a, mounts, i),
+                        None => NONE,
+                    });
                     if stationary {
                         warm_ages.push(super::warm_stationary::stationary_ages(
                             &mem, None, &mut wrng,
@@ -291,6 +307,17 @@ impl Simulation {
                         Some(a) => Workload::Appserver(Box::new(
                             crate::workload::appserver::Appserver::new(ws, a, rng),
                         )),
+                        None => Workload::None,
+                    },
+                    (WorkloadKind::Apache, _) => match apache {
+                        Some(a) => {
+                            Workload::Apache(Box::new(crate::workload::apache::Apache::new(
+                                a,
+                                std::mem::take(&mut doc_vols),
+                                spec.linux.kernel.pages() as u32,
+                                rng,
+                            )))
+                        }
                         None => Workload::None,
                     },
                     (WorkloadKind::Transactional, _) => {
@@ -329,6 +356,7 @@ impl Simulation {
                     .and_then(|(_, ws)| ws.iozone.as_ref())
                     .map(crate::workload::iozone::lvm_of)
                     .unwrap_or_default(),
+                dcss_mount: None,
                 db_files: None,
             });
         }
@@ -466,6 +494,7 @@ impl Simulation {
                 self.m.tasks[t as usize].kind = TaskKind::User(u);
             }
         }
+        crate::workload::apache::connect(&mut self.workloads, &wl_of, &mut self.m);
     }
 }
 

@@ -303,7 +303,13 @@ impl Simulation {
         Out::Held { lines, guest_ns }
     }
 
-    pub(super) fn dcss_mount(&mut self, gi: usize, dev: &str, dir: &str, ro: bool) -> Vec<String> {
+    pub(super) fn dcss_mount(
+        &mut self,
+        gi: usize,
+        dev: &str,
+        dir: &str,
+        (ro, xip): (bool, bool),
+    ) -> Vec<String> {
         let Some(k) = self.dcss_node(gi, dev) else {
             return vec![format!("mount: special device {dev} does not exist")];
         };
@@ -328,6 +334,19 @@ impl Simulation {
                 "mount: block device {dev} is write-protected, mounting read-only"
             ));
             ro = true;
+        }
+        if ro {
+            // A read-only mount is what a server reads its files from (linux/filemap.rs).
+            let seg = &self.dcss.segments;
+            let runs = self.dcss.guests[gi].devices[k]
+                .segs
+                .iter()
+                .filter_map(|u| {
+                    let shared = seg.by_id(u.file).and_then(|i| seg.files[i].shared);
+                    u.nonshared.or(shared).map(|s| (s, u.pages))
+                })
+                .collect();
+            self.m.guests[gi].dcss_mount = Some(crate::linux::filemap::DcssMount { runs, xip });
         }
         let g = &mut self.dcss.guests[gi];
         let minor = g.devices[k].minor;
@@ -363,7 +382,10 @@ impl Simulation {
         let Some(m) = g.mounts.iter().position(|m| m.0 == dir) else {
             return Out::Now(vec![format!("umount: {dir}: not mounted")]);
         };
-        let (_, minor, _) = g.mounts.remove(m);
+        let (_, minor, ro) = g.mounts.remove(m);
+        if ro {
+            self.m.guests[gi].dcss_mount = None;
+        }
         self.umount_db_files(gi, dir);
         let g = &mut self.dcss.guests[gi];
         let Some(k) = g.devices.iter().position(|x| x.minor == minor) else {

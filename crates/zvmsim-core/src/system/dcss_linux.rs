@@ -229,12 +229,9 @@ impl Simulation {
             }
             DcssCommand::Ls { path, long } => Out::Now(self.dcss_ls(gi, path, *long)),
             DcssCommand::Mke2fs { dev } => self.dcss_mke2fs(gi, dev),
-            DcssCommand::Mount {
-                dev,
-                dir,
-                xip: _,
-                ro,
-            } => Out::Now(self.dcss_mount(gi, dev, dir, *ro)),
+            DcssCommand::Mount { dev, dir, xip, ro } => {
+                Out::Now(self.dcss_mount(gi, dev, dir, (*ro, *xip)))
+            }
             DcssCommand::Umount { dir } => self.dcss_umount(gi, dir),
             DcssCommand::Fill { target, bytes } => self.dcss_fill(gi, target, *bytes),
             DcssCommand::Time(inner) => self.dcss_exec(gi, inner),

@@ -134,7 +134,7 @@ impl Simulation {
                 let io = crate::io::IoRequest {
                     origin: Origin::DbRead { task },
                     device: vol,
-                    pages: 1,
+                    pages: std::mem::take(&mut self.m.tasks[task as usize].read_pages).max(1),
                     write: false,
                     queued_at: now,
                     block: block as u64,

@@ -19,6 +19,8 @@ pub(super) struct IntervalState {
     /// Page movements and paging-device counts at the start of the current interval.
     pub mv: Movement,
     pub paging: DevStats,
+    /// All real volumes' counts at the start of the interval (web_view.rs).
+    pub dasd_all: DevStats,
     /// Real I/Os started and minidisk-cache counts at the start of the current interval.
     pub flow: u64,
     pub mdc: crate::cp::mdc::MdcStats,
@@ -52,6 +54,7 @@ impl Simulation {
         );
         self.mon.mv = self.m.storage.moved;
         self.mon.paging = self.paging_stats();
+        self.mon.dasd_all = self.all_dasd_stats();
         self.mon.flow = self.m.io.flow.submitted;
         self.mon.mdc = self.m.mdc.stats;
     }
@@ -145,6 +148,7 @@ impl Simulation {
         let (mv, pstats) = (self.m.storage.moved, self.paging_stats());
         self.mon.mv = mv;
         self.mon.paging = pstats;
+        self.mon.dasd_all = self.all_dasd_stats();
         self.mon.flow = self.m.io.flow.submitted;
         self.mon.mdc = self.m.mdc.stats;
         self.mon.no += 1;
@@ -231,6 +235,7 @@ impl Simulation {
             agelist_reclaimed_per_s: age_rate(mv.agelist_reclaimed, mk.agelist_reclaimed),
             agelist_revalidated_per_s: age_rate(mv.agelist_revalidated, mk.agelist_revalidated),
             agelist_early_writes_per_s: age_rate(mv.agelist_early_writes, mk.agelist_early_writes),
+            ..self.web_row(now)
         }
     }
 
@@ -349,18 +354,15 @@ impl Simulation {
                 .sum(),
             guests: per_guest,
             dasd: self.dasd_summary(measured_ns),
+            web: self.web_summary(measured_ns),
             steady_state: {
-                let s = crate::monitor::steady::check(
-                    rows,
-                    self.scenario.run.drift_tolerance,
-                    frames,
-                );
+                let s =
+                    crate::monitor::steady::check(rows, self.scenario.run.drift_tolerance, frames);
                 let finite = |w: &crate::workload::Workload| {
                     matches!(w, crate::workload::Workload::Iozone(_))
                 };
-                let idle = |w: &crate::workload::Workload| {
-                    matches!(w, crate::workload::Workload::None)
-                };
+                let idle =
+                    |w: &crate::workload::Workload| matches!(w, crate::workload::Workload::None);
                 if self.workloads.iter().any(finite)
                     && self.workloads.iter().all(|w| finite(w) || idle(w))
                 {

@@ -64,6 +64,8 @@ pub(crate) struct Guest {
     pub dasd: crate::linux::dasd::DasdDriver,
     /// LVM1 multipath physical volumes (`pvpath`).
     pub lvm: crate::linux::lvm::Lvm,
+    /// The dcssblk file system mounted read-only (the apache workload's document root).
+    pub dcss_mount: Option<crate::linux::filemap::DcssMount>,
     /// The database's files on a mounted DCSS file system (`files_on`), once mounted.
     pub db_files: Option<super::dbfiles::DbFiles>,
 }
@@ -93,6 +95,8 @@ pub(crate) struct Task {
     pub pc_page: u32,
     /// The task's read into `pc_page` was started (it sleeps until the data is there).
     pub reading: bool,
+    /// Pages of that read (a readahead window; 0: one).
+    pub read_pages: u32,
     /// Asynchronous I/Os completed and not yet reaped (its aio completion ring).
     pub aio_done: u32,
     /// The task sleeps in io_getevents.
@@ -105,6 +109,14 @@ pub(crate) struct Task {
 }
 
 impl Task {
+    /// The workload's user index of a user task (0 for kernel threads).
+    pub(crate) fn kind_user(&self) -> u32 {
+        match self.kind {
+            TaskKind::User(u) => u,
+            _ => 0,
+        }
+    }
+
     pub(crate) fn new(guest: u32, kind: TaskKind) -> Self {
         Task {
             guest,
@@ -114,6 +126,7 @@ impl Task {
             swap_ahead: 0,
             pc_page: crate::cp::storage::NONE,
             reading: false,
+            read_pages: 0,
             aio_done: 0,
             aio_waiting: false,
             in_io: false,

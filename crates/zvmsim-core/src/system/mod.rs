@@ -2,6 +2,8 @@
 //! the monitor) and routes the events between them. Built from a scenario, stepped with
 //! `step_until(t)`.
 
+#[cfg(test)]
+mod apache_tests;
 mod build;
 mod console;
 mod console_view;
@@ -27,6 +29,7 @@ mod vdisk;
 mod vmrm;
 mod warm;
 mod warm_stationary;
+mod web_view;
 
 use serde_json::{Map, Value};
 

@@ -57,7 +57,11 @@ impl Simulation {
                 .collect();
             let db = match wl {
                 Workload::Transactional(w) => w.db.as_ref(),
-                Workload::Fio(_) | Workload::Iozone(_) | Workload::Appserver(_) | Workload::None => None,
+                Workload::Fio(_)
+                | Workload::Iozone(_)
+                | Workload::Appserver(_)
+                | Workload::Apache(_)
+                | Workload::None => None,
             };
             if let Some(db) = db {
                 // The other shared memory after the buffers: every transaction references one

@@ -1,6 +1,7 @@
 //! Workloads the guests run, one kind per file, tagged by the scenario's `kind`. A workload sees
 //! the guest only through the Linux surface (`linux::kernel`).
 
+pub mod apache;
 pub mod appserver;
 pub mod database;
 pub mod fio;
@@ -36,6 +37,8 @@ pub enum Workload {
     Iozone(Box<iozone::Iozone>),
     /// `kind = "appserver"`: closed-loop users of an application server's heap.
     Appserver(Box<appserver::Appserver>),
+    /// `kind = "apache"`: a web server or client guest.
+    Apache(Box<apache::Apache>),
 }
 
 impl Workload {
@@ -43,6 +46,7 @@ impl Workload {
         match self {
             Workload::Transactional(w) => w.add_user(task, k),
             Workload::Appserver(w) => w.add_user(task, k),
+            Workload::Apache(w) => w.add_user(task, k),
             Workload::Fio(f) => {
                 // The processes start together, 1 µs apart (fork order).
                 let p = f.add_process();
@@ -69,6 +73,7 @@ impl Workload {
         match self {
             Workload::Transactional(w) => w.submit(t, user, k),
             Workload::Appserver(w) => w.submit(t, user, k),
+            Workload::Apache(w) => w.submit(t, user, k),
             Workload::Fio(_) | Workload::Iozone(_) | Workload::None => {}
         }
     }
@@ -77,6 +82,7 @@ impl Workload {
         match self {
             Workload::Transactional(w) => w.finish(t, at, k),
             Workload::Appserver(w) => w.finish(t, at, k),
+            Workload::Apache(w) => w.finish(t, at, k),
             Workload::Fio(_) | Workload::Iozone(_) | Workload::None => {}
         }
     }
@@ -92,6 +98,7 @@ impl Workload {
         match self {
             Workload::Transactional(w) => w.run(t, user, g, budget, k),
             Workload::Appserver(w) => w.run(t, user, g, budget, k),
+            Workload::Apache(w) => w.run(t, user, g, budget, k),
             Workload::Fio(f) => f.run(t, user, g, k),
             Workload::Iozone(z) => z.run(t, user, g, budget, k),
             Workload::None => (0, Outcome::Done),
@@ -105,7 +112,11 @@ impl Workload {
                 w.db.as_ref()
                     .map(|d| d.hits as f64 / (d.hits + d.misses).max(1) as f64)
             }
-            Workload::Fio(_) | Workload::Iozone(_) | Workload::Appserver(_) | Workload::None => None,
+            Workload::Fio(_)
+            | Workload::Iozone(_)
+            | Workload::Appserver(_)
+            | Workload::Apache(_)
+            | Workload::None => None,
         }
     }
 }
@@ -114,6 +125,19 @@ impl Workload {
 /// the guest; the user thinks (exponential, mean `think_ns`), then submits again.
 pub(crate) fn request_done(
     t: u32,
+    at: u64,
+    think_ns: u64,
+    rng: &mut crate::engine::rng::Stream,
+    k: &mut Machine,
+) {
+    request_done_then(t, t, at, think_ns, rng, k);
+}
+
+/// As `request_done`, where the next request is task `next`'s (a server's answer goes back
+/// to its client's connection).
+pub(crate) fn request_done_then(
+    t: u32,
+    next: u32,
     at: u64,
     think_ns: u64,
     rng: &mut crate::engine::rng::Stream,
@@ -128,6 +152,6 @@ pub(crate) fn request_done(
     let think = rng.exp_ns(think_ns);
     k.q.push(
         at + think,
-        crate::system::Event::Workload(WorkloadEvent::Submit { task: t }),
+        crate::system::Event::Workload(WorkloadEvent::Submit { task: next }),
     );
 }
