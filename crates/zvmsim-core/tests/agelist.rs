@@ -328,13 +328,22 @@ fn later_levels_parse_and_bound_storage() {
     }
     // The page word reaches 7.3's 4 TB: 6.4 and 7.1 take their 2 TB, 7.3 its 4 TB, and each
     // refuses more with the release's own limit.
-    for (l, ok, over) in [("6.4", "2T", "2049G"), ("7.1", "2T", "3T"), ("7.3", "4T", "4097G")] {
-        let with = |c: &str| lvl(l).replacen("central = \"256M\"", &format!("central = \"{c}\""), 1);
+    for (l, ok, over) in [
+        ("6.4", "2T", "2049G"),
+        ("7.1", "2T", "3T"),
+        ("7.3", "4T", "4097G"),
+    ] {
+        let with =
+            |c: &str| lvl(l).replacen("central = \"256M\"", &format!("central = \"{c}\""), 1);
         let (s, _) = scenario::parse(&with(ok), "t.toml", &[]).expect("largest central valid");
         assert_eq!(s.lpar.central, s.lpar.zvm_level.max_central());
         let e = err(&with(over));
         assert_eq!(e.field, "lpar.central", "{e}");
-        assert!(e.detail.contains(&format!("z/VM {l} supports at most {ok}")), "{e}");
+        assert!(
+            e.detail
+                .contains(&format!("z/VM {l} supports at most {ok}")),
+            "{e}"
+        );
     }
     // 5.4 keeps 5.3's 256 GB.
     let e = err(&lvl("5.4").replacen("central = \"256M\"", "central = \"300G\"", 1));

@@ -84,8 +84,16 @@ fn stationary_start_draws_kept_slots_only_where_cp_keeps_them() {
     let pages = keep.system_rows()[0].pages_not_in_memory as i64;
     // With KEEPSLOT, resident pages that came back from DASD hold their slots from the start;
     // without it, only the few pages a block read just brought in can still hold one.
-    assert!(resident_with_slot(&keep) * 20 > pages, "{}", resident_with_slot(&keep));
-    assert!(resident_with_slot(&release) * 100 < pages, "{}", resident_with_slot(&release));
+    assert!(
+        resident_with_slot(&keep) * 20 > pages,
+        "{}",
+        resident_with_slot(&keep)
+    );
+    assert!(
+        resident_with_slot(&release) * 100 < pages,
+        "{}",
+        resident_with_slot(&release)
+    );
 }
 
 #[test]

@@ -86,7 +86,11 @@ pub fn estimate(s: &Scenario) -> Estimate {
     );
     let mut guests: u64 = 0;
     let cp_per_page = CP_PER_PAGE
-        + if s.lpar.expanded.bytes() > 0 { CP_PER_PAGE_XSTOR } else { 0 }
+        + if s.lpar.expanded.bytes() > 0 {
+            CP_PER_PAGE_XSTOR
+        } else {
+            0
+        }
         + if aging { AGING_PER_PAGE } else { 0 };
     for (i, g) in s.guests.iter().enumerate() {
         let n = u64::from(g.count);

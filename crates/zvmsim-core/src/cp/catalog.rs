@@ -316,7 +316,10 @@ mod tests {
         assert!(find(QUERY, "MEMASSIST", Some("5.3")).is_some());
         assert!(find(QUERY, "AGELIST", Some("5.3")).is_none());
         assert!(is_pf_key("PF12") && !is_pf_key("PF25") && !is_pf_key("PFX"));
-        assert_eq!(simulated_levels(), vec!["5.2", "5.3", "5.4", "6.4", "7.1", "7.3"]);
+        assert_eq!(
+            simulated_levels(),
+            vec!["5.2", "5.3", "5.4", "6.4", "7.1", "7.3"]
+        );
     }
 
     #[test]

@@ -87,7 +87,10 @@ impl Machine {
     pub(crate) fn submit_io(&mut self, device: u32, origin: Origin, pages: u32, write: bool) {
         // The guest's own I/O is a virtual I/O (CP's paging and spool I/O are not); a write
         // goes through the minidisk cache to the volume.
-        if matches!(origin, Origin::DbWrite | Origin::SwapRead { .. } | Origin::SwapWrite) {
+        if matches!(
+            origin,
+            Origin::DbWrite | Origin::SwapRead { .. } | Origin::SwapWrite
+        ) {
             self.sys.virtual_io += 1;
             if write {
                 self.mdc.write(device);

@@ -305,12 +305,17 @@ impl Mdc {
                 n += 1;
                 let si = s as usize;
                 if self.slot_dev[si] as usize != d || self.slot_track[si] as usize != t {
-                    return Err(format!("MDC slot {s} does not point back to track {t} of {d}"));
+                    return Err(format!(
+                        "MDC slot {s} does not point back to track {t} of {d}"
+                    ));
                 }
             }
         }
         if n != self.used {
-            return Err(format!("MDC tracks indexed {n} != tracks in use {}", self.used));
+            return Err(format!(
+                "MDC tracks indexed {n} != tracks in use {}",
+                self.used
+            ));
         }
         Ok(())
     }

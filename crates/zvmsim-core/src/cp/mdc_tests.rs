@@ -72,7 +72,13 @@ fn miss_reads_whole_tracks_then_hits_for_any_reader_of_the_volume() {
     for b in 24..36 {
         assert_eq!(mdc.lookup(3, b, 1), Lookup::Hit, "block {b}");
     }
-    assert_eq!(mdc.lookup(3, 36, 1), Lookup::Miss { block: 36, pages: 12 });
+    assert_eq!(
+        mdc.lookup(3, 36, 1),
+        Lookup::Miss {
+            block: 36,
+            pages: 12
+        }
+    );
     // Another volume's same track is not cached; nor is a volume that is not eligible.
     mdc.set_eligible(4, VOL_BLOCKS, true);
     assert!(matches!(mdc.lookup(4, 30, 1), Lookup::Miss { .. }));

@@ -116,15 +116,27 @@ mod tests {
 
     #[test]
     fn forms_and_cp_messages() {
-        assert_eq!(p("set mdc system off"), Some(Ok(MdcCommand::System { on: false })));
-        assert_eq!(p("SET MDCACHE SYS ON"), Some(Ok(MdcCommand::System { on: true })));
+        assert_eq!(
+            p("set mdc system off"),
+            Some(Ok(MdcCommand::System { on: false }))
+        );
+        assert_eq!(
+            p("SET MDCACHE SYS ON"),
+            Some(Ok(MdcCommand::System { on: true }))
+        );
         assert_eq!(
             p("set mdcache storage 0M 6G"),
-            Some(Ok(MdcCommand::Storage { min: 0, max: 6 << 30 }))
+            Some(Ok(MdcCommand::Storage {
+                min: 0,
+                max: 6 << 30
+            }))
         );
         assert_eq!(p("set mdc stor bias 2.5"), Some(Ok(MdcCommand::Bias(2.5))));
         assert_eq!(p("q mdc"), Some(Ok(MdcCommand::Query)));
-        assert!(matches!(p("set mdc xstore 0M 2G"), Some(Ok(MdcCommand::NotSimulated(_)))));
+        assert!(matches!(
+            p("set mdc xstore 0M 2G"),
+            Some(Ok(MdcCommand::NotSimulated(_)))
+        ));
         assert_eq!(p("set memassist on all"), None);
         assert_eq!(p("query storage"), None);
         let e = |l: &str| p(l).unwrap().unwrap_err();

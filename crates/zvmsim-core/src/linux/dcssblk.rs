@@ -10,6 +10,10 @@
 
 use super::shell::Redirect;
 
+/// ext2 with 4 KB blocks writes about one block of metadata (inode tables, bitmaps, group
+/// descriptors) per 64 blocks (mke2fs defaults: an inode per 16 KB, 256-byte inodes).
+pub(crate) const EXT2_META_STRIDE: u64 = 64;
+
 /// dcssblk's block major as `cat /proc/devices` shows it in seed 000.
 pub const MAJOR: u32 = 252;
 /// The sysfs directory of the driver.

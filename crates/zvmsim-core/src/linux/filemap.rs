@@ -23,11 +23,20 @@ pub(crate) struct DcssMount {
 }
 
 impl DcssMount {
-    /// Device page of file-set page `q`: after the blocks mke2fs wrote (one per 64), where
+    /// Pages of the device.
+    pub(crate) fn pages(&self) -> u64 {
+        self.runs.iter().map(|r| r.1 as u64).sum()
+    }
+
+    /// First device page after the blocks mke2fs wrote (one per `EXT2_META_STRIDE`), where
     /// the copy (`dd` in `system/dcss_fs.rs`) put the files, in order.
-    fn place(&self, q: u64) -> Option<(SpaceId, u32)> {
-        let pages: u64 = self.runs.iter().map(|r| r.1 as u64).sum();
-        let mut p = pages.div_ceil(64) + q;
+    pub(crate) fn first_data(&self) -> u64 {
+        self.pages()
+            .div_ceil(crate::linux::dcssblk::EXT2_META_STRIDE)
+    }
+
+    /// The segment copy and page holding device page `p`.
+    pub(crate) fn page_at(&self, mut p: u64) -> Option<(SpaceId, u32)> {
         for &(s, n) in &self.runs {
             if p < n as u64 {
                 return Some((s, p as u32));
@@ -35,6 +44,11 @@ impl DcssMount {
             p -= n as u64;
         }
         None
+    }
+
+    /// Device page of file-set page `q`.
+    fn place(&self, q: u64) -> Option<(SpaceId, u32)> {
+        self.page_at(self.first_data() + q)
     }
 }
 
@@ -80,7 +94,7 @@ impl Machine {
 
     /// A kernel-mode reference to page `page` of a segment's copy: a page CP has on DASD
     /// stops the virtual CPU until its block page-in is done.
-    fn segment_touch(
+    pub(crate) fn segment_touch(
         &mut self,
         g: usize,
         t: u32,

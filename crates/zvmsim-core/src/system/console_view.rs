@@ -65,7 +65,11 @@ impl Simulation {
                 (
                     reads as f64 / secs,
                     (now.writes - was.writes) as f64 / secs,
-                    100.0 * crate::monitor::summary::ratio((now.hits - was.hits) as f64, reads as f64),
+                    100.0
+                        * crate::monitor::summary::ratio(
+                            (now.hits - was.hits) as f64,
+                            reads as f64,
+                        ),
                 )
             },
         }

@@ -4,14 +4,10 @@
 use crate::cp::segments::PageType;
 use crate::cp::spool::Purpose;
 use crate::cp::storage::{Access, CpWork, Owner, SpaceSpec, Touch};
-use crate::linux::dcssblk as d;
+use crate::linux::dcssblk::{self as d, EXT2_META_STRIDE};
 
 use super::dcss_linux::{Out, SegUse};
 use super::Simulation;
-
-/// ext2 with 4 KB blocks writes about one block of metadata (inode tables, bitmaps, group
-/// descriptors) per 64 blocks (mke2fs defaults: an inode per 16 KB, 256-byte inodes).
-pub(super) const EXT2_META_STRIDE: u64 = 64;
 
 impl Simulation {
     pub(super) fn dcss_set_shared(&mut self, gi: usize, k: usize, v: &str) -> Result<Out, i32> {
@@ -335,25 +331,31 @@ impl Simulation {
             ));
             ro = true;
         }
+        let mount = self.device_mount(gi, k, xip);
         if ro {
             // A read-only mount is what a server reads its files from (linux/filemap.rs).
-            let seg = &self.dcss.segments;
-            let runs = self.dcss.guests[gi].devices[k]
-                .segs
-                .iter()
-                .filter_map(|u| {
-                    let shared = seg.by_id(u.file).and_then(|i| seg.files[i].shared);
-                    u.nonshared.or(shared).map(|s| (s, u.pages))
-                })
-                .collect();
-            self.m.guests[gi].dcss_mount = Some(crate::linux::filemap::DcssMount { runs, xip });
+            self.m.guests[gi].dcss_mount = Some(mount.clone());
         }
         let g = &mut self.dcss.guests[gi];
         let minor = g.devices[k].minor;
         g.devices[k].open += 1;
         g.mounts.push((dir.to_string(), minor, ro));
-        self.mount_db_files(gi, dir, k);
+        self.mount_db_files(gi, dir, mount);
         out
+    }
+
+    /// The segment copies device `k` of guest `gi` is made of, in device order.
+    fn device_mount(&self, gi: usize, k: usize, xip: bool) -> crate::linux::filemap::DcssMount {
+        let seg = &self.dcss.segments;
+        let runs = self.dcss.guests[gi].devices[k]
+            .segs
+            .iter()
+            .filter_map(|u| {
+                let shared = seg.by_id(u.file).and_then(|i| seg.files[i].shared);
+                u.nonshared.or(shared).map(|s| (s, u.pages))
+            })
+            .collect();
+        crate::linux::filemap::DcssMount { runs, xip }
     }
 
     /// Device `k` of guest `gi` is made of shared copies of segments in which another guest's

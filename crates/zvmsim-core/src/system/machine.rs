@@ -67,7 +67,7 @@ pub(crate) struct Guest {
     /// The dcssblk file system mounted read-only (the apache workload's document root).
     pub dcss_mount: Option<crate::linux::filemap::DcssMount>,
     /// The database's files on a mounted DCSS file system (`files_on`), once mounted.
-    pub db_files: Option<super::dbfiles::DbFiles>,
+    pub db_files: Option<crate::linux::filemap::DcssMount>,
 }
 
 /// What a Linux task is.

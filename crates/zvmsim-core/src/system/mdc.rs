@@ -56,7 +56,8 @@ impl Machine {
             return;
         }
         let mut cp = CpWork::default();
-        self.mdc.insert(r.device, r.block, r.pages, &mut self.storage, &mut cp);
+        self.mdc
+            .insert(r.device, r.block, r.pages, &mut self.storage, &mut cp);
         self.disp.defer_cp(None, cp.ns + cp.system_ns);
         self.flush_page_writes();
     }

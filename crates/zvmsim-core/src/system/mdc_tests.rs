@@ -120,10 +120,8 @@ fn shared_readers_hit_each_others_tracks_and_mdc_off_reads_the_volumes() {
     let mut on = sim(SHARED);
     // INDICATE LOAD's MDC line shows the cache over the interval so far.
     on.step_until(3_500_000_000);
-    let load = crate::cp::commands::respond(
-        &crate::cp::commands::CpCommand::IndicateLoad,
-        &on.cp_view(),
-    );
+    let load =
+        crate::cp::commands::respond(&crate::cp::commands::CpCommand::IndicateLoad, &on.cp_view());
     let mdc = load.iter().find(|l| l.starts_with("MDC READS-")).unwrap();
     assert!(!mdc.contains("READS-000000/SEC"), "{mdc}");
     assert!(!mdc.ends_with("HIT RATIO-000%"), "{mdc}");
@@ -164,9 +162,15 @@ fn mdcache_commands_set_query_and_refuse_with_cp_messages() {
     assert!(q[1].starts_with("Storage MDC min=0M max=512M"), "{q:?}");
     assert_eq!(s.io_command("MAINT", "SET MDC STOR 0M 256M"), Some(vec![]));
     assert_eq!(s.m.mdc.max_frames, 65536);
-    assert_eq!(s.io_command("MAINT", "set mdcache storage bias 2"), Some(vec![]));
+    assert_eq!(
+        s.io_command("MAINT", "set mdcache storage bias 2"),
+        Some(vec![])
+    );
     assert_eq!(s.m.mdc.bias, 2.0);
-    assert_eq!(s.io_command("MAINT", "SET MDCACHE SYSTEM OFF"), Some(vec![]));
+    assert_eq!(
+        s.io_command("MAINT", "SET MDCACHE SYSTEM OFF"),
+        Some(vec![])
+    );
     assert!(!s.m.mdc.on);
     let q = s.io_command("MAINT", "Q MDC").unwrap();
     assert_eq!(q[0], "Minidisk cache OFF for system");
@@ -190,7 +194,11 @@ fn mdcache_commands_set_query_and_refuse_with_cp_messages() {
     ];
     for (cmd, msg) in rejected {
         let before = mdc_state(&s);
-        assert_eq!(s.io_command("MAINT", cmd), Some(vec![msg.to_string()]), "{cmd}");
+        assert_eq!(
+            s.io_command("MAINT", cmd),
+            Some(vec![msg.to_string()]),
+            "{cmd}"
+        );
         assert_eq!(mdc_state(&s), before, "{cmd} changed the cache");
     }
     // The same refusal in a scenario's console script is a located scenario error.

@@ -179,7 +179,11 @@ impl Simulation {
         // Without KEEPSLOT a page read back gives up its slot at once, and without stale
         // slots a changed page gives up its own: the stationary state has none of those.
         let (keep_read, keep_stale) = st.slot_retention();
-        let span = if keep_read { (t_dasd - t_res).max(0.0) } else { f64::INFINITY };
+        let span = if keep_read {
+            (t_dasd - t_res).max(0.0)
+        } else {
+            f64::INFINITY
+        };
         // After a history of H seconds a page has left central storage at least once with
         // probability 1 - exp(-H r exp(-r t_res)) (gaps longer than t_res come at that rate).
         let history = self.scenario.run.warm_history.map(|d| d.ns() as f64 / 1e9);
@@ -195,7 +199,8 @@ impl Simulation {
                 if !keep_stale && v & WRITTEN != 0 {
                     continue;
                 }
-                let left_once = history.map_or(1.0, |h| -(-h * rate * (-rate * t_res).exp()).exp_m1());
+                let left_once =
+                    history.map_or(1.0, |h| -(-h * rate * (-rate * t_res).exp()).exp_m1());
                 if span.is_finite() && rng.chance(left_once * (-rate * span).exp()) {
                     kept.push((p, v & WRITTEN != 0));
                 }

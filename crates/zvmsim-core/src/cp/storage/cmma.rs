@@ -112,7 +112,10 @@ impl Storage {
     fn prune_cmma_first(&mut self) {
         let (fr, gs) = (&self.fr_page, &self.gstate);
         self.cmma_first.retain(|&f| {
-            fr[f as usize] < CP_OWNED && gs.get(fr[f as usize] as usize).is_some_and(|&s| s != STABLE)
+            fr[f as usize] < CP_OWNED
+                && gs
+                    .get(fr[f as usize] as usize)
+                    .is_some_and(|&s| s != STABLE)
         });
     }
 

@@ -53,7 +53,10 @@ impl Storage {
             examined += 1;
             // CMMA: an unused page's reference bit tells nothing (the guest freed it).
             let w = self.pg[page as usize];
-            if w & REF != 0 && examined < selective && self.guest_state(page as usize) != cmma::UNUSED {
+            if w & REF != 0
+                && examined < selective
+                && self.guest_state(page as usize) != cmma::UNUSED
+            {
                 self.pg[page as usize] &= !REF;
                 continue;
             }

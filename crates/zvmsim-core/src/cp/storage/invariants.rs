@@ -85,7 +85,9 @@ impl Storage {
         // A used page always has a place (pages released by DIAGNOSE X'10' are unused again).
         let placed = (0..self.pg.len())
             .filter(|&i| {
-                self.held_frame(i).is_some() || self.xstor_block(i) != NONE || self.pg_slot[i] != NONE
+                self.held_frame(i).is_some()
+                    || self.xstor_block(i) != NONE
+                    || self.pg_slot[i] != NONE
             })
             .count() as u64;
         if placed != self.touched {

@@ -416,7 +416,10 @@ impl Storage {
     /// page keeps its stale one until it is written elsewhere.
     pub fn slot_retention(&self) -> (bool, bool) {
         // Slots held only until the next look at the page are not a stationary population.
-        (self.keep_slot && !self.slot_until_ref, self.p.keep_stale_slots)
+        (
+            self.keep_slot && !self.slot_until_ref,
+            self.p.keep_stale_slots,
+        )
     }
     pub fn on_dasd(&self) -> u64 {
         self.on_slot
