@@ -39,4 +39,4 @@ def test_validate_quick_figures(runner) -> None:
     assert sim[("virtual-io-dcss", "throughput_tx_per_s")] > sim[("virtual-io-base", "throughput_tx_per_s")]
     # Without xip each of the six 10 GB servers copies the files into its page cache beside
     # the DCSS: more memory than the 64 GB, so CP pages.
-    assert sim[("lfc-dcss-nonxip", "paging_io_per_s")] > sim[("lfc-dcss-xip", "paging_io_per_s")]
+    assert sim[("lfc-dcss-nonxip", "dasd_paging_per_s")] > sim[("lfc-dcss-xip", "dasd_paging_per_s")]

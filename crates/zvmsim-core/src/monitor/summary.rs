@@ -208,17 +208,17 @@ pub struct WebSummary {
     pub virtual_io_per_s: f64,
     pub dasd_io_per_s: f64,
     pub dasd_avoid_per_s: f64,
-    pub paging_io_per_s: f64,
+    pub dasd_paging_per_s: f64,
     /// Share of the measured time the Apache servers' connections waited for reads (file
     /// I/O and host page-ins), mean over the servers, %.
-    pub server_io_wait_pct: f64,
+    pub io_wait_pct: f64,
     /// Means of the interval samples: resident pages, pages on DASD, frames of saved
     /// segments' shared copies, the available lists.
     pub resident_pages_total: f64,
     pub resident_pages_dasd: f64,
     pub resident_shared_frames: f64,
-    pub available_frames: f64,
-    pub available_below_2g: f64,
+    pub avail_list_below_2g: f64,
+    pub avail_list_above_2g: f64,
     /// Real DASD (all volumes): mean service time, response time (queue wait plus service)
     /// and I/Os waiting for their volume (time-weighted mean).
     pub dasd_service_ms: f64,
