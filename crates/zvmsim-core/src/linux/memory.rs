@@ -26,12 +26,12 @@ pub(super) const FREE: u32 = NONE;
 /// Pool page in the cmm balloon (given to CP): neither free, nor a file page, nor anonymous.
 /// File block numbers stay below it (the owner word's top bit is ANON).
 pub(super) const BALLOON: u32 = ANON - 1;
-// An anonymous page's state, one word (`anon_at`), so that a reference costs one access:
+// An anonymous page's state, one word (`AnonPages::at`), so that a reference costs one access:
 /// the page has its pool page but the swap read has not been started yet;
 pub(super) const A_PENDING: u32 = 1 << 31;
 /// referenced since reclaim last looked (the pool page's referenced bit);
 pub(super) const A_REF: u32 = 1 << 30;
-/// has a swap slot (in `anon_slot`);
+/// has a swap slot (`AnonPages::slot`);
 pub(super) const A_SLOT: u32 = 1 << 29;
 /// and the low bits: its pool page, or A_OUT when it is not in memory.
 pub(super) const A_IDX: u32 = A_SLOT - 1;
@@ -76,11 +76,10 @@ pub struct LinuxMemory {
     pub(super) pool_ref: Vec<u8>,
     /// Page caching each database block (NONE: not cached).
     pub(super) blk_pc: Vec<u32>,
-    /// Each anonymous page's pool page and flags (A_*).
-    pub(super) anon_at: Vec<u32>,
-    /// Swap slot of each anonymous page (NONE: none). A resident page keeps its slot while
-    /// unchanged (the swap cache), so that swapping it out again needs no write.
-    pub(super) anon_slot: Vec<u32>,
+    /// Each anonymous page's pool page and flags (A_*), and its swap slot (NONE: none). A
+    /// resident page keeps its slot while unchanged (the swap cache), so that swapping it out
+    /// again needs no write.
+    pub(super) anon: super::anon::AnonPages,
     /// The anonymous page holding each swap slot (NONE: free), for readahead.
     pub(super) slot_owner: Vec<u32>,
     /// Swap areas of equal priority: slot s is offset s / areas of area s % areas.
@@ -151,8 +150,7 @@ impl LinuxMemory {
             pool: vec![FREE; n],
             pool_ref: vec![0; n],
             blk_pc: vec![NONE; blocks as usize],
-            anon_at: vec![A_OUT; shm as usize],
-            anon_slot: vec![NONE; shm as usize],
+            anon: super::anon::AnonPages::new(shm),
             slot_owner: vec![NONE; swap as usize],
             swap_areas: 1,
             page_cluster: DEFAULT_PAGE_CLUSTER,
@@ -192,6 +190,17 @@ impl LinuxMemory {
         (pages - kernel).saturating_sub(reserve + reserve)
     }
 
+    /// Writes out the word of every anonymous page: referenced in the pool page that holds it,
+    /// out of memory if none does.
+    fn anon_words_from_pool(&mut self) {
+        for i in 0..self.pool.len() as u32 {
+            let o = self.pool[i as usize];
+            if o != FREE && o != BALLOON && o & ANON != 0 {
+                *self.anon.at_mut(o & !ANON) = i | A_REF;
+            }
+        }
+    }
+
     /// Pages `warm` gives the page cache when `anon` anonymous pages want to be resident.
     pub fn warm_cache_pages(&self, anon: u64) -> u64 {
         let cap = Self::anon_capacity(self.pages, self.kernel, self.min) as u64;
@@ -207,12 +216,21 @@ impl LinuxMemory {
         let cap = Self::anon_capacity(self.pages, self.kernel, self.min) as u64;
         let n = self.pool.len() as u32;
         let mut homeless = Vec::new();
+        // While every page so far is resident in the pool page of its own number its word is
+        // implied (linux::anon); the first page placed otherwise writes the words out.
+        let mut implied = true;
         for (k, v) in anon_heat.enumerate() {
+            if implied && ((k as u64) >= cap || v >= n) {
+                self.anon_words_from_pool();
+                implied = false;
+            }
             if (k as u64) < cap {
                 // In use: referenced (a cleared bit would make reclaim's first revolution
                 // take the hottest pages first).
                 if v < n {
-                    self.anon_at[v as usize] = v | A_REF;
+                    if !implied {
+                        *self.anon.at_mut(v) = v | A_REF;
+                    }
                     self.pool[v as usize] = ANON | v;
                 } else {
                     homeless.push(v);
@@ -220,18 +238,23 @@ impl LinuxMemory {
                 self.anon_resident += 1;
             } else {
                 let slot = self.alloc_slot().expect("swap space checked by validation");
-                self.anon_slot[v as usize] = slot;
+                self.anon.set_slot(v, slot);
                 self.slot_owner[slot as usize] = v;
-                self.anon_at[v as usize] = A_OUT | A_SLOT;
+                *self.anon.at_mut(v) = A_OUT | A_SLOT;
             }
         }
         self.identity = self.anon_resident == self.shm as u64 && homeless.is_empty();
+        if implied && self.identity {
+            self.anon.set_identity();
+        } else if implied {
+            self.anon_words_from_pool();
+        }
         let mut hole = 0u32;
         for v in homeless {
             while self.pool[hole as usize] != FREE {
                 hole += 1;
             }
-            self.anon_at[v as usize] = hole | A_REF;
+            *self.anon.at_mut(v) = hole | A_REF;
             self.pool[hole as usize] = ANON | v;
         }
         let room = n as u64 - self.anon_resident;
@@ -286,7 +309,7 @@ impl LinuxMemory {
 
     /// The global page holding anonymous page `v`, if it is in memory.
     pub fn anon_page(&self, v: u32) -> Option<u32> {
-        let at = self.anon_at[v as usize] & A_IDX;
+        let at = self.anon.at(v) & A_IDX;
         (at != A_OUT).then(|| self.pool_global(at))
     }
 
@@ -334,7 +357,7 @@ impl LinuxMemory {
             .find(|&i| {
                 let o = self.pool[i as usize];
                 (o & ANON == 0 && o != BALLOON)
-                    || (o & ANON != 0 && self.anon_at[(o & !ANON) as usize] & A_SLOT != 0)
+                    || (o & ANON != 0 && self.anon.at(o & !ANON) & A_SLOT != 0)
             })
             .expect("anonymous memory exceeds memory and swap");
         self.evict(i);
@@ -455,7 +478,7 @@ impl LinuxMemory {
                 balloon += 1;
             } else if o & ANON != 0 {
                 anon += 1;
-                if self.anon_at[(o & !ANON) as usize] & A_IDX != i as u32 {
+                if self.anon.at(o & !ANON) & A_IDX != i as u32 {
                     return Err(format!(
                         "pool page {i} holds anon {} that maps elsewhere",
                         o & !ANON

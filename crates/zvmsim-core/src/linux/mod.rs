@@ -1,6 +1,7 @@
 //! The Linux guest: its memory (the page pool and page cache, reclaim, swap), the system-call
 //! surface workloads use, and the commands typed in it.
 
+mod anon;
 pub mod catalog;
 pub mod cmdline;
 pub mod cmm;

@@ -59,7 +59,7 @@ impl LinuxMemory {
         let o = self.pool[i as usize];
         if o & ANON != 0 {
             let v = o & !ANON;
-            let at = self.anon_at[v as usize];
+            let at = self.anon.at(v);
             if at & A_PENDING != 0 {
                 return false;
             }
@@ -67,7 +67,7 @@ impl LinuxMemory {
                 let Some(slot) = self.alloc_slot() else {
                     return false;
                 };
-                self.anon_slot[v as usize] = slot;
+                self.anon.set_slot(v, slot);
                 self.slot_owner[slot as usize] = v;
                 self.swap_out.push(SwapOut {
                     page: self.pool_global(i),
@@ -75,7 +75,7 @@ impl LinuxMemory {
                 });
                 self.pswpout += 1;
             }
-            self.anon_at[v as usize] = A_OUT | A_SLOT;
+            *self.anon.at_mut(v) = A_OUT | A_SLOT;
             self.anon_resident -= 1;
         } else {
             self.blk_pc[o as usize] = NONE;
@@ -101,7 +101,7 @@ impl LinuxMemory {
                 self.has_free_slot() && reclaim_mapped(mapped_ratio, priority, self.swappiness);
             if reclaim_mapped && self.identity {
                 self.identity = false;
-                for at in &mut self.anon_at {
+                for at in self.anon.all_mut() {
                     *at |= A_REF;
                 }
             }
@@ -118,7 +118,7 @@ impl LinuxMemory {
                 }
                 examined += 1;
                 if o & ANON != 0 {
-                    let at = &mut self.anon_at[(o & !ANON) as usize];
+                    let at = self.anon.at_mut(o & !ANON);
                     if *at & A_REF != 0 {
                         *at &= !A_REF;
                         continue;

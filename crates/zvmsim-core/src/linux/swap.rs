@@ -46,10 +46,10 @@ impl LinuxMemory {
         if self.identity {
             return (Anon::Resident(self.pool_global(v)), 0);
         }
-        let at = self.anon_at[v as usize];
+        let at = self.anon.at(v);
         if at & (A_PENDING | A_IDX) < A_OUT {
             // Resident, the common case.
-            self.anon_at[v as usize] = at | A_REF;
+            *self.anon.at_mut(v) = at | A_REF;
             if write && at & A_SLOT != 0 {
                 self.drop_slot(v);
             }
@@ -71,14 +71,14 @@ impl LinuxMemory {
             self.anon_resident += 1;
             self.pgmajfault += 1;
             self.pswpin += 1;
-            self.anon_at[v as usize] = at;
-            scanned += self.read_ahead(self.anon_slot[v as usize]);
+            *self.anon.at_mut(v) = at;
+            scanned += self.read_ahead(self.anon.slot(v));
         }
-        self.anon_at[v as usize] = at | A_REF;
+        *self.anon.at_mut(v) = at | A_REF;
         (
             Anon::SwapIn {
                 page: self.pool_global(at & A_IDX),
-                slot: self.anon_slot[v as usize],
+                slot: self.anon.slot(v),
             },
             scanned,
         )
@@ -109,13 +109,13 @@ impl LinuxMemory {
                 continue;
             }
             let w = self.slot_owner[s as usize];
-            if w == NONE || self.anon_at[w as usize] & A_IDX != A_OUT {
+            if w == NONE || self.anon.at(w) & A_IDX != A_OUT {
                 continue;
             }
             let (i, sc) = self.alloc_page();
             scanned += sc;
             self.pool[i as usize] = ANON | w;
-            self.anon_at[w as usize] = i | A_SLOT;
+            *self.anon.at_mut(w) = i | A_SLOT;
             self.anon_resident += 1;
             self.pswpin += 1;
             let page = self.pool_global(i);
@@ -127,12 +127,12 @@ impl LinuxMemory {
     /// A page read ahead is not read after all (CP does not have its frame): it stays on swap.
     pub fn cancel_readahead(&mut self, w: u32, page: u32) {
         // Only a page still as the readahead left it: not reclaimed again, not used or changed.
-        let at = self.anon_at[w as usize];
+        let at = self.anon.at(w);
         if self.anon_page(w) != Some(page) || at & (A_SLOT | A_REF | A_PENDING) != A_SLOT {
             return;
         }
         let i = at & A_IDX;
-        self.anon_at[w as usize] = A_OUT | A_SLOT;
+        *self.anon.at_mut(w) = A_OUT | A_SLOT;
         self.pool[i as usize] = FREE;
         self.free.push(i);
         self.set_state(i, crate::cp::storage::GuestState::Unused);
@@ -143,7 +143,7 @@ impl LinuxMemory {
     /// The swap read of `v` has been started. With swap more than half full the slot is freed
     /// at once (vm_swap_full in do_swap_page); otherwise the page keeps it as a clean copy.
     pub fn swapin_started(&mut self, v: u32) {
-        self.anon_at[v as usize] &= !A_PENDING;
+        *self.anon.at_mut(v) &= !A_PENDING;
         if self.vm_swap_full() {
             self.drop_slot(v);
         }
@@ -152,21 +152,19 @@ impl LinuxMemory {
     /// The page changed: its copy on swap is stale.
     #[inline]
     fn drop_slot(&mut self, v: u32) {
-        let s = self.anon_slot[v as usize];
+        let s = self.anon.slot(v);
         if s != NONE {
-            self.anon_slot[v as usize] = NONE;
+            self.anon.set_slot(v, NONE);
             self.slot_owner[s as usize] = NONE;
-            self.anon_at[v as usize] &= !A_SLOT;
+            *self.anon.at_mut(v) &= !A_SLOT;
             self.free_slot(s);
         }
     }
 
     /// Anonymous pages in memory that also have an unchanged copy on swap (SwapCached).
     pub fn swap_cached(&self) -> u64 {
-        self.anon_at
-            .iter()
-            .filter(|&&at| at & A_SLOT != 0 && at & A_IDX != A_OUT)
-            .count() as u64
+        self.anon
+            .count(|at| at & A_SLOT != 0 && at & A_IDX != A_OUT)
     }
 
     /// Swap slots are conserved: each is free or held by exactly one anonymous page, which
@@ -183,7 +181,7 @@ impl LinuxMemory {
             }
         }
         for v in 0..self.shm as usize {
-            let (s, at) = (self.anon_slot[v], self.anon_at[v]);
+            let (s, at) = (self.anon.slot(v as u32), self.anon.at(v as u32));
             if (s != NONE) != (at & A_SLOT != 0) {
                 return Err(format!("anon page {v}: slot flag disagrees with slot {s}"));
             }
@@ -252,7 +250,7 @@ mod tests {
         let (a, _) = m.anon_ref(v, false);
         assert!(matches!(a, Anon::SwapIn { .. }));
         m.swapin_started(v);
-        assert_eq!(m.anon_slot[v as usize], NONE);
+        assert_eq!(m.anon.slot(v), NONE);
         m.check().unwrap();
     }
 }

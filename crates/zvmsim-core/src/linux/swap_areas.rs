@@ -193,7 +193,7 @@ impl LinuxMemory {
             .collect();
         let on_swap = out_pages
             .iter()
-            .filter(|&&(_, w)| self.anon_at[w as usize] & A_IDX == A_OUT)
+            .filter(|&&(_, w)| self.anon.at(w) & A_IDX == A_OUT)
             .count() as u64;
         let own_free = match area {
             None => self.swap_free.len() as u64,
@@ -219,15 +219,15 @@ impl LinuxMemory {
         let mut moved = Vec::new();
         for (s, w) in out_pages {
             self.slot_owner[s as usize] = NONE;
-            if self.anon_at[w as usize] & A_IDX == A_OUT {
+            if self.anon.at(w) & A_IDX == A_OUT {
                 let n = self.alloc_slot().expect("room checked above");
-                self.anon_slot[w as usize] = n;
+                self.anon.set_slot(w, n);
                 self.slot_owner[n as usize] = w;
                 moved.push(n);
             } else {
                 // In memory with a swap-cache copy: the copy is dropped.
-                self.anon_slot[w as usize] = NONE;
-                self.anon_at[w as usize] &= !A_SLOT;
+                self.anon.set_slot(w, NONE);
+                *self.anon.at_mut(w) &= !A_SLOT;
             }
         }
         // Areas below a negative priority move up by one (least_priority++).
