@@ -144,7 +144,7 @@ impl Storage {
         let xb = self.xstor_block(i);
         if xb != NONE {
             self.xstor.release(xb);
-            self.pg_xstor[i] = NONE;
+            self.set_xstor_block(i, NONE);
             self.on_xstor -= 1;
             self.space_xstor[g] -= 1;
         } else if self.pg_slot[i] != NONE {

@@ -125,6 +125,8 @@ impl Storage {
         self.moved.steals += 1;
         cp.ns += self.p.cp_steal.ns();
         let keep_slot = self.pg_slot[i] != NONE && self.pg[i] & CHANGED == 0;
+        // Out of its frame first: an XSTOR block, if it gets one, takes the word's place field.
+        self.pg[i] = (self.pg[i] | FRAME_NONE) & !REF;
         if self.reclaim_without_pageout(page, cp) {
             // CMMA: unused or volatile, nothing to write.
         } else if !keep_slot {
@@ -137,7 +139,7 @@ impl Storage {
                     self.migrate(cp);
                 }
                 if let Some(b) = self.xstor.store(page) {
-                    self.pg_xstor[i] = b;
+                    self.set_xstor_block(i, b);
                     self.on_xstor += 1;
                     let g = self.space_of(page);
                     self.space_xstor[g] += 1;
@@ -150,7 +152,6 @@ impl Storage {
                 self.page_out_to_dasd(page);
             }
         }
-        self.pg[i] = (self.pg[i] | FRAME_NONE) & !REF;
         self.resident -= 1;
         let g = self.space_of(page);
         self.space_resident[g] -= 1;

@@ -30,7 +30,7 @@ impl Storage {
             let Some(page) = self.xstor.evict_oldest() else {
                 break;
             };
-            self.pg_xstor[page as usize] = NONE;
+            self.set_xstor_block(page as usize, NONE);
             self.on_xstor -= 1;
             let g = self.space_of(page);
             self.space_xstor[g] -= 1;
@@ -77,7 +77,7 @@ impl Storage {
                 homeless.push(page);
                 continue;
             };
-            self.pg_xstor[i] = b;
+            self.set_xstor_block(i, b);
             self.on_xstor += 1;
             let g = self.space_of(page);
             self.space_xstor[g] += 1;

@@ -67,10 +67,12 @@ pub const SEG_PAGES: u32 = 256;
 /// any real LPAR; the bound only matters for toy sizes).
 const CP_FRAMES_MAX_DIVISOR: u32 = 2;
 
-// Page state word: the frame number in the low 30 bits (FRAME_NONE when not resident) and
-// two flags above it, so that a reference costs one memory access. The reference bit of a frame is
-// kept with its page, as the hardware keeps it in the frame's storage key. Whether a page was
-// ever used needs no bit: a used page always has a place (frame, XSTOR block or slot).
+// Page state word: the page's place in the low 30 bits — its frame (below the frame count),
+// its XSTOR block (frame count + block: a page in expanded storage has no frame) or FRAME_NONE
+// — and two flags above it, so that a reference costs one memory access. The reference bit of
+// a frame is kept with its page, as the hardware keeps it in the frame's storage key. Whether a
+// page was ever used needs no bit: a used page always has a place (frame, XSTOR block or
+// slot).
 const FMASK: u32 = 0x3FFF_FFFF;
 const FRAME_NONE: u32 = FMASK;
 const REF: u32 = 1 << 30;
@@ -166,9 +168,9 @@ pub struct Storage {
     p: ModelParams,
     // --- pages (guest virtual storage, all guests) ---
     pg: Vec<u32>,
-    /// XSTOR block of each page; empty when the LPAR has no expanded storage (z/VM 6.3 and
-    /// later, or none configured): read through `xstor_block`.
-    pg_xstor: Vec<u32>,
+    /// Place numbers from here on in the page word are XSTOR blocks (`xstor_block`): the
+    /// number of frames.
+    xs_base: u32,
     pg_slot: Vec<u32>,
     /// First page of each address space, and the end of the last (ascending).
     space_base: Vec<u32>,
@@ -294,11 +296,7 @@ impl Storage {
             level,
             p: params.clone(),
             pg: vec![FRAME_NONE; total_pages],
-            pg_xstor: if xstor_blocks > 0 {
-                vec![NONE; total_pages]
-            } else {
-                Vec::new()
-            },
+            xs_base: frames.min(FMASK),
             pg_slot: vec![NONE; total_pages],
             space_base,
             fr_page: vec![NONE; frames as usize],
@@ -362,6 +360,12 @@ impl Storage {
         // The page word cannot name frame 2^30 - 1 (its FRAME_NONE): in a 4 TB LPAR CP keeps
         // that one frame for itself, a 4 KB difference no figure shows.
         let top = frames.min(FMASK);
+        // XSTOR blocks are numbered after the frames in the page word's place field: z/VM has
+        // expanded storage only up to 6.2 (at most 256 GB central), far below the field's end.
+        assert!(
+            top as u64 + xstor_blocks as u64 <= FRAME_NONE as u64,
+            "central and expanded storage exceed the page word"
+        );
         for f in top..frames {
             st.fr_page[f as usize] = CP_OWNED;
         }
@@ -393,7 +397,22 @@ impl Storage {
     /// The XSTOR block holding page index `i` (NONE: none, or no expanded storage at all).
     #[inline]
     fn xstor_block(&self, i: usize) -> u32 {
-        self.pg_xstor.get(i).copied().unwrap_or(NONE)
+        match self.pg[i] & FMASK {
+            FRAME_NONE => NONE,
+            f if f >= self.xs_base => f - self.xs_base,
+            _ => NONE,
+        }
+    }
+
+    /// Page index `i`, not resident, is now in XSTOR block `b` (NONE: in none).
+    #[inline]
+    fn set_xstor_block(&mut self, i: usize, b: u32) {
+        let place = if b == NONE {
+            FRAME_NONE
+        } else {
+            self.xs_base + b
+        };
+        self.pg[i] = (self.pg[i] & !FMASK) | place;
     }
 
     pub fn pages(&self) -> usize {
@@ -482,8 +501,8 @@ impl Storage {
     #[inline]
     fn held_frame(&self, i: usize) -> Option<u32> {
         match self.pg[i] & FMASK {
-            FRAME_NONE => self.aging.as_ref().and_then(|a| a.frame_of(i)),
-            f => Some(f),
+            f if f < self.xs_base => Some(f),
+            _ => self.aging.as_ref().and_then(|a| a.frame_of(i)),
         }
     }
     pub fn page_in_xstor(&self, s: SpaceId, page: u32) -> bool {
@@ -517,7 +536,7 @@ impl Storage {
         let i = page as usize;
         self.references += 1;
         let st = self.pg[i];
-        if st & FMASK != FRAME_NONE {
+        if st & FMASK < self.xs_base {
             if write && st & CHANGED == 0 {
                 self.mark_changed(page);
             }

@@ -43,7 +43,7 @@ impl Storage {
         if b != NONE {
             had = true;
             self.xstor.release(b);
-            self.pg_xstor[i] = NONE;
+            self.set_xstor_block(i, NONE);
             self.on_xstor -= 1;
             self.space_xstor[g] -= 1;
         }

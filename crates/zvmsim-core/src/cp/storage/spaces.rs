@@ -72,9 +72,6 @@ impl Storage {
         self.space_base.push(end);
         let total = end as usize;
         self.pg.resize(total, FRAME_NONE);
-        if !self.pg_xstor.is_empty() {
-            self.pg_xstor.resize(total, NONE);
-        }
         self.pg_slot.resize(total, NONE);
         if !self.gstate.is_empty() {
             self.gstate.resize(total, 0);

@@ -19,7 +19,7 @@ impl Storage {
         if xb != NONE {
             // Synchronous page-in from expanded storage: the block is released.
             self.xstor.release(xb);
-            self.pg_xstor[i] = NONE;
+            self.set_xstor_block(i, NONE);
             self.on_xstor -= 1;
             let g = self.space_of(page);
             self.space_xstor[g] -= 1;
