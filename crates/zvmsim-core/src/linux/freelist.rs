@@ -31,6 +31,15 @@ impl FreePages {
         }
     }
 
+    /// Entries 0..n all free, handed out lowest first.
+    pub(super) fn all(n: u32) -> Self {
+        FreePages {
+            stack: Vec::new(),
+            next: 0,
+            end: n,
+        }
+    }
+
     #[inline]
     pub(super) fn pop(&mut self) -> Option<u32> {
         if let Some(i) = self.stack.pop() {
@@ -50,6 +59,20 @@ impl FreePages {
     #[inline]
     pub(super) fn len(&self) -> usize {
         self.stack.len() + (self.end - self.next) as usize
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every free entry, in no particular order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.stack.iter().copied().chain(self.next..self.end)
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.stack.clear();
+        self.next = self.end;
     }
 }
 

@@ -73,7 +73,7 @@ pub struct LinuxMemory {
     /// Per pool page: FREE, a file block, or ANON | anonymous page.
     pub(super) pool: Vec<u32>,
     /// Referenced bit of each pool page holding a file page.
-    pub(super) pool_ref: Vec<u8>,
+    pub(super) pool_ref: fixedbitset::FixedBitSet,
     /// Page caching each database block (NONE: not cached).
     pub(super) blk_pc: Vec<u32>,
     /// Each anonymous page's pool page and flags (A_*), and its swap slot (NONE: none). A
@@ -89,7 +89,8 @@ pub struct LinuxMemory {
     /// Pages a major fault read ahead (anonymous page, global page), for the caller to check.
     pub readahead: Vec<(u32, u32)>,
     pub(super) free: super::freelist::FreePages,
-    pub(super) swap_free: Vec<u32>,
+    /// Free slots of the static swap space: a swap area never used costs no entry per slot.
+    pub(super) swap_free: super::freelist::FreePages,
     /// Areas activated by `swapon` and the priorities (`linux::swap_areas`).
     pub areas: super::swap_areas::SwapAreas,
     /// Every anonymous page is in pool page v and reclaim has never considered mapped pages:
@@ -148,7 +149,7 @@ impl LinuxMemory {
             kernel,
             shm,
             pool: vec![FREE; n],
-            pool_ref: vec![0; n],
+            pool_ref: fixedbitset::FixedBitSet::with_capacity(n),
             blk_pc: vec![NONE; blocks as usize],
             anon: super::anon::AnonPages::new(shm),
             slot_owner: vec![NONE; swap as usize],
@@ -156,8 +157,8 @@ impl LinuxMemory {
             page_cluster: DEFAULT_PAGE_CLUSTER,
             readahead: Vec::new(),
             free: Default::default(),
-            // Popped from the end: slots are handed out in ascending order, in clusters.
-            swap_free: (0..swap).rev().collect(),
+            // Slots are handed out in ascending order, in clusters.
+            swap_free: super::freelist::FreePages::all(swap),
             areas: super::swap_areas::SwapAreas::with_static(swap, 1),
             identity: false,
             hand: 0,
@@ -332,7 +333,7 @@ impl LinuxMemory {
         if i == NONE {
             return None;
         }
-        self.pool_ref[i as usize] = 1;
+        self.pool_ref.insert(i as usize);
         Some(i)
     }
 
@@ -399,7 +400,7 @@ impl LinuxMemory {
         }
         self.pool[i as usize] = block;
         self.blk_pc[block as usize] = i;
-        self.pool_ref[i as usize] = 0;
+        self.pool_ref.remove(i as usize);
         self.cached += 1;
         (i, scanned)
     }
@@ -455,10 +456,12 @@ impl LinuxMemory {
     /// model counts referenced while resident) they are /proc/meminfo's Active: the model
     /// keeps one reclaim clock, not Linux's two LRU lists.
     pub fn referenced_file_pages(&self) -> u64 {
-        self.pool
-            .iter()
-            .zip(&self.pool_ref)
-            .filter(|(&o, &r)| r != 0 && o != FREE && o != BALLOON && o & ANON == 0)
+        self.pool_ref
+            .ones()
+            .filter(|&i| {
+                let o = self.pool[i];
+                o != FREE && o != BALLOON && o & ANON == 0
+            })
             .count() as u64
     }
 

@@ -123,8 +123,8 @@ impl LinuxMemory {
                         *at &= !A_REF;
                         continue;
                     }
-                } else if self.pool_ref[i as usize] != 0 {
-                    self.pool_ref[i as usize] = 0;
+                } else if self.pool_ref.contains(i as usize) {
+                    self.pool_ref.remove(i as usize);
                     continue;
                 }
                 if self.evict(i) {

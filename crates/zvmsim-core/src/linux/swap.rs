@@ -175,7 +175,7 @@ impl LinuxMemory {
             .map(|s| !self.slot_active(s))
             .collect();
         let extra_free = self.areas.extra.iter().flat_map(|a| a.free.iter());
-        for &s in self.swap_free.iter().chain(extra_free) {
+        for s in self.swap_free.iter().chain(extra_free.copied()) {
             if std::mem::replace(&mut slot_seen[s as usize], true) {
                 return Err(format!("swap slot {s} free twice"));
             }
