@@ -10,10 +10,9 @@ use crate::config::scenario::{Scenario, ScenarioError, Source};
 use crate::config::units::Size;
 use crate::monitor::rows::{GuestRow, SystemRow};
 
-/// Bytes per guest page in CP's tables: frame and DASD slot of the page (u32 each), plus its
-/// share of the segment tables; and its XSTOR block (u32), only with expanded storage.
+/// Bytes per guest page in CP's tables: the page word (frame or XSTOR block, and flags) and
+/// the DASD slot (u32 each), plus its share of the segment tables.
 const CP_PER_PAGE: u64 = 9;
-const CP_PER_PAGE_XSTOR: u64 = 4;
 /// z/VM 6.3 and later (cp/storage/agelist.rs): per guest page the frame it keeps while on the
 /// aging list (u32); per frame its list links (two u32) and early-write flag.
 const AGING_PER_PAGE: u64 = 4;
@@ -23,12 +22,14 @@ const AGING_PER_FRAME: u64 = 9;
 const CP_PER_FRAME: u64 = 4;
 const CP_PER_XSTOR_BLOCK: u64 = 8;
 const CP_PER_SLOT: u64 = 6;
-/// Linux: per pool page its state (u32) and reference count (u8); free pages above every page
-/// ever used need no free-list entry (linux/freelist.rs), and those below are few beside the
-/// pool; per database block its
-/// page-cache entry (u32) and buffer-pool entry (u32); per shared-memory page its place and
-/// swap slot; per swap slot its owner and free-list entry.
-const LINUX_PER_POOL_PAGE: u64 = 5;
+/// Linux: per pool page its state (u32) and referenced bit, in eighths of a byte; free pages
+/// above every page ever used need no free-list entry (linux/freelist.rs), and those below are
+/// few beside the pool; per database block its page-cache entry (u32) and buffer-pool entry
+/// (u32); per shared-memory page its buffer's block (u32), and its place and swap slot
+/// (linux/anon.rs: implied while every page sits in the pool page of its number, but counted,
+/// as reclaim may end that during the run); per swap slot its owner and free-list entry (the
+/// latter only for slots freed after use: counted, as a swap-bound run frees them all).
+const LINUX_PER_POOL_PAGE_EIGHTHS: u64 = 33;
 const PER_DB_BLOCK: u64 = 8;
 const PER_SHM_PAGE: u64 = 12;
 const PER_SWAP_SLOT: u64 = 8;
@@ -85,13 +86,7 @@ pub fn estimate(s: &Scenario) -> Estimate {
         s.paging_slots().saturating_mul(CP_PER_SLOT),
     );
     let mut guests: u64 = 0;
-    let cp_per_page = CP_PER_PAGE
-        + if s.lpar.expanded.bytes() > 0 {
-            CP_PER_PAGE_XSTOR
-        } else {
-            0
-        }
-        + if aging { AGING_PER_PAGE } else { 0 };
+    let cp_per_page = CP_PER_PAGE + if aging { AGING_PER_PAGE } else { 0 };
     for (i, g) in s.guests.iter().enumerate() {
         let n = u64::from(g.count);
         guests += n;
@@ -99,7 +94,7 @@ pub fn estimate(s: &Scenario) -> Estimate {
         let pool = pages.saturating_sub(g.linux.kernel.pages());
         add(
             format!("guests[{i}].storage"),
-            n.saturating_mul(pages * cp_per_page + pool * LINUX_PER_POOL_PAGE),
+            n.saturating_mul(pages * cp_per_page + pool * LINUX_PER_POOL_PAGE_EIGHTHS / 8),
         );
         add(
             format!("guests[{i}].linux.swap"),
