@@ -25,6 +25,7 @@ mod mdc_tests;
 #[cfg(test)]
 mod swap_tests;
 pub(crate) mod swapdev;
+mod text_view;
 mod vdisk;
 mod vmrm;
 mod warm;
