@@ -141,3 +141,36 @@ def test_dcss_readonly_cases_print_simulated_figures_only() -> None:
     k = ("read-only db: minidisk, MDC on", 5)
     assert out[k]["throughput_tx_per_s"] == 10.0 and out[k]["mdc_frames"] == 12.0
     assert out[k]["virtual_io_per_s"] is None
+
+
+def test_dcss_memory_saving_cases_and_orderings() -> None:
+    from zvmsim.studies import memsave
+    from zvmsim.validate import ordering_rows
+
+    dcss = all_studies()["dcss"]
+    keys = {c.key: c for c in dcss.cases if c.key[0].startswith("memory saving")}
+    assert {c.scenario for c in keys.values()} == {
+        "dcss/memsave-dcss-768m.toml",
+        *(f"dcss/memsave-minidisk-{mb}m.toml" for mb in (768, 773, 778, 783)),
+    }
+    for c in keys.values():
+        assert (ROOT / "scenarios" / c.scenario).is_file()
+    # Throughput rises from 768 to 773 MB on minidisk and falls after; the DCSS beats them all.
+    thr = {768: 100.0, 773: 104.0, 778: 103.0, 783: 102.0}
+    fake = {(memsave.DISK, mb): {"throughput_tx_per_s": t, "cpu_lpar_pct": 50.0} for mb, t in thr.items()}
+    fake[(memsave.DCSS, 768)] = {
+        "throughput_tx_per_s": 110.0,
+        "cpu_lpar_pct": 50.0,
+        "dcss_loaded_pages": 400 * 256,
+        "dcss_resident_pages": 10 * 256,
+        "dcss_dasd_pages": 0,
+    }
+    out = dcss.derive(fake)
+    assert out[(memsave.DCSS, 768)]["tx_per_ifl"] == 220.0
+    assert out[(memsave.DCSS, 768)]["dcss_loaded_mb"] == 400.0
+    rows = [r for r in ordering_rows(dcss, fake) if "memory saving" in r["case"]]
+    assert len(rows) == len(memsave.ORDERINGS) and all(r["held"] for r in rows), rows
+    # Falling from 768 to 773 MB breaks the stated rise.
+    fake[(memsave.DISK, 773)]["throughput_tx_per_s"] = 99.0
+    held = {r["ordering"]: r["held"] for r in ordering_rows(dcss, fake)}
+    assert held["minidisk: 773 MB above 768 MB"] is False

@@ -1,7 +1,9 @@
 """IBM, "Linux on IBM System z Large Discontiguous Saved Segments (DCSS) Under Linux" (2011),
 seed 000: "DCSS access and load times", "Using a DCSS as swap space" (``swap.py``: its
 cases and stated orderings join this study) and "Sharing read-only data using DCSS"
-(``readonly.py``: simulated figures only, the measured ones are withheld).
+(``readonly.py``: simulated figures only, the measured ones are withheld) and "Determining the
+memory saving using a DCSS" (``memsave.py``: Table 6's five cases and the orderings the text
+states).
 
 Each case runs one scenario of ``scenarios/dcss/`` in which a CMS user defines and saves the
 DCSS of type SR (DEFSEG, SAVESEG) and a Linux guest adds it, fills it, saves it and adds it
@@ -16,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional
 
 from . import Case, CaseKey, Metric, Tolerance, register
-from . import readonly, swap
+from . import memsave, readonly, swap
 from .cmm import OrderedStudy
 
 SIZES = (4, 8, 16)
@@ -24,6 +26,7 @@ CASES = (
     tuple(Case("sr", gb, f"dcss/load-sr-{gb}g.toml", noun="GB", family="DCSS") for gb in SIZES)
     + swap.CASES
     + readonly.CASES
+    + memsave.CASES
 )
 
 # A DCSS of n GB here is n/2 segments of 2047 MB (Table 3): its size in GB.
@@ -63,6 +66,7 @@ def _times(summary: Optional[Mapping[str, Any]]) -> List[Mapping[str, Any]]:
 def _derive(s: Mapping[CaseKey, Mapping[str, Any]]) -> Dict[CaseKey, Dict[str, Optional[float]]]:
     out: Dict[CaseKey, Dict[str, Optional[float]]] = swap.derive(s)
     out.update(readonly.derive(s))
+    out.update(memsave.derive(s))
     for key, summary in s.items():
         if key[0] != "sr":
             continue
@@ -97,17 +101,18 @@ METRICS = (
     Metric("law_fill_s", "s", T15, "fill law"),
     *swap.METRICS,
     *readonly.METRICS,
+    *memsave.METRICS,
 )
 
 register(
     OrderedStudy(
         name="dcss",
         title="Large DCSS under Linux: SR save, load and fill times; swap devices",
-        source="seed 000, Table 5 and the summary's linear laws; Figures 9, 10 and 12 as the text states them; read-only data: simulated only (withheld)",
+        source="seed 000, Table 5 and the summary's linear laws; Figures 9, 10 and 12 as the text states them; read-only data: simulated only (withheld); memory saving: Figures 13-19 as the text states them",
         cases=CASES,
         paper=_paper(),
         metrics=METRICS,
         derive=_derive,
-        orderings=swap.ORDERINGS,
+        orderings=swap.ORDERINGS + memsave.ORDERINGS,
     )
 )

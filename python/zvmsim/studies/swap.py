@@ -72,6 +72,8 @@ METRICS = (
 
 
 def _name(k: CaseKey) -> str:
+    if k[0].startswith("memory saving"):
+        return f"{k[0]}, {k[1]} MB guests"
     return f"{k[0]}, {k[1]} server{'' if k[1] == 1 else 's'}"
 
 

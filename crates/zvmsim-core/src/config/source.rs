@@ -221,6 +221,7 @@ pub fn parse(
     crate::config::validate::check(&scenario, &src).map_err(|e| blame_override(e, overrides))?;
     crate::config::apache::check(&scenario, &src).map_err(|e| blame_override(e, overrides))?;
     crate::config::shared::check(&scenario, &src).map_err(|e| blame_override(e, overrides))?;
+    crate::config::appserver::check(&scenario, &src).map_err(|e| blame_override(e, overrides))?;
     Ok((scenario, src))
 }
 

@@ -61,7 +61,33 @@ impl Machine {
         block: u32,
         w: &mut Work,
     ) -> Result<(), Block> {
-        let Some(fs) = &self.guests[g].dcss_mount else {
+        self.dcss_fs_page(g, t, false, block, w)
+    }
+
+    /// Task `t` of guest `g` runs page `block` of its server's program text on the dcssblk
+    /// file system mounted at `text.files_on`: with xip in the segment's shared copy (mapped,
+    /// no page-cache page), else through the guest's page cache.
+    pub(crate) fn dcss_text_page(
+        &mut self,
+        g: usize,
+        t: u32,
+        block: u32,
+        w: &mut Work,
+    ) -> Result<(), Block> {
+        self.dcss_fs_page(g, t, true, block, w)
+    }
+
+    /// Page `block` of the file set on the read-only mount (`text`: the program text's).
+    fn dcss_fs_page(
+        &mut self,
+        g: usize,
+        t: u32,
+        text: bool,
+        block: u32,
+        w: &mut Work,
+    ) -> Result<(), Block> {
+        let gs = &self.guests[g];
+        let Some(fs) = (if text { &gs.text_files } else { &gs.dcss_mount }) else {
             return Ok(());
         };
         let (xip, at) = (fs.xip, fs.place(block as u64));

@@ -214,6 +214,16 @@ rows! {
         dasd_queue: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]
         resident_shared_frames: Option<u64>,
+        /// Runs with an application server's program text as files (left out otherwise):
+        /// pages of the saved segments' shared copies loaded, resident, in XSTOR, on DASD.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dcss_loaded_pages: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dcss_resident_pages: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dcss_xstor_pages: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dcss_dasd_pages: Option<u64>,
     }
 }
 

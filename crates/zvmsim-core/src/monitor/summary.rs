@@ -193,6 +193,21 @@ pub struct Summary {
     /// The file-serving figures of a run with the apache workload (seed 001's report).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub web: Option<WebSummary>,
+    /// Where the saved segments' shared pages are, in runs with an application server's
+    /// program text as files (seed 000's Figures 18-19; system/text_view.rs).
+    #[serde(flatten)]
+    pub dcss_pages: Option<DcssPages>,
+}
+
+/// Means of the interval samples of the saved segments' shared pages: loaded (anywhere),
+/// resident in central storage, in XSTOR, on paging DASD; and the largest resident sample.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct DcssPages {
+    pub dcss_loaded_pages: f64,
+    pub dcss_resident_pages: f64,
+    pub dcss_resident_pages_max: u64,
+    pub dcss_xstor_pages: f64,
+    pub dcss_dasd_pages: f64,
 }
 
 /// The figures seed 001 reports per run, over the measured window (system/web_view.rs).

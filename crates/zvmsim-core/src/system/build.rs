@@ -157,9 +157,11 @@ impl Simulation {
                 .or(heap.map(|a| a.heap.pages() as u32))
                 .unwrap_or(0);
             let apache = wl.and_then(|(_, ws)| ws.apache.as_ref());
+            let text = heap.and_then(|a| a.text.as_ref());
             let blocks = dbspec
                 .map(|d| d.size.pages() as u32)
                 .or(apache.map(|a| a.set_pages() as u32))
+                .or(text.map(|t| t.size.pages() as u32))
                 .unwrap_or(0);
             let mut doc_vols = Vec::new();
             // Guest pages are numbered from 0 in the guest's own address space.
@@ -184,7 +186,8 @@ impl Simulation {
                         // Shared minidisks: the entry's first guest defines the real
                         // volumes, the others LINK the same ones.
                         DasdUse::Database | DasdUse::Files
-                            if (dbspec.is_some() || apache.is_some()) && x.shared =>
+                            if (dbspec.is_some() || apache.is_some() || text.is_some())
+                                && x.shared =>
                         {
                             let key = (inst.spec_index, j, n);
                             let dev = match shared_vols.iter().find(|v| v.0 == key) {
@@ -305,7 +308,13 @@ impl Simulation {
                     },
                     (WorkloadKind::Appserver, _) => match &ws.appserver {
                         Some(a) => Workload::Appserver(Box::new(
-                            crate::workload::appserver::Appserver::new(ws, a, rng),
+                            crate::workload::appserver::Appserver::new(
+                                ws,
+                                a,
+                                std::mem::take(&mut doc_vols),
+                                spec.linux.kernel.pages() as u32,
+                                rng,
+                            ),
                         )),
                         None => Workload::None,
                     },
@@ -358,6 +367,7 @@ impl Simulation {
                     .unwrap_or_default(),
                 dcss_mount: None,
                 db_files: None,
+                text_files: None,
             });
         }
         // Linux directly in an LPAR with FCP LUNs (seed 004): zfcp sets every LUN online in

@@ -50,17 +50,38 @@ impl Simulation {
             .and_then(|d| d.files_on.as_deref())
     }
 
-    /// Guest `gi` mounted `mount` at `dir`: if its database's files are there, buffer-pool
-    /// misses read them from the device from now on.
+    /// The mount point of guest `gi`'s application-server program text (`text.files_on`).
+    fn text_on(&self, gi: usize) -> Option<&str> {
+        let spec = self.scenario.guest_instances()[gi].spec_index;
+        self.scenario.guests[spec]
+            .workload
+            .as_ref()
+            .and_then(|w| self.scenario.workloads.get(w))
+            .and_then(|ws| ws.appserver.as_ref())
+            .and_then(|a| a.text.as_ref())
+            .and_then(|t| t.files_on.as_deref())
+    }
+
+    /// Guest `gi` mounted `mount` at `dir`: if its database's files (or its server's program
+    /// text) are there, they are read from the device from now on.
     pub(super) fn mount_db_files(&mut self, gi: usize, dir: &str, mount: DcssMount) {
-        if self.files_on(gi) == Some(dir.trim_end_matches('/')) {
+        let dir = dir.trim_end_matches('/');
+        if self.text_on(gi) == Some(dir) {
+            self.m.guests[gi].text_files = Some(mount.clone());
+        }
+        if self.files_on(gi) == Some(dir) {
             self.m.guests[gi].db_files = Some(mount);
         }
     }
 
-    /// Guest `gi` unmounted `dir`: its database reads go back to the volumes.
+    /// Guest `gi` unmounted `dir`: its database reads go back to the volumes (its server's
+    /// text is gone: the server waits for the mount again).
     pub(super) fn umount_db_files(&mut self, gi: usize, dir: &str) {
-        if self.files_on(gi) == Some(dir.trim_end_matches('/')) {
+        let dir = dir.trim_end_matches('/');
+        if self.text_on(gi) == Some(dir) {
+            self.m.guests[gi].text_files = None;
+        }
+        if self.files_on(gi) == Some(dir) {
             self.m.guests[gi].db_files = None;
         }
     }

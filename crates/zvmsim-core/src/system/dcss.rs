@@ -40,6 +40,9 @@ pub(super) struct DcssSystem {
     pub consoles: HashMap<String, Console>,
     /// Each guest's dcssblk driver and file systems on its devices.
     pub guests: Vec<GuestDcss>,
+    /// Segment files (ids) saved from a device holding an ext2, and the device pages the
+    /// file system had written: the saved pages carry it to whoever loads the segments.
+    pub saved_fs: Vec<(u32, u64)>,
 }
 
 impl DcssSystem {
@@ -50,6 +53,7 @@ impl DcssSystem {
             privclass: HashMap::new(),
             consoles: HashMap::new(),
             guests,
+            saved_fs: Vec::new(),
         }
     }
 

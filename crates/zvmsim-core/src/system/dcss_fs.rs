@@ -139,6 +139,11 @@ impl Simulation {
             files.push(seg.files[s].id);
         }
         self.dcss.guests[gi].devices[k].save_pending = false;
+        let dev = &self.dcss.guests[gi].devices[k];
+        if dev.formatted {
+            let used = dev.used;
+            self.dcss.saved_fs.extend(files.iter().map(|&f| (f, used)));
+        }
         if files.is_empty() || self.dcss.spool.devs.is_empty() {
             return Out::Now(vec![]);
         }
@@ -368,6 +373,11 @@ impl Simulation {
                 .collect()
         };
         let mine = files(&self.dcss.guests[gi].devices[k])?;
+        // Saved from a device with an ext2: the segments' spool copies hold it.
+        let saved = |f: &u32| self.dcss.saved_fs.iter().find(|s| s.0 == *f).map(|s| s.1);
+        if let Some(used) = mine.iter().map(saved).collect::<Option<Vec<u64>>>() {
+            return used.into_iter().max();
+        }
         self.dcss
             .guests
             .iter()

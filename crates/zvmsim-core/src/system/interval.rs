@@ -235,7 +235,7 @@ impl Simulation {
             agelist_reclaimed_per_s: age_rate(mv.agelist_reclaimed, mk.agelist_reclaimed),
             agelist_revalidated_per_s: age_rate(mv.agelist_revalidated, mk.agelist_revalidated),
             agelist_early_writes_per_s: age_rate(mv.agelist_early_writes, mk.agelist_early_writes),
-            ..self.web_row(now)
+            ..self.text_row(now)
         }
     }
 
@@ -355,6 +355,7 @@ impl Simulation {
             guests: per_guest,
             dasd: self.dasd_summary(measured_ns),
             web: self.web_summary(measured_ns),
+            dcss_pages: self.dcss_pages(),
             steady_state: {
                 let s =
                     crate::monitor::steady::check(rows, self.scenario.run.drift_tolerance, frames);

@@ -68,6 +68,8 @@ pub(crate) struct Guest {
     pub dcss_mount: Option<crate::linux::filemap::DcssMount>,
     /// The database's files on a mounted DCSS file system (`files_on`), once mounted.
     pub db_files: Option<crate::linux::filemap::DcssMount>,
+    /// The application server's program text on a mounted DCSS file system (`text.files_on`).
+    pub text_files: Option<crate::linux::filemap::DcssMount>,
 }
 
 /// What a Linux task is.

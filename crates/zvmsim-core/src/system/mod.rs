@@ -25,6 +25,9 @@ mod mdc_tests;
 #[cfg(test)]
 mod swap_tests;
 pub(crate) mod swapdev;
+#[cfg(test)]
+mod text_tests;
+mod text_view;
 mod vdisk;
 mod vmrm;
 mod warm;

@@ -5,9 +5,15 @@
 //! than the guest's storage the references find pages on swap: the seed-000 swap-bound
 //! WebSphere guest. Restartable like the OLTP workload: a host page fault or a swap read
 //! returns early and the same step runs again.
+//! With a `text` table, `text.refs_per_request` of the steps also run a page of the server's
+//! program text as files (Zipf over the file set): in a DCSS mounted xip (the segment's one
+//! shared copy), else read through the guest's own page cache from the shared `files`
+//! minidisk (128 KB readahead windows, as a mapped file's faults read). The kernel text a step
+//! runs is then the guest's kernel region without the memory map mem= adds.
 
 use crate::config::appserver::AppserverSpec;
 use crate::config::scenario::WorkloadSpec;
+use crate::config::units::NS_PER_S;
 use crate::cp::faults::Work;
 use crate::cp::storage::NONE;
 use crate::engine::rng::{Stream, Zipf};
@@ -16,12 +22,21 @@ use crate::system::Event;
 
 use super::{Outcome, WorkloadEvent};
 
+type R = Result<(), crate::cp::dispatcher::Block>;
+
 struct User {
     refs_left: u32,
     /// The heap page of the step under way (NONE: not drawn yet).
     page: u32,
     write: bool,
+    /// The program-text page of the step under way (NONE: none or not drawn yet).
+    text: u32,
+    /// The server is not started (its text's file system is not mounted): try again later.
+    refused: bool,
 }
+
+/// ext2's readahead window for a mapped file's fault: 128 KB (2.6's default ra_pages).
+const TEXT_WINDOW: u32 = 32;
 
 pub struct Appserver {
     spec: AppserverSpec,
@@ -29,17 +44,33 @@ pub struct Appserver {
     think_ns: u64,
     rng: Stream,
     users: Vec<User>,
+    /// Program text as files: its Zipf law and the `files` minidisks holding it.
+    text: Option<(Zipf, Vec<u32>, u32)>,
+    /// Pages of kernel text a step runs (with a text table: without mem='s memory map).
+    kernel_text: Option<u32>,
 }
 
 impl Appserver {
-    pub fn new(w: &WorkloadSpec, spec: &AppserverSpec, rng: Stream) -> Self {
+    pub fn new(
+        w: &WorkloadSpec,
+        spec: &AppserverSpec,
+        vols: Vec<u32>,
+        kernel: u32,
+        rng: Stream,
+    ) -> Self {
         let heap = spec.heap.pages().max(1);
+        let text = spec.text.as_ref().map(|t| {
+            let n = t.size.pages().max(1);
+            (Zipf::new(n, t.skew.max(0.0)), vols, n as u32)
+        });
         Appserver {
             spec: spec.clone(),
             zipf: Zipf::new(heap, spec.skew.max(0.0)),
             think_ns: w.think_time.ns(),
             rng,
             users: Vec::new(),
+            kernel_text: text.as_ref().map(|_| kernel.max(1)),
+            text,
         }
     }
 
@@ -48,6 +79,8 @@ impl Appserver {
             refs_left: 0,
             page: NONE,
             write: false,
+            text: NONE,
+            refused: false,
         });
         let delay = self.rng.exp_ns(self.think_ns);
         k.q.push(delay, Event::Workload(WorkloadEvent::Submit { task }));
@@ -58,12 +91,48 @@ impl Appserver {
         let user = &mut self.users[u as usize];
         user.refs_left = self.spec.refs_per_request.max(1);
         user.page = NONE;
+        user.text = NONE;
+        user.refused = false;
         k.tasks[t as usize].start = k.now;
     }
 
     /// The request of task `t` ended at `at`: count it; the user thinks, then submits again.
+    /// A refused one (the server not started) is not counted and comes back a second later.
     pub(crate) fn finish(&mut self, t: u32, at: u64, k: &mut Machine) {
+        let u = k.tasks[t as usize].kind_user() as usize;
+        if self.users[u].refused {
+            let e = Event::Workload(WorkloadEvent::Submit { task: t });
+            k.q.push(at + NS_PER_S, e);
+            return;
+        }
         super::request_done(t, at, self.think_ns, &mut self.rng, k);
+    }
+
+    /// Whether step `i` (counting down from `refs` to 1) of a request runs a text page:
+    /// `n` of the `refs` steps do, spread evenly.
+    fn text_step(n: u32, refs: u32, left: u32) -> bool {
+        let i = (refs - left) as u64;
+        let (n, refs) = (n as u64, refs as u64);
+        (i + 1) * n / refs > i * n / refs
+    }
+
+    /// Task `t` runs program-text page `q`: from the DCSS mount, or the `files` minidisk
+    /// through the page cache.
+    fn run_text(&self, g: usize, t: u32, q: u32, k: &mut Machine, w: &mut Work) -> R {
+        if k.guests[g].text_files.is_some() {
+            return k.dcss_text_page(g, t, q, w);
+        }
+        let Some((_, vols, pages)) = &self.text else {
+            return Ok(());
+        };
+        if vols.is_empty() {
+            return Ok(());
+        }
+        let per_vol = pages.div_ceil(vols.len() as u32).max(1);
+        let (v, at) = ((q / per_vol) as usize, q % per_vol);
+        let back = at % TEXT_WINDOW;
+        let len = TEXT_WINDOW.min(per_vol - (at - back));
+        k.file_page_ra(g, t, vols[v], q, (q - back, len, at - back), w)
     }
 
     /// Run user `u` (task `t` of guest `g`) for up to `budget` ns of IFL time.
@@ -79,6 +148,14 @@ impl Appserver {
         let refs = self.spec.refs_per_request.max(1) as u64;
         let step_cpu = self.spec.cpu_per_request.ns() / refs;
         let heap = k.guests[g].mem.shm;
+        let text_on = self.spec.text.as_ref().and_then(|x| x.files_on.as_ref());
+        if text_on.is_some() && k.guests[g].text_files.is_none() {
+            // WebSphere starts once the file system holding it is mounted.
+            self.users[ui].refused = true;
+            return (0, Outcome::Done);
+        }
+        let text_refs = self.spec.text.as_ref().map_or(0, |x| x.refs_per_request);
+        let kernel = self.kernel_text.unwrap_or_else(|| k.text_pages(g)).max(1);
         let mut used = 0;
         let start = k.burst_at;
         loop {
@@ -87,13 +164,27 @@ impl Appserver {
                 let p = (self.zipf.sample(&mut self.rng) as u32).min(heap.saturating_sub(1));
                 self.users[ui].page = p;
                 self.users[ui].write = self.rng.chance(self.spec.write_fraction);
+                let left = self.users[ui].refs_left;
+                self.users[ui].text = match &self.text {
+                    Some((z, _, _)) if Self::text_step(text_refs, refs as u32, left) => {
+                        z.sample(&mut self.rng) as u32
+                    }
+                    _ => NONE,
+                };
             }
             let mut w = Work::default();
-            let text = self.rng.below(k.text_pages(g).max(1) as u64) as u32;
-            let (page, write) = (self.users[ui].page, self.users[ui].write);
-            let r = k
-                .exec_text(g, t, text, &mut w)
-                .and_then(|()| k.touch_anon(g, t, page, write, false, &mut w));
+            let text = self.rng.below(kernel as u64) as u32;
+            let (page, write, q) = (
+                self.users[ui].page,
+                self.users[ui].write,
+                self.users[ui].text,
+            );
+            let r = k.exec_text(g, t, text, &mut w).and_then(|()| {
+                if q != NONE {
+                    self.run_text(g, t, q, k, &mut w)?;
+                }
+                k.touch_anon(g, t, page, write, false, &mut w)
+            });
             used += k.charge_work(g, &w);
             k.flush_page_writes();
             if let Err(b) = r {
@@ -103,6 +194,7 @@ impl Appserver {
             k.charge(g, step_cpu, 0);
             let user = &mut self.users[ui];
             user.page = NONE;
+            user.text = NONE;
             user.refs_left -= 1;
             if user.refs_left == 0 {
                 return (used, Outcome::Done);
