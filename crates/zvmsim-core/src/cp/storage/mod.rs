@@ -167,7 +167,7 @@ pub struct Storage {
     level: ZvmLevel,
     p: ModelParams,
     // --- pages (guest virtual storage, all guests) ---
-    pg: Vec<u32>,
+    pg: crate::engine::huge::HugeArray<u32>,
     /// Place numbers from here on in the page word are XSTOR blocks (`xstor_block`): the
     /// number of frames.
     xs_base: u32,
@@ -295,7 +295,7 @@ impl Storage {
         let mut st = Storage {
             level,
             p: params.clone(),
-            pg: vec![FRAME_NONE; total_pages],
+            pg: crate::engine::huge::HugeArray::filled(total_pages, FRAME_NONE),
             xs_base: frames.min(FMASK),
             pg_slot: vec![NONE; total_pages],
             space_base,
