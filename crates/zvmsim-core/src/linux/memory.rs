@@ -75,7 +75,7 @@ pub struct LinuxMemory {
     /// Referenced bit of each pool page holding a file page.
     pub(super) pool_ref: fixedbitset::FixedBitSet,
     /// Page caching each database block (NONE: not cached).
-    pub(super) blk_pc: crate::engine::huge::HugeArray<u32>,
+    pub(super) blk_pc: Vec<u32>,
     /// Each anonymous page's pool page and flags (A_*), and its swap slot (NONE: none). A
     /// resident page keeps its slot while unchanged (the swap cache), so that swapping it out
     /// again needs no write.
@@ -150,7 +150,7 @@ impl LinuxMemory {
             shm,
             pool: vec![FREE; n],
             pool_ref: fixedbitset::FixedBitSet::with_capacity(n),
-            blk_pc: crate::engine::huge::HugeArray::filled(blocks as usize, NONE),
+            blk_pc: vec![NONE; blocks as usize],
             anon: super::anon::AnonPages::new(shm),
             slot_owner: vec![NONE; swap as usize],
             swap_areas: 1,
