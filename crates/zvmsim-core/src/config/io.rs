@@ -226,6 +226,11 @@ pub struct DeviceRange {
     #[serde(default = "one")]
     pub count: u32,
     pub model: DasdModel,
+    /// The volume labels (volsers, 1-6 characters) CPFMTXA wrote on the range's volumes, in
+    /// device order (at most `count`): what a directory `MDISK vdev 3390 start count volser`
+    /// names. None: the volumes are reached by device number only (`DEVNO`, `DEDICATE`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub volsers: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

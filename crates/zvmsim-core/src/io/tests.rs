@@ -57,6 +57,7 @@ fn two_lcus() -> IoSystem {
             LcuSpec {
                 ssid: "B900".into(),
                 bases: vec![DeviceRange {
+                    volsers: Vec::new(),
                     rdev: "9000".into(),
                     count: 2,
                     model: DasdModel::M3390_54,
@@ -71,6 +72,7 @@ fn two_lcus() -> IoSystem {
             LcuSpec {
                 ssid: "B901".into(),
                 bases: vec![DeviceRange {
+                    volsers: Vec::new(),
                     rdev: "9100".into(),
                     count: 1,
                     model: DasdModel::M3390_9,

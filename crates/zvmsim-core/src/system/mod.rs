@@ -22,6 +22,9 @@ pub(crate) mod machine;
 mod mdc;
 #[cfg(test)]
 mod mdc_tests;
+mod mdisk;
+#[cfg(test)]
+mod mdisk_tests;
 #[cfg(test)]
 mod swap_tests;
 pub(crate) mod swapdev;

@@ -95,13 +95,14 @@ impl Simulation {
             dasd_io_per_s: mean(|r| r.dasd_io_per_s),
             dasd_avoid_per_s: mean(|r| r.dasd_avoid_per_s),
             dasd_paging_per_s: mean(|r| r.paging_io_per_s),
-            io_wait_pct: 100.0
-                * ratio(wait as f64, (measured_ns * servers.len() as u64) as f64),
+            io_wait_pct: 100.0 * ratio(wait as f64, (measured_ns * servers.len() as u64) as f64),
             resident_pages_total: mean(|r| r.pages_resident as f64),
             resident_pages_dasd: mean(|r| r.pages_dasd as f64),
             resident_shared_frames: mean(|r| r.resident_shared_frames.unwrap_or(0) as f64),
             avail_list_below_2g: mean(|r| r.available_below_2g as f64),
-            avail_list_above_2g: mean(|r| r.available_frames.saturating_sub(r.available_below_2g) as f64),
+            avail_list_above_2g: mean(|r| {
+                r.available_frames.saturating_sub(r.available_below_2g) as f64
+            }),
             dasd_service_ms: mean(|r| r.dasd_service_ms.unwrap_or(0.0)),
             dasd_response_ms: mean(|r| r.dasd_response_ms.unwrap_or(0.0)),
             dasd_queue: mean(|r| r.dasd_queue.unwrap_or(0.0)),
