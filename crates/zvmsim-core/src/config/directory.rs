@@ -90,8 +90,81 @@ pub fn find_mdisk(lines: &[String], vdev: u16) -> Option<(DirStatement, MdiskSet
     })
 }
 
-/// The directory's device statements.
+/// `[io] paging`: one distinct base of [io] per paging volume, of the volume's model, used by
+/// no directory statement.
+fn check_paging(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
+    let Some(io) = &s.io else { return Ok(()) };
+    if io.paging.is_empty() {
+        return Ok(());
+    }
+    let models: Vec<DasdModel> = s
+        .paging
+        .volumes
+        .iter()
+        .flat_map(|v| std::iter::repeat(v.model).take(v.count as usize))
+        .collect();
+    if models.len() != io.paging.len() {
+        return Err(src.error(
+            "io.paging",
+            format!(
+                "{} real devices for {} paging volumes ([paging] volumes): one each",
+                io.paging.len(),
+                models.len()
+            ),
+        ));
+    }
+    let mut seen = Vec::new();
+    for (k, (r, m)) in io.paging.iter().zip(&models).enumerate() {
+        let field = format!("io.paging[{k}]");
+        let Some(rdev) = parse_rdev(r) else {
+            return Err(src.error(
+                &field,
+                format!("`{r}` is not a device number (1-4 hex digits)"),
+            ));
+        };
+        match base_model(io, rdev) {
+            None => {
+                return Err(src.error(&field, format!("{rdev:04X} is not a base device of [io]")))
+            }
+            Some(b) if b != *m => {
+                return Err(src.error(
+                    &field,
+                    format!("{rdev:04X} is a {b:?}, the paging volume a {m:?}"),
+                ))
+            }
+            _ => {}
+        }
+        if seen.contains(&rdev) {
+            return Err(src.error(&field, format!("{rdev:04X} is named twice")));
+        }
+        seen.push(rdev);
+        for g in &s.guests {
+            for l in &g.directory {
+                let used = match parse_directory(l) {
+                    Ok(DirStatement::Dedicate { rdev: d, .. }) => d == rdev,
+                    Ok(st @ (DirStatement::MdiskDevno { .. } | DirStatement::Mdisk { .. })) => {
+                        extent(Some(io), &st).is_ok_and(|e| e.0 == rdev)
+                    }
+                    _ => false,
+                };
+                if used {
+                    return Err(src.error(
+                        &field,
+                        format!(
+                            "{rdev:04X} is a paging volume and the directory's `{}`",
+                            l.trim()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The directory's device statements, and `[io] paging`.
 pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
+    check_paging(s, src)?;
     let users = s.guest_instances();
     for (i, g) in s.guests.iter().enumerate() {
         let mut vdevs: Vec<u16> = Vec::new();

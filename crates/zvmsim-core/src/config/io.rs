@@ -28,6 +28,11 @@ pub struct IoSpec {
     /// CPU that Linux and CP spend per I/O.
     #[serde(default)]
     pub cost: IoCost,
+    /// Base devices of `lcus` that hold CP's paging volumes, one per `[paging]` volume in
+    /// order (CP-owned). Empty: the paging volumes are outside [io], with the calibrated
+    /// fixed service times of `[model]`, and SET PAGING ALIAS finds no alias for them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paging: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

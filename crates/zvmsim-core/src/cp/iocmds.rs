@@ -22,6 +22,8 @@ pub enum IoCommand {
     QueryVirtualDasd,
     /// `SET PAGING ALIAS ON|OFF` (z/VM 6.4 and later).
     SetPagingAlias { on: bool },
+    /// `QUERY PAGING` (z/VM 6.4 and later).
+    QueryPaging,
     /// `INDICATE I/O`.
     IndicateIo,
     /// `SET MDCACHE ...`, `QUERY MDCACHE` (cp/mdccmds.rs).
@@ -38,6 +40,7 @@ pub enum AttachTo {
     User(String),
 }
 
+use crate::config::level::ZvmLevel;
 pub use crate::cp::directory::{parse_directory, DirStatement};
 
 fn abbrev(word: &str, full: &str, min: usize) -> bool {
@@ -78,7 +81,7 @@ pub fn parse(line: &str, level: &str) -> Option<Result<IoCommand, String>> {
         return Some(parse_detach(ops).map(|()| IoCommand::NotSimulated(line.trim().to_string())));
     }
     if abbrev(verb, "DEFINE", 3) && ops.first().is_some_and(|o| *o == "HYPERPAVALIAS") {
-        if !level_at_least(level, "6.2") {
+        if !ZvmLevel::from_release(level).is_some_and(ZvmLevel::has_virtual_hyperpav) {
             return Some(Err("HCP002E Invalid operand - HYPERPAVALIAS".into()));
         }
         return Some(parse_define(&ops[1..]));
@@ -95,6 +98,15 @@ pub fn parse(line: &str, level: &str) -> Option<Result<IoCommand, String>> {
                     _ => Err(format!("HCP003E Invalid option - {}", ops[2])),
                 })
             }
+            Some(&"PAGING") => {
+                if !ZvmLevel::from_release(level).is_some_and(ZvmLevel::has_paging_alias) {
+                    return Some(Err("HCP002E Invalid operand - PAGING".into()));
+                }
+                return Some(match ops.get(1) {
+                    None => Ok(IoCommand::QueryPaging),
+                    Some(x) => Err(format!("HCP003E Invalid option - {x}")),
+                });
+            }
             Some(v) if abbrev(v, "VIRTUAL", 1) && ops.get(1) == Some(&"DASD") => {
                 return Some(match ops.get(2) {
                     None => Ok(IoCommand::QueryVirtualDasd),
@@ -105,7 +117,7 @@ pub fn parse(line: &str, level: &str) -> Option<Result<IoCommand, String>> {
         }
     }
     if abbrev(verb, "SET", 3) && ops.first() == Some(&"PAGING") {
-        if !level_at_least(level, "6.4") {
+        if !ZvmLevel::from_release(level).is_some_and(ZvmLevel::has_paging_alias) {
             return Some(Err("HCP002E Invalid operand - PAGING".into()));
         }
         return Some(match (ops.get(1), ops.get(2), ops.len()) {

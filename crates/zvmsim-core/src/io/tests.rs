@@ -53,6 +53,7 @@ fn two_lcus() -> IoSystem {
         channels: Default::default(),
         server: Default::default(),
         cost: Default::default(),
+        paging: Vec::new(),
         lcus: vec![
             LcuSpec {
                 ssid: "B900".into(),

@@ -35,6 +35,18 @@ impl Simulation {
                 self.m.paging_alias = on;
                 vec![]
             }
+            IoCommand::QueryPaging => {
+                // Response 1 of QUERY PAGING (IBM z/VM 7.3 CP Commands). HPF: paging I/O on
+                // [io] volumes runs in the channels' mode; WARNING: IBM's default, 90 %
+                // (SET PAGING WARNING is not simulated).
+                let hpf = self.scenario.io.as_ref().is_some_and(|io| io.channels.zhpf);
+                let on = |b: bool| if b { "ON" } else { "OFF" };
+                vec![format!(
+                    "PAGING_ALIAS: {} PAGING_HPF: {} WARNING: 90%",
+                    on(self.m.paging_alias),
+                    on(hpf)
+                )]
+            }
             IoCommand::IndicateIo => self.indicate_io(),
             IoCommand::Mdc(c) => self.mdc_command(user, guest, c),
             IoCommand::NotSimulated(c) => vec![format!("not simulated by zvmsim: {c}")],

@@ -26,6 +26,8 @@ mod mdisk;
 #[cfg(test)]
 mod mdisk_tests;
 #[cfg(test)]
+mod paging_alias_tests;
+#[cfg(test)]
 mod swap_tests;
 pub(crate) mod swapdev;
 mod vdisk;
