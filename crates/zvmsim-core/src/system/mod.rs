@@ -9,6 +9,8 @@ mod console;
 mod console_view;
 mod cpio;
 #[cfg(test)]
+mod dasd_bad_tests;
+#[cfg(test)]
 mod dasd_tests;
 mod dasd_view;
 mod dasdio;
