@@ -310,3 +310,69 @@ fn the_dasd_attributes_a_guest_reads_and_writes_that_change_nothing() {
         assert_eq!(all_state(&mut s), before, "{cmd} changed the state");
     }
 }
+
+#[test]
+fn proc_dasd_statistics_from_the_drivers_profile() {
+    let stats = "cat /proc/dasd/statistics";
+    let mut s = sim();
+    assert_eq!(
+        typed(&mut s, "LNX01", "linux", stats),
+        ["Statistics are off - they might be switched on using 'echo set on > /proc/dasd/statistics'"]
+    );
+    // Refused verbs: -EINVAL, the profile stays off.
+    for bad in [
+        "echo set maybe > /proc/dasd/statistics",
+        "echo frob > /proc/dasd/statistics",
+    ] {
+        assert_eq!(
+            typed(&mut s, "LNX01", "linux", bad),
+            ["-bash: echo: write error: Invalid argument"]
+        );
+        assert!(!s.m.guests[0].dasd.profile.on, "{bad}");
+    }
+    assert!(typed(
+        &mut s,
+        "LNX01",
+        "linux",
+        "echo set on > /proc/dasd/statistics"
+    )
+    .is_empty());
+    let done = |s: &Simulation| {
+        let b = &s.m.guests[0].dasd.devs;
+        b.iter()
+            .map(|d| d.block.reads + d.block.writes)
+            .sum::<u64>()
+    };
+    let before = done(&s);
+    s.step_until(1_700_000_000);
+    let ended = done(&s) - before;
+    let out = typed(&mut s, "LNX01", "linux", stats);
+    let p = &s.m.guests[0].dasd.profile;
+    // Every request that ended since, but the first (it cleared the profile and counted).
+    assert!(
+        p.reqs > 10 && p.reqs as u64 <= ended,
+        "{} of {ended}",
+        p.reqs
+    );
+    assert_eq!(out[0], format!("{} dasd I/O requests", p.reqs));
+    // fio reads 4 KB blocks: 8 sectors each, bucket 2 (below 16).
+    assert_eq!(p.sects, 8 * p.reqs);
+    assert_eq!(p.secs[2], p.reqs);
+    for h in [p.times, p.timps, p.time1, p.time2, p.time2ps, p.time3] {
+        assert_eq!(h.iter().sum::<u32>(), p.reqs);
+    }
+    assert_eq!(p.time3[0], p.reqs, "no bottom half: interrupt to end is 0");
+    assert_eq!(out[4], "Histogram of sizes (512B secs)");
+    assert_eq!(
+        out[5].split_whitespace().nth(2),
+        Some(p.reqs.to_string().as_str())
+    );
+    assert!(typed(
+        &mut s,
+        "LNX01",
+        "linux",
+        "echo reset > /proc/dasd/statistics"
+    )
+    .is_empty());
+    assert_eq!(s.m.guests[0].dasd.profile.reqs, 0);
+}

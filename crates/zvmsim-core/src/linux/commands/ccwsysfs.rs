@@ -1,4 +1,5 @@
-//! The DASD driver's attributes in sysfs, `/sys/bus/ccw/devices/0.0.xxxx/<attr>`, read with
+//! The DASD driver's files: `/proc/dasd/statistics` (its profile, dasdprof.rs) and its
+//! attributes in sysfs, `/sys/bus/ccw/devices/0.0.xxxx/<attr>`, read with
 //! `cat` and written with `echo`: answered from the guest's online devices. What the driver
 //! would refuse gets the shell's own line for the errno (drivers/s390/block/dasd_devmap.c:
 //! the flag attributes take 0 or 1, else -EINVAL; drivers/s390/cio/device.c: `online` takes
@@ -26,8 +27,20 @@ const READ_ONLY: &[&str] = &[
     "availability",
 ];
 
-/// A read or write of a DASD sysfs attribute; None: not one.
+/// The DASD driver's profile in procfs (linux/dasdprof.rs).
+const STATISTICS: &str = "/proc/dasd/statistics";
+
+/// A read or write of a DASD sysfs attribute or of /proc/dasd/statistics; None: not one.
 pub(super) fn parse(cmd: &str, args: &[&str], redirects: &[Redirect]) -> Option<DasdQuery> {
+    match (cmd, args, redirects) {
+        ("cat", [p], []) if *p == STATISTICS => return Some(DasdQuery::Statistics { write: None }),
+        ("echo", values, [r]) if r.stdout() && r.target == STATISTICS => {
+            return Some(DasdQuery::Statistics {
+                write: Some(values.join(" ")),
+            })
+        }
+        _ => {}
+    }
     let (path, write) = match (cmd, args, redirects) {
         ("cat", [p], []) if p.starts_with(CCW) => (*p, None),
         ("echo", values, [r]) if r.stdout() && r.target.starts_with(CCW) => {

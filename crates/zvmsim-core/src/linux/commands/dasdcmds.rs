@@ -22,6 +22,8 @@ pub enum DasdQuery {
     ProcDevices,
     /// `iostat -x`: sectors per second, or with `-k` kilobytes per second.
     Iostat { kb: bool },
+    /// `cat /proc/dasd/statistics`, or `echo TEXT >` it (the driver's profile).
+    Statistics { write: Option<String> },
     /// `cat` or `echo VALUE >` a DASD attribute in sysfs (ccwsysfs.rs).
     Sysfs {
         bus: String,
@@ -150,6 +152,8 @@ pub fn respond(q: &DasdQuery, rows: &[DasdRow], span_ns: u64) -> Vec<String> {
                 .map(|r| (r.uid.as_str(), r.name.is_none()));
             super::ccwsysfs::respond(b, attr, write.as_deref(), dev)
         }
+        // The driver's profile: answered by the simulation (system/dasd_view.rs).
+        DasdQuery::Statistics { .. } => vec![],
         DasdQuery::Lsdasd { uid: false } => {
             let mut out = vec![
                 "Bus-ID     Status      Name      Device  Type  BlkSz  Size      Blocks".into(),
