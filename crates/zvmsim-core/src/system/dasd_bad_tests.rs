@@ -319,7 +319,9 @@ fn proc_dasd_statistics_from_the_drivers_profile() {
         typed(&mut s, "LNX01", "linux", stats),
         ["Statistics are off - they might be switched on using 'echo set on > /proc/dasd/statistics'"]
     );
-    // Refused verbs: -EINVAL, the profile stays off.
+    // Refused verbs: -EINVAL, nothing changes.
+    let profile = s.m.guests[0].dasd.profile.clone();
+    let state_before = all_state(&mut s);
     for bad in [
         "echo set maybe > /proc/dasd/statistics",
         "echo frob > /proc/dasd/statistics",
@@ -328,7 +330,8 @@ fn proc_dasd_statistics_from_the_drivers_profile() {
             typed(&mut s, "LNX01", "linux", bad),
             ["-bash: echo: write error: Invalid argument"]
         );
-        assert!(!s.m.guests[0].dasd.profile.on, "{bad}");
+        assert_eq!(s.m.guests[0].dasd.profile, profile, "{bad}");
+        assert_eq!(all_state(&mut s), state_before, "{bad}");
     }
     assert!(typed(
         &mut s,
