@@ -1,3 +1,4 @@
 pub mod huge;
+pub mod prefetch;
 pub mod queue;
 pub mod rng;

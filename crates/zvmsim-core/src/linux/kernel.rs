@@ -18,6 +18,22 @@ impl Machine {
         self.guests[g].mem.kernel
     }
 
+    /// Ask for the host page word of text page `off` ahead of its reference.
+    #[inline]
+    pub(crate) fn prefetch_text(&self, g: usize, off: u32) {
+        let mem = &self.guests[g].mem;
+        self.storage.prefetch(self.guests[g].space, mem.base + off);
+    }
+
+    /// Ask for the host page word of anonymous page `v` ahead of its reference, when where
+    /// it is costs no load itself.
+    #[inline]
+    pub(crate) fn prefetch_anon(&self, g: usize, v: u32) {
+        if let Some(page) = self.guests[g].mem.anon_page_hint(v) {
+            self.storage.prefetch(self.guests[g].space, page);
+        }
+    }
+
     /// Task `t` executes text page `off` (kernel mode).
     pub(crate) fn exec_text(
         &mut self,

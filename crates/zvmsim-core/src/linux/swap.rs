@@ -38,6 +38,12 @@ impl LinuxMemory {
         2 * self.swap_used() > self.swap_pages
     }
 
+    /// The global page anonymous page `v` is in, while that is implied (no load to find it).
+    #[inline]
+    pub fn anon_page_hint(&self, v: u32) -> Option<u32> {
+        self.identity.then(|| self.pool_global(v))
+    }
+
     /// A reference to anonymous page `v`. A swapped-out page is a major fault: Linux allocates
     /// a page for it at once (reclaiming if it must) and the caller reads it from its slot.
     /// Returns the place and the pages scanned by direct reclaim.

@@ -86,6 +86,19 @@ impl Database {
         self.block_of_rank(self.zipf.sample(rng))
     }
 
+    /// Ask for `block`'s entry ahead of its lookup.
+    #[inline]
+    pub fn prefetch(&self, block: u32) {
+        crate::engine::prefetch::prefetch(&self.blk_buf, block as usize);
+    }
+
+    /// The buffer holding `block` now, without marking it (a hint for a prefetch).
+    #[inline]
+    pub fn buffer_hint(&self, block: u32) -> Option<u32> {
+        let e = self.blk_buf[block as usize];
+        (e & BMASK != B_NONE).then_some(e & BMASK)
+    }
+
     /// The buffer holding `block`, marking it referenced.
     #[inline]
     pub fn lookup(&mut self, block: u32) -> Option<u32> {

@@ -81,8 +81,26 @@ enum Phase {
     Read,
 }
 
+/// The random part of one buffer-pool get: a text page, a page of the other shared memory
+/// (NONE: none), the block.
+#[derive(Debug, Clone, Copy)]
+struct Draw {
+    text: u32,
+    other: u32,
+    block: u32,
+}
+
+const NO_DRAW: Draw = Draw {
+    text: NONE,
+    other: NONE,
+    block: NONE,
+};
+
 /// One user's transaction in progress.
 struct User {
+    /// The user's next two gets, drawn ahead so that their cache lines can be asked for early
+    /// (the draws are of fixed distributions, so drawing them early changes no law).
+    ahead: [Draw; 2],
     kind: u8,
     refs_left: u32,
     cpu_left: u64,
@@ -115,6 +133,7 @@ impl Oltp {
     /// A new user; returns its index. It submits its first transaction after a think time.
     pub(crate) fn add_user(&mut self, task: u32, k: &mut Machine) -> u32 {
         self.users.push(User {
+            ahead: [NO_DRAW; 2],
             kind: 0,
             refs_left: 0,
             cpu_left: 0,
@@ -192,6 +211,45 @@ impl Oltp {
         }
     }
 
+    fn draw(&mut self, g: usize, k: &Machine) -> Draw {
+        let text = self.rng.below(k.text_pages(g) as u64) as u32;
+        let db = self
+            .db
+            .as_ref()
+            .expect("transactional workload without database");
+        let other = if db.other > 0 {
+            db.other_start + self.rng.below(db.other as u64) as u32
+        } else {
+            NONE
+        };
+        let block = db.sample_block(&mut self.rng);
+        Draw { text, other, block }
+    }
+
+    /// User `ui`'s next get; draws the one after next and asks for what the coming gets will
+    /// read: the block entry two gets ahead, the buffer page one get ahead (its entry was
+    /// asked for a get ago).
+    fn next_draw(&mut self, ui: usize, g: usize, k: &Machine) -> Draw {
+        if self.users[ui].ahead[0].block == NONE {
+            self.users[ui].ahead = [self.draw(g, k), self.draw(g, k)];
+        }
+        let tail = self.draw(g, k);
+        let user = &mut self.users[ui];
+        let cur = user.ahead[0];
+        user.ahead = [user.ahead[1], tail];
+        let head = user.ahead[0];
+        let db = self.db.as_ref().expect("database");
+        db.prefetch(tail.block);
+        k.prefetch_text(g, tail.text);
+        if tail.other != NONE {
+            k.prefetch_anon(g, tail.other);
+        }
+        if let Some(buf) = db.buffer_hint(head.block) {
+            k.prefetch_anon(g, db.buf_start + buf);
+        }
+        cur
+    }
+
     /// One buffer-pool get.
     fn get(
         &mut self,
@@ -207,22 +265,12 @@ impl Oltp {
             match self.users[ui].phase {
                 Phase::Start => {
                     // Kernel and program text, and the database's other shared memory.
-                    let text = self.rng.below(k.text_pages(g) as u64) as u32;
-                    let db = self
-                        .db
-                        .as_ref()
-                        .expect("transactional workload without database");
-                    let other = if db.other > 0 {
-                        Some(db.other_start + self.rng.below(db.other as u64) as u32)
-                    } else {
-                        None
-                    };
-                    let block = db.sample_block(&mut self.rng);
-                    k.exec_text(g, t, text, w)?;
-                    if let Some(v) = other {
-                        k.touch_anon(g, t, v, true, false, w)?;
+                    let d = self.next_draw(ui, g, k);
+                    k.exec_text(g, t, d.text, w)?;
+                    if d.other != NONE {
+                        k.touch_anon(g, t, d.other, true, false, w)?;
                     }
-                    self.users[ui].block = block;
+                    self.users[ui].block = d.block;
                     self.users[ui].phase = Phase::Lookup;
                 }
                 Phase::Lookup => {

@@ -527,6 +527,12 @@ impl Storage {
 
     // ------------------------------------------------------------------ references
 
+    /// Ask for the cache line of `page`'s word ahead of a reference to it.
+    #[inline]
+    pub fn prefetch(&self, s: Space, page: u32) {
+        crate::engine::prefetch::prefetch(&self.pg, (s.base + page) as usize);
+    }
+
     /// A reference to `page` of address space `s`. Resolves what CP resolves synchronously
     /// (first use, XSTOR) and reports a DASD page-in to start otherwise.
     #[inline]
