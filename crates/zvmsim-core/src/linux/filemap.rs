@@ -5,6 +5,7 @@
 //!   segment's storage (CP's shared copy): no page-cache page, no copy;
 //! - the same file system mounted without xip: dcssblk copies the page from the segment into
 //!   a page-cache page of the guest (guest CPU), and later reads hit the page cache.
+//!
 //! Each call is restartable after a host page fault, as the other system calls are.
 //! Simplification: the pages of a readahead window are in the page cache from the moment the
 //! read starts (Linux would make a second reader wait on the locked pages).

@@ -119,6 +119,7 @@ impl Machine {
     /// page cache when the block is there; otherwise Linux allocates a page-cache page, starts
     /// the read into it (CP must have the page resident to translate the channel program) and
     /// the task sleeps; called again after the read, it copies the data. Restartable.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn file_read(
         &mut self,
         g: usize,

@@ -148,7 +148,7 @@ impl Simulation {
                 vec![]
             }
             MdcCommand::Query => {
-                let mb = |frames: u64| format!("{}M", frames * 4096 >> 20);
+                let mb = |frames: u64| format!("{}M", (frames * 4096) >> 20);
                 let usage = 100.0 * mdc.frames_used() as f64 / mdc.max_frames.max(1) as f64;
                 vec![
                     format!(

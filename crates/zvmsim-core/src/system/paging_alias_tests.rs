@@ -87,6 +87,7 @@ fn run(on: bool) -> (u64, u64, Vec<String>) {
 }
 
 #[test]
+#[allow(clippy::print_stderr)] // the measured counts, for the closing note
 fn paging_io_uses_aliases_only_when_paging_alias_is_on() {
     let (ios_off, alias_off, q_off) = run(false);
     let (ios_on, alias_on, q_on) = run(true);
