@@ -34,6 +34,19 @@ impl Machine {
         }
     }
 
+    /// Ask for what a read of file block `block` will look at first: with `page` false its
+    /// page-cache entry, with `page` true the host page word of the page caching it (whose
+    /// entry was asked for earlier).
+    #[inline]
+    pub(crate) fn prefetch_file_block(&self, g: usize, block: u32, page: bool) {
+        let mem = &self.guests[g].mem;
+        if !page {
+            mem.prefetch_block(block);
+        } else if let Some(pc) = mem.cached_page(block) {
+            self.storage.prefetch(self.guests[g].space, pc);
+        }
+    }
+
     /// Task `t` executes text page `off` (kernel mode).
     pub(crate) fn exec_text(
         &mut self,

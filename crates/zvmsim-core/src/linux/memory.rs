@@ -298,7 +298,14 @@ impl LinuxMemory {
         runs
     }
 
+    /// Ask for `block`'s page-cache entry ahead of a lookup.
+    #[inline]
+    pub fn prefetch_block(&self, block: u32) {
+        crate::engine::prefetch::prefetch(&self.blk_pc, block as usize);
+    }
+
     /// The global page caching `block`, if any (no reference is made).
+    #[inline]
     pub fn cached_page(&self, block: u32) -> Option<u32> {
         let i = *self.blk_pc.get(block as usize)?;
         (i != NONE).then(|| self.pool_global(i))
