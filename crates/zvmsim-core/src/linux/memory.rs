@@ -126,6 +126,9 @@ pub struct LinuxMemory {
     pub cmm: super::cmm::Cmm,
 }
 
+/// How many page-cache blocks the warm start draws ahead of placing them.
+const WARM_AHEAD: usize = 16;
+
 impl LinuxMemory {
     /// `shm`: anonymous pages; `blocks`: size of the file data (database) in pages;
     /// `min_free`: the minimum watermark (low and high follow Linux's ratios: low = 5/4 min,
@@ -262,12 +265,23 @@ impl LinuxMemory {
         let cached = room.saturating_sub(self.high as u64);
         let mut i = 0u32;
         let mut free = Vec::new();
+        // The blocks come at random: each is drawn WARM_AHEAD places early and its entry asked
+        // for, so that the writes' misses overlap. Every i below `cached` is drawn once, in
+        // order, as before (there are at least `cached` free pool pages).
+        let mut ahead = std::collections::VecDeque::with_capacity(WARM_AHEAD);
+        let mut drawn = 0u32;
         for idx in 0..n {
             if self.pool[idx as usize] != FREE {
                 continue;
             }
             if (i as u64) < cached {
-                let b = fill(i);
+                while (drawn as u64) < cached && ahead.len() < WARM_AHEAD {
+                    let b = fill(drawn);
+                    drawn += 1;
+                    crate::engine::prefetch::prefetch(&self.blk_pc, b as usize);
+                    ahead.push_back(b);
+                }
+                let b = ahead.pop_front().expect("drawn ahead");
                 i += 1;
                 if b != NONE && (b as usize) < self.blk_pc.len() && self.blk_pc[b as usize] == NONE
                 {
