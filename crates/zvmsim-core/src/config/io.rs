@@ -126,6 +126,22 @@ pub struct ServerSpec {
     pub strip: Size,
     /// Extent size of storage pool striping (DS8000 CKD: 1113 cylinders, about 1 GiB).
     pub extent: Size,
+    /// Order in which NVS destages a rank's modified strips (see `Destage`).
+    pub destage: Destage,
+}
+
+/// How NVS orders its destages on a rank's disks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Destage {
+    /// By disk address (DS8000 Intelligent Write Caching, microcode R4.2 on: the modified
+    /// strips of a rank are destaged in a circular sweep over their location, CSCAN), so a
+    /// sequential stream's strips on one disk go down back to back: one positioning per run.
+    #[default]
+    Address,
+    /// In the order the strips filled (ESS 2105 and DS8000 before IWC): every strip destage
+    /// positions the arm anew unless it happens to follow the disk's previous operation.
+    Arrival,
 }
 
 impl Default for ServerSpec {
@@ -149,6 +165,7 @@ impl Default for ServerSpec {
             disk_size: Size(300 << 30),
             strip: Size(256 << 10),
             extent: Size(1 << 30),
+            destage: Destage::Address,
         }
     }
 }
