@@ -28,6 +28,11 @@ pub struct IoSpec {
     /// CPU that Linux and CP spend per I/O.
     #[serde(default)]
     pub cost: IoCost,
+    /// Base devices of `lcus` that hold CP's paging volumes, one per `[paging]` volume in
+    /// order (CP-owned). Empty: the paging volumes are outside [io], with the calibrated
+    /// fixed service times of `[model]`, and SET PAGING ALIAS finds no alias for them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paging: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -243,6 +248,11 @@ pub struct DeviceRange {
     #[serde(default = "one")]
     pub count: u32,
     pub model: DasdModel,
+    /// The volume labels (volsers, 1-6 characters) CPFMTXA wrote on the range's volumes, in
+    /// device order (at most `count`): what a directory `MDISK vdev 3390 start count volser`
+    /// names. None: the volumes are reached by device number only (`DEVNO`, `DEDICATE`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub volsers: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

@@ -95,6 +95,29 @@ impl ZvmLevel {
     pub fn has_agelist(self) -> bool {
         matches!(self, ZvmLevel::V6R4 | ZvmLevel::V7R1 | ZvmLevel::V7R3)
     }
+    /// The release for a level string (None: not one zvmsim simulates).
+    pub fn from_release(s: &str) -> Option<ZvmLevel> {
+        [
+            ZvmLevel::V5R2,
+            ZvmLevel::V5R3,
+            ZvmLevel::V5R4,
+            ZvmLevel::V6R4,
+            ZvmLevel::V7R1,
+            ZvmLevel::V7R3,
+        ]
+        .into_iter()
+        .find(|l| l.as_str() == s.trim())
+    }
+    /// Virtual HyperPAV aliases (DEFINE HYPERPAVALIAS): z/VM 6.2 and later (IBM's 6.2
+    /// announcement, from knowledge; of the simulated releases 6.4, 7.1 and 7.3).
+    pub fn has_virtual_hyperpav(self) -> bool {
+        !matches!(self, ZvmLevel::V5R2 | ZvmLevel::V5R3 | ZvmLevel::V5R4)
+    }
+    /// CP paging on HyperPAV aliases (SET/QUERY PAGING ALIAS): z/VM 6.4 and later (seed 003:
+    /// "z/VM 7.1 and 6.4 supports HyperPAV alias devices attached to the system for paging").
+    pub fn has_paging_alias(self) -> bool {
+        matches!(self, ZvmLevel::V6R4 | ZvmLevel::V7R1 | ZvmLevel::V7R3)
+    }
     /// PGMBKs must sit below 2 GB (z/VM 5.2 only).
     pub fn pgmbk_below_2g(self) -> bool {
         self == ZvmLevel::V5R2

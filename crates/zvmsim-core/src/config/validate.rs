@@ -545,32 +545,7 @@ fn check_io(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             src.error(&field, e)
         })?;
     }
-    for (i, g) in s.guests.iter().enumerate() {
-        for (j, line) in g.directory.iter().enumerate() {
-            let field = format!("guests[{i}].directory[{j}]");
-            match crate::cp::iocmds::parse_directory(line) {
-                Err(e) => return Err(src.error(&field, e)),
-                Ok(crate::cp::iocmds::DirStatement::MdiskDevno { rdev, .. })
-                | Ok(crate::cp::iocmds::DirStatement::Dedicate { rdev, .. }) => {
-                    let known = s.io.as_ref().is_some_and(|io| {
-                        io.lcus.iter().any(|l| {
-                            l.bases.iter().any(|b| {
-                                crate::config::io::parse_rdev(&b.rdev)
-                                    .is_some_and(|f| rdev >= f && ((rdev - f) as u32) < b.count)
-                            })
-                        })
-                    });
-                    if !known {
-                        return Err(src.error(
-                            &field,
-                            format!("real device {rdev:04X} is not a base device of [io]"),
-                        ));
-                    }
-                }
-                Ok(_) => {}
-            }
-        }
-    }
+    crate::config::directory::check(s, src)?;
     for (name, w) in &s.workloads {
         let field = format!("workloads.{name}.fio");
         match (&w.kind, &w.fio) {

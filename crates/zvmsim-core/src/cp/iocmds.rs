@@ -2,7 +2,7 @@
 //! CP's own messages for what it rejects (the generic HCPnnnE messages the CP reference lists
 //! for ATTACH and DEFINE). Where IBM's message for a refusal is not known to zvmsim the answer
 //! says `not simulated by zvmsim: ...` — the command is still refused and changes nothing.
-//! Executing them is `system/cpio.rs`.
+//! Executing them is `system/cpio.rs`; the directory statements are `cp/directory.rs`.
 
 /// A parsed DASD command.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,6 +22,8 @@ pub enum IoCommand {
     QueryVirtualDasd,
     /// `SET PAGING ALIAS ON|OFF` (z/VM 6.4 and later).
     SetPagingAlias { on: bool },
+    /// `QUERY PAGING` (z/VM 6.4 and later).
+    QueryPaging,
     /// `INDICATE I/O`.
     IndicateIo,
     /// `SET MDCACHE ...`, `QUERY MDCACHE` (cp/mdccmds.rs).
@@ -38,31 +40,14 @@ pub enum AttachTo {
     User(String),
 }
 
-/// A user-directory device statement.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DirStatement {
-    /// `MDISK vdev 3390 DEVNO rdev MR`: a full-pack minidisk on real device rdev.
-    MdiskDevno { vdev: u16, rdev: u16 },
-    /// `MDISK vdev 3390 start count volser MR`: a minidisk of `count` cylinders from `start`.
-    Mdisk {
-        vdev: u16,
-        start: u32,
-        count: u32,
-        volser: String,
-    },
-    /// `MDISK vdev FB-512 V-DISK blocks [mode]`: a virtual disk in storage, created at logon.
-    Vdisk { vdev: u16, blocks: u64 },
-    /// `DEDICATE vdev rdev`.
-    Dedicate { vdev: u16, rdev: u16 },
-    /// `COMMAND cp-command`, run at logon.
-    Command(String),
-}
+use crate::config::level::ZvmLevel;
+pub use crate::cp::directory::{parse_directory, DirStatement};
 
 fn abbrev(word: &str, full: &str, min: usize) -> bool {
     word.len() >= min && word.len() <= full.len() && full.starts_with(word)
 }
 
-fn hex4(w: &str) -> Option<u16> {
+pub(crate) fn hex4(w: &str) -> Option<u16> {
     crate::config::io::parse_rdev(w)
 }
 
@@ -96,7 +81,7 @@ pub fn parse(line: &str, level: &str) -> Option<Result<IoCommand, String>> {
         return Some(parse_detach(ops).map(|()| IoCommand::NotSimulated(line.trim().to_string())));
     }
     if abbrev(verb, "DEFINE", 3) && ops.first().is_some_and(|o| *o == "HYPERPAVALIAS") {
-        if !level_at_least(level, "6.2") {
+        if !ZvmLevel::from_release(level).is_some_and(ZvmLevel::has_virtual_hyperpav) {
             return Some(Err("HCP002E Invalid operand - HYPERPAVALIAS".into()));
         }
         return Some(parse_define(&ops[1..]));
@@ -113,6 +98,15 @@ pub fn parse(line: &str, level: &str) -> Option<Result<IoCommand, String>> {
                     _ => Err(format!("HCP003E Invalid option - {}", ops[2])),
                 })
             }
+            Some(&"PAGING") => {
+                if !ZvmLevel::from_release(level).is_some_and(ZvmLevel::has_paging_alias) {
+                    return Some(Err("HCP002E Invalid operand - PAGING".into()));
+                }
+                return Some(match ops.get(1) {
+                    None => Ok(IoCommand::QueryPaging),
+                    Some(x) => Err(format!("HCP003E Invalid option - {x}")),
+                });
+            }
             Some(v) if abbrev(v, "VIRTUAL", 1) && ops.get(1) == Some(&"DASD") => {
                 return Some(match ops.get(2) {
                     None => Ok(IoCommand::QueryVirtualDasd),
@@ -123,7 +117,7 @@ pub fn parse(line: &str, level: &str) -> Option<Result<IoCommand, String>> {
         }
     }
     if abbrev(verb, "SET", 3) && ops.first() == Some(&"PAGING") {
-        if !level_at_least(level, "6.4") {
+        if !ZvmLevel::from_release(level).is_some_and(ZvmLevel::has_paging_alias) {
             return Some(Err("HCP002E Invalid operand - PAGING".into()));
         }
         return Some(match (ops.get(1), ops.get(2), ops.len()) {
@@ -259,82 +253,6 @@ fn parse_define(ops: &[&str]) -> Result<IoCommand, String> {
     Ok(IoCommand::DefineHyperpavAlias { vdev: v, base })
 }
 
-/// Parse one user-directory statement (a device statement or COMMAND).
-pub fn parse_directory(line: &str) -> Result<DirStatement, String> {
-    let upper = line.trim().to_ascii_uppercase();
-    let w: Vec<&str> = upper.split_whitespace().collect();
-    let bad = |why: &str| Err(format!("directory statement `{}`: {why}", line.trim()));
-    match w.first().copied() {
-        Some("MDISK") => {
-            let Some(v) = w.get(1).and_then(|x| hex4(x)) else {
-                return bad("the virtual device number is missing or not 1-4 hex digits");
-            };
-            if w.get(2) == Some(&"FB-512") && w.get(3) == Some(&"V-DISK") {
-                // MDISK vdev FB-512 V-DISK blocks [mode]: a virtual disk in storage.
-                let Some(b) = w.get(4).and_then(|x| x.parse::<u64>().ok()) else {
-                    return bad("V-DISK needs a size in 512-byte blocks");
-                };
-                if b == 0 || b > crate::cp::vdisk::MAX_BLOCKS {
-                    return bad("a V-DISK has 1 to 4194296 blocks");
-                }
-                return match w.len() {
-                    5 | 6 => Ok(DirStatement::Vdisk { vdev: v, blocks: b }),
-                    _ => bad("expected at most an access mode after the V-DISK's size"),
-                };
-            }
-            if w.get(2) != Some(&"3390") {
-                return bad("zvmsim simulates ECKD minidisks of device type 3390");
-            }
-            if w.get(3) == Some(&"DEVNO") {
-                let Some(r) = w.get(4).and_then(|x| hex4(x)) else {
-                    return bad("DEVNO needs a real device number (1-4 hex digits)");
-                };
-                return match (w.get(5), w.len()) {
-                    (Some(&"MR") | Some(&"MW") | Some(&"W") | Some(&"R") | Some(&"RR"), 6)
-                    | (None, 5) => Ok(DirStatement::MdiskDevno { vdev: v, rdev: r }),
-                    _ => bad("expected an access mode (R, RR, W, MR, MW) after DEVNO rdev"),
-                };
-            }
-            let (Some(start), Some(count)) = (
-                w.get(3).and_then(|x| x.parse::<u32>().ok()),
-                w.get(4).and_then(|x| x.parse::<u32>().ok()),
-            ) else {
-                return bad("expected a start cylinder and a cylinder count (or DEVNO rdev)");
-            };
-            let Some(vol) = w.get(5) else {
-                return bad("the volume serial is missing");
-            };
-            if vol.is_empty() || vol.len() > 6 {
-                return bad("a volume serial is 1 to 6 characters");
-            }
-            Ok(DirStatement::Mdisk {
-                vdev: v,
-                start,
-                count,
-                volser: vol.to_string(),
-            })
-        }
-        Some("DEDICATE") => match (
-            w.get(1).and_then(|x| hex4(x)),
-            w.get(2).and_then(|x| hex4(x)),
-        ) {
-            (Some(vdev), Some(rdev)) if w.len() == 3 => Ok(DirStatement::Dedicate { vdev, rdev }),
-            _ => bad("expected DEDICATE vdev rdev"),
-        },
-        Some("COMMAND") => {
-            let rest = line.trim()[7..].trim();
-            if rest.is_empty() {
-                return bad("COMMAND needs a CP command");
-            }
-            Ok(DirStatement::Command(rest.to_string()))
-        }
-        Some(other) => bad(&format!(
-            "`{other}` is not a device statement zvmsim simulates (MDISK, DEDICATE, COMMAND)"
-        )),
-        None => bad("empty statement"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -371,7 +289,5 @@ mod tests {
         );
         assert_eq!(e("attach 9000", "7.1"), "HCP020E Userid missing or invalid");
         assert!(parse("query storage", "7.1").is_none());
-        assert!(parse_directory("MDISK 0200 3390 DEVNO B9D5 MR").is_ok());
-        assert!(parse_directory("MDISK 0200 3380 DEVNO B9D5 MR").is_err());
     }
 }

@@ -12,6 +12,7 @@
 //! HyperPAV alias reads bypass MDC (inference: CP runs them on real aliases as they come).
 //! MDC in expanded storage is not simulated (its STORAGE part only). docs/mdc.md.
 
+use crate::cp::mdcelig::{Eligibility, MdiskSetting};
 use crate::cp::storage::{CpWork, Storage, NONE};
 
 /// 4 KB records of a 3390 track (IBM 3390 reference: 12 records of 4096 bytes per track).
@@ -57,9 +58,10 @@ pub struct Mdc {
     pub bias: f64,
     /// The arbiter's ceiling, in frames (at most `max_frames`).
     pub target: u64,
-    /// Per real device: MDC may cache it (a minidisk of at most 32767 cylinders not excluded
-    /// by MINIOPT NOMDC or SET MDCACHE MDISK OFF).
-    eligible: Vec<bool>,
+    /// Which minidisk extents of which real devices may be cached (cp/mdcelig.rs).
+    pub elig: Eligibility,
+    /// Per real device: its 4 KB blocks (to size its track index when first cacheable).
+    vol_blocks: Vec<u64>,
     /// Per real device: track -> cache slot (NONE: not cached). Sized when made eligible.
     index: Vec<Vec<u32>>,
     slot_dev: Vec<u32>,
@@ -70,6 +72,8 @@ pub struct Mdc {
     free: Vec<u32>,
     used: u64,
     hand: usize,
+    /// The arbiter's period is running (started once some device is cacheable).
+    pub arbiter_running: bool,
     /// Guest frames stolen up to the arbiter's last pass.
     steals_mark: u64,
     pub stats: MdcStats,
@@ -83,7 +87,8 @@ impl Mdc {
             max_frames: central_frames,
             bias: 1.0,
             target: central_frames,
-            eligible: Vec::new(),
+            elig: Eligibility::default(),
+            vol_blocks: Vec::new(),
             index: Vec::new(),
             slot_dev: Vec::new(),
             slot_track: Vec::new(),
@@ -92,33 +97,68 @@ impl Mdc {
             free: Vec::new(),
             used: 0,
             hand: 0,
+            arbiter_running: false,
             steals_mark: 0,
             stats: MdcStats::default(),
         }
     }
 
-    /// Real device `dev` of `blocks` 4 KB blocks holds minidisks: MDC may cache it when it
-    /// has at most 32767 cylinders.
+    /// Real device `dev` of `blocks` 4 KB blocks is one full-pack minidisk (the shared
+    /// volumes of a scenario's `dasd` entries): MDC may cache it (`on`) when it has at most
+    /// 32767 cylinders.
     pub fn set_eligible(&mut self, dev: u32, blocks: u64, on: bool) {
+        let s = if on {
+            MdiskSetting::Default
+        } else {
+            MdiskSetting::Off
+        };
+        self.add_minidisk(dev, blocks, 0, blocks, s);
+    }
+
+    /// A minidisk of `blocks` from block `start` of real device `dev` (`vol_blocks` in all),
+    /// with its MINIOPT setting.
+    pub fn add_minidisk(&mut self, dev: u32, vol: u64, start: u64, blocks: u64, s: MdiskSetting) {
         let d = dev as usize;
-        if self.eligible.len() <= d {
-            self.eligible.resize(d + 1, false);
+        if self.vol_blocks.len() <= d {
+            self.vol_blocks.resize(d + 1, 0);
             self.index.resize(d + 1, Vec::new());
         }
-        let cyls = blocks.div_ceil(TRACK_PAGES * CYL_TRACKS);
-        self.eligible[d] = on && cyls <= MAX_CYLINDERS;
-        if self.eligible[d] && self.index[d].is_empty() {
-            self.index[d] = vec![NONE; blocks.div_ceil(TRACK_PAGES) as usize];
+        self.vol_blocks[d] = vol;
+        self.elig.add(dev, start, blocks, s);
+        self.refresh(dev);
+    }
+
+    /// After a setting changed: size the track index of a newly cacheable device; drop the
+    /// cached tracks no longer eligible.
+    pub fn refresh(&mut self, dev: u32) {
+        let d = dev as usize;
+        if d >= self.index.len() {
+            return;
+        }
+        if self.elig.device(dev) && self.index[d].is_empty() {
+            self.index[d] = vec![NONE; self.vol_blocks[d].div_ceil(TRACK_PAGES) as usize];
+        }
+    }
+
+    /// Drop the tracks of `dev` its minidisks' settings no longer let the cache keep.
+    pub fn drop_ineligible(&mut self, dev: u32, st: &mut Storage) {
+        for s in 0..self.slot_dev.len() {
+            if self.slot_dev[s] == dev {
+                let t = self.slot_track[s] as u64;
+                if !self.elig.read(dev, t * TRACK_PAGES, TRACK_PAGES) {
+                    self.drop_slot(s, st);
+                }
+            }
         }
     }
 
     pub fn eligible(&self, dev: u32) -> bool {
-        self.eligible.get(dev as usize).copied().unwrap_or(false)
+        self.elig.device(dev)
     }
 
     /// Any device MDC may cache (the arbiter runs only then).
     pub fn any_eligible(&self) -> bool {
-        self.eligible.iter().any(|&e| e)
+        (0..self.vol_blocks.len() as u32).any(|d| self.elig.device(d))
     }
 
     /// Frames the cache holds.
@@ -135,7 +175,7 @@ impl Mdc {
 
     /// A read of `pages` blocks from `block` on real device `dev`.
     pub fn lookup(&mut self, dev: u32, block: u64, pages: u32) -> Lookup {
-        if !self.on || !self.eligible(dev) {
+        if !self.on || !self.elig.read(dev, block, pages as u64) {
             return Lookup::Bypass;
         }
         let Some((t0, t1)) = self.tracks(dev, block, pages) else {
@@ -170,7 +210,7 @@ impl Mdc {
     /// scan may steal guest pages for them), replacing the least recently used tracks beyond
     /// the ceiling.
     pub fn insert(&mut self, dev: u32, block: u64, pages: u32, st: &mut Storage, cp: &mut CpWork) {
-        if !self.on || !self.eligible(dev) {
+        if !self.on || !self.elig.read(dev, block, pages as u64) {
             return;
         }
         let Some((t0, t1)) = self.tracks(dev, block, pages) else {

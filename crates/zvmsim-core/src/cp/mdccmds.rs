@@ -1,7 +1,11 @@
 //! `SET MDCACHE` and `QUERY MDCACHE`: parsing, with CP's generic messages (HCP002E, HCP003E,
-//! HCP026E) for what CP rejects. The forms zvmsim executes are SYSTEM ON|OFF, STORAGE min max
-//! and STORAGE BIAS n; the other real operands (XSTORE, RDEV, MDISK, INSERT) parse and answer
-//! `not simulated by zvmsim`. Executing them is `system/mdc.rs`; the cache is `cp/mdc.rs`.
+//! HCP026E) for what CP rejects. The forms zvmsim executes are SYSTEM ON|OFF, STORAGE min max,
+//! STORAGE BIAS n, RDEV rdev[-rdev] DFLTON|DFLTOFF|OFF (ON taken as DFLTON: inference) and
+//! MDISK [userid] vdev ON|OFF; the other real forms (XSTORE, INSERT, FLUSH) parse and answer
+//! `not simulated by zvmsim`. Executing them is `system/mdc.rs`; the cache is `cp/mdc.rs`,
+//! its per-device and per-minidisk settings `cp/mdcelig.rs`.
+
+use crate::cp::mdcelig::RdevSetting;
 
 /// A parsed minidisk-cache command.
 #[derive(Debug, Clone, PartialEq)]
@@ -12,6 +16,18 @@ pub enum MdcCommand {
     Storage { min: u64, max: u64 },
     /// `SET MDCACHE STORAGE BIAS n`.
     Bias(f64),
+    /// `SET MDCACHE RDEV rdev[-rdev2] DFLTON|DFLTOFF|OFF`.
+    Rdev {
+        first: u16,
+        last: u16,
+        setting: RdevSetting,
+    },
+    /// `SET MDCACHE MDISK [userid] vdev ON|OFF` (no userid: the issuing user's).
+    Mdisk {
+        user: Option<String>,
+        vdev: u16,
+        on: bool,
+    },
     /// `QUERY MDCACHE`.
     Query,
     /// A real form zvmsim does not execute, as typed.
@@ -94,13 +110,87 @@ pub fn parse(verb: &str, ops: &[&str], typed: &str) -> Option<Result<MdcCommand,
             },
             [_, _, x, ..] => Err(format!("HCP003E Invalid option - {x}")),
         }
-    } else if abbrev(what, "RDEV", 4) || abbrev(what, "MDISK", 2) || abbrev(what, "INSERT", 3) {
+    } else if abbrev(what, "RDEV", 4) {
+        parse_rdev(args, not_sim)
+    } else if abbrev(what, "MDISK", 2) {
+        parse_mdisk(args, not_sim)
+    } else if abbrev(what, "INSERT", 3) {
         match args {
             [] => Err(missing()),
             _ => not_sim(),
         }
     } else {
         Err(invalid(what))
+    })
+}
+
+fn hex(w: &str) -> Option<u16> {
+    crate::config::io::parse_rdev(w)
+}
+
+/// `SET MDCACHE RDEV rdev[-rdev2] setting`.
+fn parse_rdev(
+    args: &[&str],
+    not_sim: impl Fn() -> Result<MdcCommand, String>,
+) -> Result<MdcCommand, String> {
+    let (dev, set) = match args {
+        [] | [_] => return Err(missing()),
+        [d, s] => (*d, *s),
+        [_, _, x, ..] => return Err(format!("HCP003E Invalid option - {x}")),
+    };
+    let (a, b) = match dev.split_once('-') {
+        Some((a, b)) => (hex(a), hex(b)),
+        None => (hex(dev), hex(dev)),
+    };
+    let (Some(first), Some(last)) = (a, b) else {
+        return Err(invalid(dev));
+    };
+    if last < first {
+        return Err(invalid(dev));
+    }
+    let setting = match set {
+        "DFLTON" | "ON" => RdevSetting::DfltOn,
+        "DFLTOFF" => RdevSetting::DfltOff,
+        "OFF" => RdevSetting::Off,
+        "FLUSH" => return not_sim(),
+        x => return Err(invalid(x)),
+    };
+    Ok(MdcCommand::Rdev {
+        first,
+        last,
+        setting,
+    })
+}
+
+/// `SET MDCACHE MDISK [userid] vdev ON|OFF`.
+fn parse_mdisk(
+    args: &[&str],
+    not_sim: impl Fn() -> Result<MdcCommand, String>,
+) -> Result<MdcCommand, String> {
+    let (user, vdev, set) = match args {
+        [] | [_] => return Err(missing()),
+        [v, s] => (None, *v, *s),
+        [u, v, s] => (Some(*u), *v, *s),
+        [_, _, _, x, ..] => return Err(format!("HCP003E Invalid option - {x}")),
+    };
+    if let Some(u) = user {
+        if u.len() > 8 {
+            return Err(format!("HCP007E Invalid userid - {u}"));
+        }
+    }
+    let Some(v) = hex(vdev) else {
+        return Err("HCP022E A virtual device number was not supplied or it was invalid.".into());
+    };
+    let on = match set {
+        "ON" => true,
+        "OFF" => false,
+        "FLUSH" => return not_sim(),
+        x => return Err(invalid(x)),
+    };
+    Ok(MdcCommand::Mdisk {
+        user: user.map(str::to_string),
+        vdev: v,
+        on,
     })
 }
 
@@ -147,5 +237,38 @@ mod tests {
         assert_eq!(e("set mdc storage bias 0"), "HCP002E Invalid operand - 0");
         assert_eq!(e("q mdc all"), "HCP003E Invalid option - ALL");
         assert_eq!(e("set mdc frob"), "HCP002E Invalid operand - FROB");
+        assert_eq!(
+            p("set mdc rdev b9d5-b9d6 dfltoff"),
+            Some(Ok(MdcCommand::Rdev {
+                first: 0xb9d5,
+                last: 0xb9d6,
+                setting: RdevSetting::DfltOff
+            }))
+        );
+        assert_eq!(
+            p("set mdcache mdisk lnx02 0201 off"),
+            Some(Ok(MdcCommand::Mdisk {
+                user: Some("LNX02".into()),
+                vdev: 0x201,
+                on: false
+            }))
+        );
+        assert_eq!(e("set mdc rdev b9d5"), "HCP026E Operand missing or invalid");
+        assert_eq!(
+            e("set mdc rdev b9d6-b9d5 off"),
+            "HCP002E Invalid operand - B9D6-B9D5"
+        );
+        assert_eq!(
+            e("set mdc rdev b9d5 maybe"),
+            "HCP002E Invalid operand - MAYBE"
+        );
+        assert_eq!(
+            e("set mdc mdisk zzzz on"),
+            "HCP022E A virtual device number was not supplied or it was invalid."
+        );
+        assert_eq!(
+            e("set mdc mdisk lnx02 0200 on now"),
+            "HCP003E Invalid option - NOW"
+        );
     }
 }

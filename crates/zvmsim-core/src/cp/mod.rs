@@ -3,12 +3,14 @@
 
 pub mod catalog;
 pub mod commands;
+pub mod directory;
 pub mod dispatcher;
 pub(crate) mod faults;
 pub mod input;
 pub mod iocmds;
 pub mod mdc;
 pub mod mdccmds;
+pub mod mdcelig;
 pub mod pagein;
 pub mod segments;
 pub mod spool;

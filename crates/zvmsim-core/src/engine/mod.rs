@@ -1,2 +1,3 @@
+pub mod huge;
 pub mod queue;
 pub mod rng;

@@ -53,10 +53,12 @@ fn two_lcus() -> IoSystem {
         channels: Default::default(),
         server: Default::default(),
         cost: Default::default(),
+        paging: Vec::new(),
         lcus: vec![
             LcuSpec {
                 ssid: "B900".into(),
                 bases: vec![DeviceRange {
+                    volsers: Vec::new(),
                     rdev: "9000".into(),
                     count: 2,
                     model: DasdModel::M3390_54,
@@ -71,6 +73,7 @@ fn two_lcus() -> IoSystem {
             LcuSpec {
                 ssid: "B901".into(),
                 bases: vec![DeviceRange {
+                    volsers: Vec::new(),
                     rdev: "9100".into(),
                     count: 1,
                     model: DasdModel::M3390_9,

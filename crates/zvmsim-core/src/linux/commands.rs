@@ -7,6 +7,7 @@ use super::shell::{
     find_command, is_assignment, lex, redirection, split_redirections, Redirect, Word,
 };
 
+mod ccwsysfs;
 mod cmm;
 mod dasdcmds;
 mod procfs;
@@ -284,6 +285,13 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
     if let Some(c) = super::dcssblk::parse(cmd, args, &redirects)? {
         return Ok(if first == 0 {
             LinuxCommand::Dcss(c)
+        } else {
+            not_simulated()
+        });
+    }
+    if let Some(q) = ccwsysfs::parse(cmd, args, &redirects) {
+        return Ok(if first == 0 {
+            LinuxCommand::Dasd(q)
         } else {
             not_simulated()
         });

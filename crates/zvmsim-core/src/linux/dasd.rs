@@ -91,6 +91,8 @@ pub struct LReq {
     pub pages: u32,
     pub write: bool,
     pub queued_at: u64,
+    /// When its channel program was started (SSCH), for the driver's profile.
+    pub started_at: u64,
 }
 
 struct Group {
@@ -110,6 +112,8 @@ pub struct DasdDriver {
     /// Requests the alias choice sent to an alias, and those it kept on the base.
     pub to_alias: u64,
     pub kept_on_base: u64,
+    /// The driver's profile (/proc/dasd/statistics): off at boot.
+    pub profile: crate::linux::dasdprof::DasdProfile,
 }
 
 impl DasdDriver {
@@ -257,6 +261,7 @@ impl DasdDriver {
             pages,
             write,
             queued_at: now,
+            started_at: 0,
         };
         let id = match self.free.pop() {
             Some(i) => {
@@ -271,6 +276,8 @@ impl DasdDriver {
         self.in_flight += 1;
         let bs = &mut self.devs[b as usize].block;
         bs.tick(now);
+        // The requests already on the block device's queue (built, not yet ended).
+        self.profile.start(bs.in_flight);
         bs.in_flight += 1;
         let d = &mut self.devs[dev as usize];
         d.count += 1;
@@ -288,6 +295,11 @@ impl DasdDriver {
         self.reqs[id as usize]
     }
 
+    /// Request `id`'s channel program is started (SSCH) at `now`.
+    pub fn started(&mut self, id: u32, now: u64) {
+        self.reqs[id as usize].started_at = now;
+    }
+
     /// Request `id`'s channel program ended: it is freed; returns it and the next request the
     /// device starts (its queue's head), if any.
     pub fn complete(&mut self, id: u32, now: u64) -> (LReq, Option<u32>) {
@@ -299,6 +311,9 @@ impl DasdDriver {
         bs.in_flight -= 1;
         let lat = now - r.queued_at;
         let sectors = r.pages as u64 * 8;
+        // Its interrupt is handled and it ends in the same pass (no bottom half modelled).
+        self.profile
+            .end(sectors, r.queued_at, r.started_at, now, now);
         if r.write {
             bs.writes += 1;
             bs.write_sectors += sectors;

@@ -7,6 +7,7 @@ pub mod cmdline;
 pub mod cmm;
 pub mod commands;
 pub mod dasd;
+pub mod dasdprof;
 pub mod dcssblk;
 pub(crate) mod filemap;
 mod freelist;

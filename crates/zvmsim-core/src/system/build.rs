@@ -62,10 +62,17 @@ impl Simulation {
                 .map(|c| (*c as u128 * slots_total as u128 / cap_total.max(1) as u128) as u64)
                 .collect()
         };
-        let paging_dev: Vec<u32> = volume_slots
-            .iter()
-            .map(|_| io.add_device(sc.paging.cache_hit))
-            .collect();
+        // Paging volumes on [io] devices (`[io] paging`) are those bases, CP-owned; otherwise
+        // fixed-service volumes of their own.
+        let on_io = sc.io.as_ref().is_some_and(|io| !io.paging.is_empty());
+        let mut paging_dev: Vec<u32> = if on_io {
+            Vec::new()
+        } else {
+            volume_slots
+                .iter()
+                .map(|_| io.add_device(sc.paging.cache_hit))
+                .collect()
+        };
         if let Some(spec) = &sc.io {
             // Checked with the scenario (config::validate); a failure leaves no [io] devices.
             let _ = io.configure(
@@ -73,6 +80,13 @@ impl Simulation {
                 Stream::new(seed, STREAM_RANKS),
                 Stream::new(seed, STREAM_CHANNELS),
             );
+            for r in &spec.paging {
+                let s = crate::config::io::parse_rdev(r).and_then(|r| io.by_rdev(r));
+                // Validated: every name is a base of [io].
+                let s = s.expect("[io] paging device");
+                io.set_owner(s, crate::io::SubOwner::System);
+                paging_dev.push(s);
+            }
         }
         // Spool volumes (saved segments' system data files): CP-owned, outside [io].
         let spool_devs: Vec<u32> = sc

@@ -35,8 +35,20 @@ impl Simulation {
                 self.m.paging_alias = on;
                 vec![]
             }
+            IoCommand::QueryPaging => {
+                // Response 1 of QUERY PAGING (IBM z/VM 7.3 CP Commands). HPF: paging I/O on
+                // [io] volumes runs in the channels' mode; WARNING: IBM's default, 90 %
+                // (SET PAGING WARNING is not simulated).
+                let hpf = self.scenario.io.as_ref().is_some_and(|io| io.channels.zhpf);
+                let on = |b: bool| if b { "ON" } else { "OFF" };
+                vec![format!(
+                    "PAGING_ALIAS: {} PAGING_HPF: {} WARNING: 90%",
+                    on(self.m.paging_alias),
+                    on(hpf)
+                )]
+            }
             IoCommand::IndicateIo => self.indicate_io(),
-            IoCommand::Mdc(c) => self.mdc_command(c),
+            IoCommand::Mdc(c) => self.mdc_command(user, guest, c),
             IoCommand::NotSimulated(c) => vec![format!("not simulated by zvmsim: {c}")],
         })
     }
@@ -141,7 +153,7 @@ impl Simulation {
         }
     }
 
-    fn volume_blocks(&self, s: u32) -> u64 {
+    pub(super) fn volume_blocks(&self, s: u32) -> u64 {
         let rdev = self.m.io.sub(s).rdev;
         self.scenario
             .io
@@ -313,31 +325,15 @@ impl Simulation {
     /// Logon of guest `g`: its directory's device statements (validated with the scenario).
     pub(super) fn logon_devices(&mut self, g: usize, statements: &[String]) {
         let name = self.m.guests[g].name.clone();
-        for line in statements {
+        for (i, line) in statements.iter().enumerate() {
             let Ok(st) = iocmds::parse_directory(line) else {
                 continue;
             };
             match st {
-                DirStatement::MdiskDevno { vdev, rdev } => {
-                    let Some(s) = self.m.io.by_rdev(rdev) else {
-                        continue;
-                    };
-                    if self.m.io.sub(s).owner == SubOwner::Free {
-                        self.m.io.set_owner(s, SubOwner::System);
-                    }
-                    let lcu = self.m.io.sub(s).lcu;
-                    let ssid = self.m.io.lcus()[lcu as usize].ssid;
-                    let blocks = self.volume_blocks(s);
-                    let d = &mut self.m.guests[g].dasd;
-                    let nm = next_name(d);
-                    let path = DevPath::Minidisk {
-                        base: s,
-                        offset: 0,
-                        blocks,
-                    };
-                    d.add(vdev, Some(nm), path, Some((lcu, NONE)), false, blocks, ssid);
-                }
-                DirStatement::Mdisk { .. } => {}
+                DirStatement::MdiskDevno { .. }
+                | DirStatement::Mdisk { .. }
+                | DirStatement::Link { .. } => self.logon_minidisk(g, statements, i, &st),
+                DirStatement::Miniopt { .. } => {}
                 DirStatement::Vdisk { vdev, blocks } => {
                     let r = self.define_vdisk(g, vdev, blocks, false);
                     if r.first().is_some_and(|l| !l.ends_with("DEFINED")) {
@@ -361,7 +357,7 @@ impl Simulation {
 }
 
 /// The next DASD block-device name: dasda, dasdb, ...
-fn next_name(d: &crate::linux::dasd::DasdDriver) -> String {
+pub(super) fn next_name(d: &crate::linux::dasd::DasdDriver) -> String {
     let n = d.devs.iter().filter(|x| x.name.is_some()).count() as u32;
     format!("/dev/{}", crate::linux::commands::dasd_name(n)).replace("/dev/", "")
 }

@@ -10,7 +10,7 @@ use super::Simulation;
 /// One guest with a full-pack minidisk (0200 on B9D6) from its directory, the volume B9D5
 /// attached as 0100, two of four HyperPAV aliases owned by SYSTEM and one virtual alias; a
 /// fio job on the minidisk.
-const BASE: &str = r#"
+pub(super) const BASE: &str = r#"
 [lpar]
 ifls = 2
 central = "2G"
@@ -68,14 +68,14 @@ at = "1500ms"
 cp = "QUERY PAV"
 "#;
 
-fn sim() -> Simulation {
+pub(super) fn sim() -> Simulation {
     let mut s = Simulation::from_toml(BASE, "t.toml", None, &[]).expect("valid");
     s.step_until(1_200_000_000);
     s
 }
 
 /// Types `cmd` (kind "cp" or "linux") as `user` through console entry 2; its response.
-fn typed(s: &mut Simulation, user: &str, kind: &str, cmd: &str) -> Vec<String> {
+pub(super) fn typed(s: &mut Simulation, user: &str, kind: &str, cmd: &str) -> Vec<String> {
     let e = &mut s.scenario.console[2];
     e.user = user.to_string();
     e.cp = (kind == "cp").then(|| cmd.to_string());
@@ -86,7 +86,7 @@ fn typed(s: &mut Simulation, user: &str, kind: &str, cmd: &str) -> Vec<String> {
 
 /// The devices' state: owners of the real devices, the guest's driver's devices, SET PAGING
 /// ALIAS, and what QUERY VIRTUAL DASD and lsdasd -u print.
-fn state(s: &mut Simulation) -> String {
+pub(super) fn state(s: &mut Simulation) -> String {
     let mut out = String::new();
     for r in [0xb9d5, 0xb9d6, 0xb9e0, 0xb9e1, 0xb9e2, 0xb9e3] {
         let sub = s.m.io.by_rdev(r).expect("device");

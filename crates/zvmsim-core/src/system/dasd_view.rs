@@ -14,7 +14,15 @@ const SERIAL: &str = "75000000000001";
 
 impl Simulation {
     /// A DASD command typed in guest `gi`: what it prints.
-    pub(super) fn dasd_query(&self, gi: usize, q: &DasdQuery) -> Vec<String> {
+    pub(super) fn dasd_query(&mut self, gi: usize, q: &DasdQuery) -> Vec<String> {
+        if let DasdQuery::Statistics { write } = q {
+            let p = &mut self.m.guests[gi].dasd.profile;
+            return match write {
+                None => p.render(),
+                Some(text) if p.write(text) => vec![],
+                Some(_) => vec!["-bash: echo: write error: Invalid argument".into()],
+            };
+        }
         let now = self.m.now;
         let start = self.mon.start.min(now);
         dasd_respond(q, &self.dasd_rows(gi, now), now - start)

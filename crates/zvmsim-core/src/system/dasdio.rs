@@ -37,6 +37,7 @@ impl Machine {
 
     /// Start DASD request `req` of guest `g` on the device the driver chose.
     pub(crate) fn guest_ssch(&mut self, g: u32, req: u32) {
+        self.guests[g as usize].dasd.started(req, self.now);
         let dasd = &self.guests[g as usize].dasd;
         let r = dasd.req(req);
         let base_path = dasd.devs[r.base as usize].path;

@@ -6,8 +6,10 @@
 
 use crate::cp::mdc::Lookup;
 use crate::cp::mdccmds::MdcCommand;
+use crate::cp::mdcelig::{MdiskSetting, RdevSetting};
 use crate::cp::storage::CpWork;
 use crate::io::{IoEvent, IoRequest, Origin};
+use crate::linux::dasd::DevPath;
 
 use super::machine::Machine;
 use super::{Event, Simulation};
@@ -72,7 +74,8 @@ impl Simulation {
 
     /// Start the arbiter's period when some volume is cacheable.
     pub(super) fn start_mdc_arbiter(&mut self) {
-        if self.m.mdc.any_eligible() {
+        if !self.m.mdc.arbiter_running && self.m.mdc.any_eligible() {
+            self.m.mdc.arbiter_running = true;
             let p = self.m.p.mdc_arbiter_period.ns().max(1);
             self.m.q.push(self.m.now + p, Event::MdcArbiter);
         }
@@ -86,7 +89,37 @@ impl Simulation {
     }
 
     /// SET/QUERY MDCACHE: the response (a refused form changes nothing: the parser refused it).
-    pub(super) fn mdc_command(&mut self, c: MdcCommand) -> Vec<String> {
+    pub(super) fn mdc_command(
+        &mut self,
+        user: &str,
+        guest: Option<usize>,
+        c: MdcCommand,
+    ) -> Vec<String> {
+        match c {
+            MdcCommand::Rdev {
+                first,
+                last,
+                setting,
+            } => return self.mdc_rdev(first, last, setting),
+            MdcCommand::Mdisk { user: u, vdev, on } => {
+                let g = match &u {
+                    Some(name) => match self.m.guests.iter().position(|x| &x.name == name) {
+                        Some(g) => g,
+                        None => return vec![format!("HCP045E {name} not logged on")],
+                    },
+                    None => match guest {
+                        Some(g) => g,
+                        None => {
+                            return vec![format!(
+                                "not simulated by zvmsim: SET MDCACHE MDISK typed by {user}, which is not a simulated guest"
+                            )]
+                        }
+                    },
+                };
+                return self.mdc_mdisk(g, vdev, on);
+            }
+            _ => {}
+        }
         let st = &mut self.m.storage;
         let mdc = &mut self.m.mdc;
         match c {
@@ -132,6 +165,58 @@ impl Simulation {
                 ]
             }
             MdcCommand::NotSimulated(typed) => vec![format!("not simulated by zvmsim: {typed}")],
+            MdcCommand::Rdev { .. } | MdcCommand::Mdisk { .. } => unreachable!("handled above"),
         }
+    }
+
+    /// SET MDCACHE RDEV: every device of the range must exist and hold minidisks, or
+    /// nothing changes.
+    fn mdc_rdev(&mut self, first: u16, last: u16, setting: RdevSetting) -> Vec<String> {
+        let mut devs = Vec::new();
+        for r in first..=last {
+            let Some(d) = self.m.io.by_rdev(r) else {
+                return vec![format!("HCP040E Device {r:04X} does not exist")];
+            };
+            if self.m.mdc.elig.extents(d).is_empty() {
+                return vec![format!(
+                    "not simulated by zvmsim: SET MDCACHE RDEV {r:04X} (no minidisk on the device; CP's response is not modelled)"
+                )];
+            }
+            devs.push(d);
+        }
+        for d in devs {
+            self.m.mdc.elig.set_rdev(d, setting);
+            self.m.mdc.refresh(d);
+            self.m.mdc.drop_ineligible(d, &mut self.m.storage);
+        }
+        self.start_mdc_arbiter();
+        vec![]
+    }
+
+    /// SET MDCACHE MDISK: guest `g`'s minidisk `vdev` (its extent, whoever else links it).
+    fn mdc_mdisk(&mut self, g: usize, vdev: u16, on: bool) -> Vec<String> {
+        let d = &self.m.guests[g].dasd;
+        let path = d.by_vdev(vdev).map(|i| d.devs[i as usize].path);
+        let Some(DevPath::Minidisk {
+            base,
+            offset,
+            blocks,
+        }) = path
+        else {
+            return vec![format!(
+                "not simulated by zvmsim: SET MDCACHE MDISK {vdev:04X} of {} (not a minidisk on a real volume; CP's message is not modelled)",
+                self.m.guests[g].name
+            )];
+        };
+        let s = if on {
+            MdiskSetting::On
+        } else {
+            MdiskSetting::Off
+        };
+        self.m.mdc.elig.set_mdisk(base, offset, blocks, s);
+        self.m.mdc.refresh(base);
+        self.m.mdc.drop_ineligible(base, &mut self.m.storage);
+        self.start_mdc_arbiter();
+        vec![]
     }
 }

@@ -9,6 +9,8 @@ mod console;
 mod console_view;
 mod cpio;
 #[cfg(test)]
+mod dasd_bad_tests;
+#[cfg(test)]
 mod dasd_tests;
 mod dasd_view;
 mod dasdio;
@@ -22,6 +24,11 @@ pub(crate) mod machine;
 mod mdc;
 #[cfg(test)]
 mod mdc_tests;
+mod mdisk;
+#[cfg(test)]
+mod mdisk_tests;
+#[cfg(test)]
+mod paging_alias_tests;
 #[cfg(test)]
 mod swap_tests;
 pub(crate) mod swapdev;

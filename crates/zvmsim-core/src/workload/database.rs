@@ -19,7 +19,7 @@ pub struct Database {
     buf_block: Vec<u32>,
     /// Per block: its buffer (B_NONE when not cached) with the buffer's referenced and dirty
     /// bits, so that a buffer-pool hit costs one memory access.
-    blk_buf: Vec<u32>,
+    blk_buf: crate::engine::huge::HugeArray<u32>,
     hand: u32,
     zipf: Zipf,
     perm_mult: u64,
@@ -58,7 +58,7 @@ impl Database {
             other_start: buf_start + buffers,
             other,
             buf_block: vec![NONE; buffers as usize],
-            blk_buf: vec![B_NONE; blocks as usize],
+            blk_buf: crate::engine::huge::HugeArray::filled(blocks as usize, B_NONE),
             hand: 0,
             zipf: popularity,
             perm_mult: mult,

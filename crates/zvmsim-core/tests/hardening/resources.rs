@@ -40,7 +40,8 @@ fn a_run_over_its_limit_names_the_memory_and_the_fields() {
     let e = check(&sc, &src, Size(1 << 30), "--max-memory").unwrap_err();
     let msg = e.to_string();
     // The largest driver: 99 guests' maps of a 4G database, then their storage (CP's tables
-    // and Linux's pools; no XSTOR array, no free-list entries for pages never used).
+    // and Linux's pools; the XSTOR block in the page word, a bit per pool page for the
+    // referenced flag, no free-list entries for pages never used).
     assert_eq!(e.field, "workloads.oltp.database.size", "{msg}");
     assert_eq!((e.file.as_str(), e.line), ("q.toml", 38), "{msg}");
     assert!(msg.contains("this run would need about"), "{msg}");

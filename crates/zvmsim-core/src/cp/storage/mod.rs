@@ -167,7 +167,7 @@ pub struct Storage {
     level: ZvmLevel,
     p: ModelParams,
     // --- pages (guest virtual storage, all guests) ---
-    pg: Vec<u32>,
+    pg: crate::engine::huge::HugeArray<u32>,
     /// Place numbers from here on in the page word are XSTOR blocks (`xstor_block`): the
     /// number of frames.
     xs_base: u32,
@@ -295,7 +295,7 @@ impl Storage {
         let mut st = Storage {
             level,
             p: params.clone(),
-            pg: vec![FRAME_NONE; total_pages],
+            pg: crate::engine::huge::HugeArray::filled(total_pages, FRAME_NONE),
             xs_base: frames.min(FMASK),
             pg_slot: vec![NONE; total_pages],
             space_base,
@@ -558,56 +558,5 @@ impl Storage {
             let s = self.pg_slot[i];
             self.release_slot(page, s);
         }
-    }
-
-    /// A block read of `group` completed: every page of the group not in central storage is
-    /// made resident; each keeps its slot (unchanged copy). Returns the pages validated.
-    pub fn complete_pagein(&mut self, group: u32, cp: &mut CpWork) -> u32 {
-        let b = self.block as usize;
-        let base = group as usize * b;
-        let mut n = 0;
-        cp.ns += self.p.cp_pagein_dasd.ns();
-        self.moved.pagein_dasd_blocks += 1;
-        for s in base..base + b {
-            let page = self.slot_page[s];
-            // A page on the aging list still has its frame: the read leaves it there.
-            if page != NONE && self.held_frame(page as usize).is_none() {
-                self.make_resident(page, true, cp);
-                // Block-read pages are not referenced yet, except the one that faulted, which
-                // the caller touches again.
-                self.pg[page as usize] &= !REF;
-                if !self.keep_slot {
-                    self.release_slot(page, s as u32);
-                    self.pg[page as usize] |= CHANGED;
-                }
-                let f = self.pg[page as usize] & FMASK;
-                self.note_companion(page, f);
-                self.moved.dasd_to_ms += 1;
-                n += 1;
-            }
-        }
-        n
-    }
-
-    fn make_resident(&mut self, page: u32, paging_io: bool, cp: &mut CpWork) {
-        let f = self.alloc_frame(paging_io, cp);
-        let i = page as usize;
-        self.pg[i] = (self.pg[i] & !FMASK) | f | REF;
-        self.fr_page[f as usize] = page;
-        self.resident += 1;
-        let g = self.space_of(page);
-        self.space_resident[g] += 1;
-        if let Some(a) = self.aging.as_mut() {
-            a.link_valid(g, f);
-        }
-        if f < FRAMES_BELOW_2G {
-            self.resident_below += 1;
-            self.space_below[g] += 1;
-        }
-        let seg = i / SEG_PAGES as usize;
-        if self.seg_resident[seg] == 0 && self.seg_pgmbk[seg][0] == NONE {
-            self.alloc_pgmbk(seg, cp);
-        }
-        self.seg_resident[seg] += 1;
     }
 }

@@ -1,8 +1,8 @@
 //! A reference that found its page out of a valid frame: on the aging list, in XSTOR, on DASD,
 //! or nowhere (a first use, or a page of a read-only saved segment dropped under pressure,
-//! which CP reads again from its spool file).
+//! which CP reads again from its spool file); and the page-in that makes pages resident.
 
-use super::{CpWork, Storage, Touch, CHANGED, NONE};
+use super::{CpWork, Storage, Touch, CHANGED, FMASK, FRAMES_BELOW_2G, NONE, REF, SEG_PAGES};
 
 impl Storage {
     #[cold]
@@ -65,5 +65,56 @@ impl Storage {
             }
             Touch::FirstUse
         }
+    }
+
+    /// A block read of `group` completed: every page of the group not in central storage is
+    /// made resident; each keeps its slot (unchanged copy). Returns the pages validated.
+    pub fn complete_pagein(&mut self, group: u32, cp: &mut CpWork) -> u32 {
+        let b = self.block as usize;
+        let base = group as usize * b;
+        let mut n = 0;
+        cp.ns += self.p.cp_pagein_dasd.ns();
+        self.moved.pagein_dasd_blocks += 1;
+        for s in base..base + b {
+            let page = self.slot_page[s];
+            // A page on the aging list still has its frame: the read leaves it there.
+            if page != NONE && self.held_frame(page as usize).is_none() {
+                self.make_resident(page, true, cp);
+                // Block-read pages are not referenced yet, except the one that faulted, which
+                // the caller touches again.
+                self.pg[page as usize] &= !REF;
+                if !self.keep_slot {
+                    self.release_slot(page, s as u32);
+                    self.pg[page as usize] |= CHANGED;
+                }
+                let f = self.pg[page as usize] & FMASK;
+                self.note_companion(page, f);
+                self.moved.dasd_to_ms += 1;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    pub(super) fn make_resident(&mut self, page: u32, paging_io: bool, cp: &mut CpWork) {
+        let f = self.alloc_frame(paging_io, cp);
+        let i = page as usize;
+        self.pg[i] = (self.pg[i] & !FMASK) | f | REF;
+        self.fr_page[f as usize] = page;
+        self.resident += 1;
+        let g = self.space_of(page);
+        self.space_resident[g] += 1;
+        if let Some(a) = self.aging.as_mut() {
+            a.link_valid(g, f);
+        }
+        if f < FRAMES_BELOW_2G {
+            self.resident_below += 1;
+            self.space_below[g] += 1;
+        }
+        let seg = i / SEG_PAGES as usize;
+        if self.seg_resident[seg] == 0 && self.seg_pgmbk[seg][0] == NONE {
+            self.alloc_pgmbk(seg, cp);
+        }
+        self.seg_resident[seg] += 1;
     }
 }

@@ -14,7 +14,7 @@ const DASD_MAJOR: u32 = 94;
 const MINORS_PER_DISK: u32 = 4;
 const BLOCK_SIZE: u64 = 4096;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DasdQuery {
     /// `lsdasd`, or `lsdasd -u` (uid: the uid listing).
     Lsdasd { uid: bool },
@@ -22,6 +22,14 @@ pub enum DasdQuery {
     ProcDevices,
     /// `iostat -x`: sectors per second, or with `-k` kilobytes per second.
     Iostat { kb: bool },
+    /// `cat /proc/dasd/statistics`, or `echo TEXT >` it (the driver's profile).
+    Statistics { write: Option<String> },
+    /// `cat` or `echo VALUE >` a DASD attribute in sysfs (ccwsysfs.rs).
+    Sysfs {
+        bus: String,
+        attr: String,
+        write: Option<String>,
+    },
 }
 
 /// One online device of the guest, as the commands print it.
@@ -137,6 +145,15 @@ const RULE: &str = "============================================================
 
 pub fn respond(q: &DasdQuery, rows: &[DasdRow], span_ns: u64) -> Vec<String> {
     match q {
+        DasdQuery::Sysfs { bus: b, attr, write } => {
+            let dev = rows
+                .iter()
+                .find(|r| bus(r.vdev) == *b)
+                .map(|r| (r.uid.as_str(), r.name.is_none()));
+            super::ccwsysfs::respond(b, attr, write.as_deref(), dev)
+        }
+        // The driver's profile: answered by the simulation (system/dasd_view.rs).
+        DasdQuery::Statistics { .. } => vec![],
         DasdQuery::Lsdasd { uid: false } => {
             let mut out = vec![
                 "Bus-ID     Status      Name      Device  Type  BlkSz  Size      Blocks".into(),

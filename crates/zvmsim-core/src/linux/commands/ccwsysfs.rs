@@ -1,0 +1,101 @@
+//! The DASD driver's files: `/proc/dasd/statistics` (its profile, dasdprof.rs) and its
+//! attributes in sysfs, `/sys/bus/ccw/devices/0.0.xxxx/<attr>`, read with
+//! `cat` and written with `echo`: answered from the guest's online devices. What the driver
+//! would refuse gets the shell's own line for the errno (drivers/s390/block/dasd_devmap.c:
+//! the flag attributes take 0 or 1, else -EINVAL; drivers/s390/cio/device.c: `online` takes
+//! 0, 1 or force, else -EINVAL; kernfs: a file without a store method or one that does not
+//! exist cannot be opened for writing, -EACCES). Writes zvmsim would have to act on (setting a
+//! device offline, use_diag, readonly, ...) answer `not simulated by zvmsim`; writing 1 to
+//! `online` of an online device changes nothing and prints nothing, as on Linux.
+
+use super::DasdQuery;
+use crate::linux::shell::Redirect;
+
+const CCW: &str = "/sys/bus/ccw/devices/";
+
+/// Attributes of an online DASD ccw device that take a 0 or 1 (dasd_devmap.c).
+const FLAGS: &[&str] = &["use_diag", "readonly", "erplog", "failfast", "eer_enabled"];
+/// Read-only attributes zvmsim answers (uid, alias) or knows exist.
+const READ_ONLY: &[&str] = &[
+    "uid",
+    "alias",
+    "vendor",
+    "discipline",
+    "status",
+    "cutype",
+    "devtype",
+    "availability",
+];
+
+/// The DASD driver's profile in procfs (linux/dasdprof.rs).
+const STATISTICS: &str = "/proc/dasd/statistics";
+
+/// A read or write of a DASD sysfs attribute or of /proc/dasd/statistics; None: not one.
+pub(super) fn parse(cmd: &str, args: &[&str], redirects: &[Redirect]) -> Option<DasdQuery> {
+    match (cmd, args, redirects) {
+        ("cat", [p], []) if *p == STATISTICS => return Some(DasdQuery::Statistics { write: None }),
+        ("echo", values, [r]) if r.stdout() && r.target == STATISTICS => {
+            return Some(DasdQuery::Statistics {
+                write: Some(values.join(" ")),
+            })
+        }
+        _ => {}
+    }
+    let (path, write) = match (cmd, args, redirects) {
+        ("cat", [p], []) if p.starts_with(CCW) => (*p, None),
+        ("echo", values, [r]) if r.stdout() && r.target.starts_with(CCW) => {
+            let v: Vec<&str> = values
+                .iter()
+                .copied()
+                .skip_while(|a| matches!(*a, "-e" | "-E"))
+                .collect();
+            (r.target.as_str(), Some(v.join(" ")))
+        }
+        _ => return None,
+    };
+    let rest = &path[CCW.len()..];
+    let (bus, attr) = rest.split_once('/')?;
+    if attr.is_empty() || attr.contains('/') {
+        return None;
+    }
+    Some(DasdQuery::Sysfs {
+        bus: bus.to_string(),
+        attr: attr.to_string(),
+        write,
+    })
+}
+
+/// The answer for guest device `dev` (None: no such device online): (uid, alias) of it.
+pub(super) fn respond(
+    bus: &str,
+    attr: &str,
+    write: Option<&str>,
+    dev: Option<(&str, bool)>,
+) -> Vec<String> {
+    let path = format!("{CCW}{bus}/{attr}");
+    let einval = || vec!["-bash: echo: write error: Invalid argument".to_string()];
+    let not_sim = |w: &str| vec![format!("not simulated by zvmsim: echo {w} > {path}")];
+    let Some((uid, alias)) = dev else {
+        return vec![match write {
+            Some(_) => format!("-bash: {path}: No such file or directory"),
+            None => format!("cat: {path}: No such file or directory"),
+        }];
+    };
+    let flag = FLAGS.contains(&attr);
+    match (attr, write) {
+        ("online", None) => vec!["1".into()],
+        ("online", Some("1")) => vec![],
+        ("online", Some("0" | "force")) => not_sim(write.unwrap_or("")),
+        ("online", Some(_)) => einval(),
+        ("uid", None) => vec![uid.to_string()],
+        ("alias", None) => vec![if alias { "1" } else { "0" }.to_string()],
+        (_, None) if flag => vec!["0".into()],
+        (_, Some(w @ ("0" | "1"))) if flag => not_sim(w),
+        (_, Some(_)) if flag => einval(),
+        (_, None) if READ_ONLY.contains(&attr) => {
+            vec![format!("not simulated by zvmsim: cat {path}")]
+        }
+        (_, Some(_)) => vec![format!("-bash: {path}: Permission denied")],
+        (_, None) => vec![format!("cat: {path}: No such file or directory")],
+    }
+}
