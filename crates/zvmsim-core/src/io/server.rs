@@ -130,7 +130,10 @@ fn place(st: &[SeqStream], i: usize) -> usize {
 }
 
 pub struct Staged {
+    /// Per host-adapter card (its processor), when it is free.
     ha: Vec<u64>,
+    /// Ports the channels connect to.
+    ports: u32,
     ha_ns: u64,
     /// Data through a host adapter and into the other cluster's NVS, ns per MiB (0: not
     /// modelled, the adapter's per-I/O time only).
@@ -195,14 +198,18 @@ impl StorageServer {
 
 impl Staged {
     pub fn new(spec: &ServerSpec, rank_rng: Stream) -> Self {
+        let ports = spec.host_adapters.max(1);
+        let ports_per_card = spec.ports_per_adapter.max(1);
+        let cards = ports.div_ceil(ports_per_card) as usize;
         Staged {
-            ha: vec![0; spec.host_adapters.max(1) as usize],
+            ha: vec![0; cards],
+            ports,
             ha_ns: spec.ha_io.ns(),
             ha_ns_per_mib: spec.ha_rate.map_or(0, |r| ns_per_mib(r.bytes())),
             nvs_ns_per_mib: spec.nvs_rate.map_or(0, |r| ns_per_mib(r.bytes())),
             ckd_ns_per_mib: spec.ckd_write_rate.map_or(0, |r| ns_per_mib(r.bytes())),
             nvs_path: Calendar::default(),
-            ha_busy: vec![0; spec.host_adapters.max(1) as usize],
+            ha_busy: vec![0; cards],
             cache: Cache::new(spec.cache.bytes()),
             prefetch_blocks: (spec.prefetch.bytes() / BLOCK).max(1),
             nvs_cap: spec.nvs.bytes().max(1 << 20),
@@ -235,10 +242,16 @@ impl Staged {
         v
     }
 
+    /// The card holding the port that channel path `path` reaches: consecutive paths on
+    /// different cards, as IBM's guidelines spread a path group over the adapters.
+    fn card(&self, path: u32) -> usize {
+        (path % self.ports) as usize % self.ha.len()
+    }
+
     /// The host adapter of path `port` takes the command arriving at `at`: returns when its
-    /// processor is done with it.
+    /// card's processor is done with it.
     pub fn adapter(&mut self, port: u32, at: u64) -> u64 {
-        let i = port as usize % self.ha.len();
+        let i = self.card(port);
         let start = at.max(self.ha[i]);
         self.stats.ha_wait_ns += start - at;
         self.ha[i] = start + self.ha_ns;
@@ -254,7 +267,7 @@ impl Staged {
         if self.ha_ns_per_mib == 0 {
             return at;
         }
-        let i = port as usize % self.ha.len();
+        let i = self.card(port);
         let start = at.max(self.ha[i]);
         self.stats.ha_wait_ns += start - at;
         let per_mib = self.ha_ns_per_mib + if write && ckd { self.ckd_ns_per_mib } else { 0 };
@@ -273,7 +286,7 @@ impl Staged {
         end
     }
 
-    /// Host adapters.
+    /// Host-adapter cards.
     pub fn adapters(&self) -> usize {
         self.ha.len()
     }
@@ -470,6 +483,28 @@ impl Staged {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Ports of one host-adapter card share its processor: two commands arriving together
+    /// through two of its ports are handled one after the other; on cards of one port each
+    /// they are not. Consecutive paths reach different cards.
+    #[test]
+    fn ports_of_one_card_share_its_processor() {
+        let ha = ServerSpec::default().ha_io.ns();
+        let spec = |ppa| ServerSpec {
+            host_adapters: 8,
+            ports_per_adapter: ppa,
+            ..ServerSpec::default()
+        };
+        let mut one = Staged::new(&spec(1), Stream::new(1, 9));
+        assert_eq!(one.adapter(0, 0), ha);
+        assert_eq!(one.adapter(2, 0), ha, "another card");
+        let mut four = Staged::new(&spec(4), Stream::new(1, 9));
+        assert_eq!(four.ha.len(), 2);
+        assert_eq!(four.adapter(0, 0), ha);
+        assert_eq!(four.adapter(1, 0), ha, "path 1 is on the other card");
+        assert_eq!(four.adapter(2, 0), 2 * ha, "path 2 shares path 0's card");
+        assert_eq!(four.stats.ha_wait_ns, ha);
+    }
 
     /// A stream whose next block hashes to the slot of another live stream keeps both.
     #[test]
