@@ -88,8 +88,15 @@ impl Default for ChannelSpec {
 pub struct ServerSpec {
     /// Model name, for reports.
     pub model: String,
-    /// Host-adapter ports the channels connect to (one processor each).
+    /// Host-adapter ports the channels connect to, channel `i` to port `i` (modulo).
     pub host_adapters: u32,
+    /// Ports on one host-adapter card; a card's ports share its processor (`ha_io`). 1: a
+    /// processor per port (the ESS 2105's one-port FICON and FCP adapters). A DS8880's 16 Gb
+    /// FICON/FCP host adapters have 4 ports (IBM ATS, "DS8000 Host Adapter Configuration
+    /// Guidelines", 2015, which also warns that one adapter does not give every port full
+    /// line rate at once).
+    #[serde(skip_serializing_if = "is_one")]
+    pub ports_per_adapter: u32,
     /// Host-adapter processor time per I/O (command decode, cache directory lookup).
     /// Calibrated (docs/calibration.md).
     pub ha_io: Duration,
@@ -131,6 +138,22 @@ pub struct ServerSpec {
     pub strip: Size,
     /// Extent size of storage pool striping (DS8000 CKD: 1113 cylinders, about 1 GiB).
     pub extent: Size,
+    /// Order in which NVS destages a rank's modified strips (see `Destage`).
+    pub destage: Destage,
+}
+
+/// How NVS orders its destages on a rank's disks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Destage {
+    /// By disk address (DS8000 Intelligent Write Caching, microcode R4.2 on: the modified
+    /// strips of a rank are destaged in a circular sweep over their location, CSCAN), so a
+    /// sequential stream's strips on one disk go down back to back: one positioning per run.
+    #[default]
+    Address,
+    /// In the order the strips filled (ESS 2105 and DS8000 before IWC): every strip destage
+    /// positions the arm anew unless it happens to follow the disk's previous operation.
+    Arrival,
 }
 
 impl Default for ServerSpec {
@@ -138,6 +161,7 @@ impl Default for ServerSpec {
         ServerSpec {
             model: "DS8000".into(),
             host_adapters: 8,
+            ports_per_adapter: 1,
             ha_io: Duration(40_000),
             ha_rate: None,
             nvs_rate: None,
@@ -154,6 +178,7 @@ impl Default for ServerSpec {
             disk_size: Size(300 << 30),
             strip: Size(256 << 10),
             extent: Size(1 << 30),
+            destage: Destage::Address,
         }
     }
 }
@@ -254,6 +279,10 @@ pub struct AliasRange {
 
 fn one() -> u32 {
     1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 /// CPU per I/O. Inference from the path lengths of the Linux block and DASD layers and of CP's

@@ -94,7 +94,21 @@ impl Ranks {
 
     /// One operation of `bytes` on the disk holding `a`, arriving at `at`; `extra_rev` adds
     /// whole revolutions (a RAID-5 read-modify-write waits one to write back). Returns its end.
+    /// `follows`: the operation continues the disk's sweep where the same stream's previous
+    /// strip on it ended (address-ordered destage), so it needs no positioning either.
     fn op(&mut self, a: RankAddr, bytes: u64, at: u64, extra_rev: u64, parity: bool) -> u64 {
+        self.op_at(a, bytes, at, extra_rev, parity, false)
+    }
+
+    fn op_at(
+        &mut self,
+        a: RankAddr,
+        bytes: u64,
+        at: u64,
+        extra_rev: u64,
+        parity: bool,
+        follows: bool,
+    ) -> u64 {
         let stripe = self.strip * (self.per_rank - 1);
         let row = a.offset / stripe;
         let in_row = a.offset % stripe;
@@ -110,7 +124,7 @@ impl Ranks {
         let idx = (a.rank as u64 * self.per_rank + d) as usize;
         let seek = {
             let disk = &self.disks[idx];
-            if disk.pos == pos {
+            if disk.pos == pos || follows {
                 None
             } else {
                 Some(self.seek_ns(disk.pos, pos))
@@ -146,16 +160,22 @@ impl Ranks {
 
     /// Destage the whole strip holding `a` (NVS gathered a sequential stream's writes into
     /// it): one operation on its disk; the row's parity strip is written with the row's last
-    /// data strip (a full-stride write: no reads). Returns when both are on disk.
-    pub fn destage_strip(&mut self, a: RankAddr, at: u64) -> u64 {
+    /// data strip (a full-stride write: no reads). `run`: strips of the same stream destaged
+    /// just before it, contiguously in this extent. With address-ordered destage (`sweep`) a
+    /// strip whose predecessor on the same disk (one row up) is among them is written right
+    /// after it in the disk's sweep, and so is the parity strip once the run covers the
+    /// whole previous row. Returns when both are on disk.
+    pub fn destage_strip(&mut self, a: RankAddr, at: u64, run: u64, sweep: bool) -> u64 {
         let start = RankAddr {
             rank: a.rank,
             offset: a.offset - a.offset % self.strip,
         };
-        let data = self.op(start, self.strip, at, 0, false);
-        let stripe = self.strip * (self.per_rank - 1);
-        if (start.offset % stripe) / self.strip == self.per_rank - 2 {
-            data.max(self.op(start, self.strip, at, 0, true))
+        let data_strips = self.per_rank - 1;
+        let data = self.op_at(start, self.strip, at, 0, false, sweep && run >= data_strips);
+        let stripe = self.strip * data_strips;
+        if (start.offset % stripe) / self.strip == data_strips - 1 {
+            let follows = sweep && run >= 2 * data_strips - 1;
+            data.max(self.op_at(start, self.strip, at, 0, true, follows))
         } else {
             data
         }
@@ -214,5 +234,32 @@ mod tests {
         assert_eq!(r.stats().seeks, 1);
         // Extents rotate over ranks.
         assert_ne!(r.locate(0, 56, 0).rank, r.locate(0, 56, 1 << 30).rank);
+    }
+
+    /// Two sequential streams on one rank, their strips destaged alternately: in arrival
+    /// order every strip moves the arm between the streams; ordered by address (IWC), once a
+    /// stream's run covers a row its next strips follow their predecessors on each disk.
+    #[test]
+    fn address_ordered_destage_positions_once_per_run() {
+        let spec = ServerSpec::default();
+        let strip = spec.strip.bytes();
+        let mut seeks = [0u64; 2];
+        let mut busy = [0u64; 2];
+        for (i, sweep) in [false, true].into_iter().enumerate() {
+            let mut r = Ranks::new(&spec, Stream::new(1, 9));
+            for k in 0..70u64 {
+                for base in [1u64 << 30, 5u64 << 30] {
+                    let a = RankAddr {
+                        rank: 0,
+                        offset: base + k * strip,
+                    };
+                    r.destage_strip(a, 0, k, sweep);
+                }
+            }
+            seeks[i] = r.stats().seeks;
+            busy[i] = r.stats().busy_ns;
+        }
+        assert!(seeks[1] * 4 < seeks[0], "seeks arrival/address: {seeks:?}");
+        assert!(busy[1] * 2 < busy[0], "disk busy arrival/address: {busy:?}");
     }
 }

@@ -14,6 +14,7 @@ mod procfs;
 mod procps;
 pub mod swapcmds;
 mod top;
+pub mod tunedasd;
 
 pub use dasdcmds::{respond as dasd_respond, DasdQuery, DasdRow};
 pub use procps::{decay_load, vmstat_line, VmstatSample};
@@ -244,6 +245,10 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
         "iostat -x [-d] [-k]",
         Some("the device report over the current monitor interval; no avg-cpu report; merges (rrqm/s, wrqm/s) are not modelled"),
     ),
+    (
+        "tunedasd -P [-I ITEM] DEV... | -R DEV...",
+        Some("the device's profile; other functions are not simulated"),
+    ),
 ];
 
 /// Parse one command line typed in a guest. A real command (see [`super::catalog`]) that
@@ -307,6 +312,7 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
         "top" => top::parse(args)?,
         "lsdasd" => dasdcmds::lsdasd(args)?,
         "iostat" => dasdcmds::iostat(args)?,
+        "tunedasd" => tunedasd::parse(args)?,
         "pvpath" => Some(LinuxCommand::Pvpath(super::lvm::parse(args)?)),
         "swapon" => swapcmds::swapon(args)?,
         "swapoff" => swapcmds::swapoff(args)?,

@@ -78,6 +78,9 @@ pub struct LDev {
     pub blocks: u64,
     /// Real LCU's subsystem ID, for `lsdasd -u`.
     pub ssid: u16,
+    /// Bases: the device's own profile (`tunedasd -P`), counted while the driver's profile
+    /// is on, kept when it is switched off (only BIODASDPRRST, `tunedasd -R`, clears it).
+    pub profile: crate::linux::dasdprof::DasdProfile,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -161,6 +164,7 @@ impl DasdDriver {
             mark: BlockStats::default(),
             blocks,
             ssid,
+            profile: crate::linux::dasdprof::DasdProfile::counting(),
         });
         idx
     }
@@ -277,8 +281,12 @@ impl DasdDriver {
         let bs = &mut self.devs[b as usize].block;
         bs.tick(now);
         // The requests already on the block device's queue (built, not yet ended).
-        self.profile.start(bs.in_flight);
+        let queued = bs.in_flight;
         bs.in_flight += 1;
+        if self.profile.on {
+            self.profile.start(queued);
+            self.devs[b as usize].profile.start(queued);
+        }
         let d = &mut self.devs[dev as usize];
         d.count += 1;
         if d.active == NONE {
@@ -312,8 +320,6 @@ impl DasdDriver {
         let lat = now - r.queued_at;
         let sectors = r.pages as u64 * 8;
         // Its interrupt is handled and it ends in the same pass (no bottom half modelled).
-        self.profile
-            .end(sectors, r.queued_at, r.started_at, now, now);
         if r.write {
             bs.writes += 1;
             bs.write_sectors += sectors;
@@ -322,6 +328,12 @@ impl DasdDriver {
             bs.reads += 1;
             bs.read_sectors += sectors;
             bs.read_ticks_ns += lat;
+        }
+        if self.profile.on {
+            self.profile
+                .end(sectors, r.queued_at, r.started_at, now, now);
+            let p = &mut self.devs[r.base as usize].profile;
+            p.end(sectors, r.queued_at, r.started_at, now, now);
         }
         let d = &mut self.devs[r.dev as usize];
         debug_assert_eq!(

@@ -60,7 +60,87 @@ fn bucket(v: u64) -> usize {
     i
 }
 
+/// tunedasd's profile items (`-I`), in its order.
+pub const ITEMS: [&str; 10] = [
+    "reqs", "sects", "sizes", "total", "totsect", "start", "irq", "irqsect", "end", "queue",
+];
+
 impl DasdProfile {
+    /// A device's own profile: it counts whenever the driver calls it (the driver calls it
+    /// only while its profile is on).
+    pub fn counting() -> Self {
+        DasdProfile {
+            on: true,
+            ..DasdProfile::default()
+        }
+    }
+
+    /// BIODASDPRRST (`tunedasd -R`): the counters cleared.
+    pub fn reset(&mut self) {
+        self.clear();
+    }
+
+    /// What `tunedasd -P` prints (s390-tools tunedasd/src/disk.c, disk_profile_summary):
+    /// values divided by a power of ten that keeps the request count below 10,000,000.
+    pub fn tunedasd_summary(&self) -> Vec<String> {
+        let mut factor = 1u32;
+        while self.reqs / factor > 9_999_999 {
+            factor *= 10;
+        }
+        let mut out = vec![
+            String::new(),
+            format!("{} dasd I/O requests", self.reqs),
+            format!("with {} sectors(512B each)", self.sects),
+            format!("Scale factor is {factor} "),
+            String::new(),
+            "   __<4    ___8    __16    __32    __64    _128    _256    _512    __1k    __2k    __4k    __8k    _16k    _32k    _64k    128k".into(),
+            "   _256    _512    __1M    __2M    __4M    __8M    _16M    _32M    _64M    128M    256M    512M    __1G    __2G    __4G    _>4G".into(),
+        ];
+        for (title, a) in self.rows() {
+            out.push(title.to_string());
+            for half in a.chunks(16) {
+                out.push(half.iter().map(|v| format!("{:7} ", v / factor)).collect());
+            }
+        }
+        out
+    }
+
+    /// What `tunedasd -P -I ITEM` prints (disk_profile_item): a count, or the 32 buckets
+    /// unscaled, each `%10d|`. None: not one of `ITEMS`.
+    pub fn tunedasd_item(&self, item: &str) -> Option<String> {
+        let a = match item {
+            "reqs" => return Some(self.reqs.to_string()),
+            "sects" => return Some(self.sects.to_string()),
+            "sizes" => &self.secs,
+            "total" => &self.times,
+            "totsect" => &self.timps,
+            "start" => &self.time1,
+            "irq" => &self.time2,
+            "irqsect" => &self.time2ps,
+            "end" => &self.time3,
+            "queue" => &self.nr_req,
+            _ => return None,
+        };
+        Some(a.iter().map(|v| format!("{v:10}|")).collect())
+    }
+
+    /// The histograms with their titles, as both layouts print them.
+    fn rows(&self) -> [(&'static str, &[u32; N]); 8] {
+        [
+            ("Histogram of sizes (512B secs)", &self.secs),
+            ("Histogram of I/O times (microseconds)", &self.times),
+            ("Histogram of I/O times per sector", &self.timps),
+            ("Histogram of I/O time till ssch", &self.time1),
+            ("Histogram of I/O time between ssch and irq", &self.time2),
+            (
+                "Histogram of I/O time between ssch and irq per sector",
+                &self.time2ps,
+            ),
+            ("Histogram of I/O time between irq and end", &self.time3),
+            ("# of req in chanq at enqueuing (1..32) ", &self.nr_req),
+        ]
+    }
+
     fn clear(&mut self) {
         *self = DasdProfile {
             on: self.on,
@@ -160,23 +240,12 @@ impl DasdProfile {
                 "256M", "512M", "__1G", "__2G", "__4G",
             ]) + "    _>4G",
         );
-        let mut hist = |title: &str, a: &[u32; N]| {
+        for (title, a) in self.rows() {
             out.push(title.to_string());
             for half in a.chunks(16) {
                 out.push(half.iter().map(|v| format!("{:7} ", v >> shift)).collect());
             }
-        };
-        hist("Histogram of sizes (512B secs)", &self.secs);
-        hist("Histogram of I/O times (microseconds)", &self.times);
-        hist("Histogram of I/O times per sector", &self.timps);
-        hist("Histogram of I/O time till ssch", &self.time1);
-        hist("Histogram of I/O time between ssch and irq", &self.time2);
-        hist(
-            "Histogram of I/O time between ssch and irq per sector",
-            &self.time2ps,
-        );
-        hist("Histogram of I/O time between irq and end", &self.time3);
-        hist("# of req in chanq at enqueuing (1..32) ", &self.nr_req);
+        }
         out
     }
 }

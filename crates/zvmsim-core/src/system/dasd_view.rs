@@ -3,6 +3,7 @@
 //! counters of the current monitor interval.
 
 use crate::io::{SubKind, NONE};
+use crate::linux::commands::tunedasd::{disk_of, Tune};
 use crate::linux::commands::{dasd_respond, DasdQuery, DasdRow};
 use crate::linux::dasd::DevPath;
 
@@ -23,9 +24,50 @@ impl Simulation {
                 Some(_) => vec!["-bash: echo: write error: Invalid argument".into()],
             };
         }
+        if let DasdQuery::Tunedasd { tune, devices } = q {
+            return self.tunedasd(gi, tune, devices);
+        }
         let now = self.m.now;
         let start = self.mon.start.min(now);
         dasd_respond(q, &self.dasd_rows(gi, now), now - start)
+    }
+
+    /// `tunedasd -P [-I ITEM]` or `-R`: each device in turn (tunedasd/src/disk.c). The
+    /// profile ioctl (BIODASDPRRD) fails with EIO while the driver's profile is off; a node
+    /// that is not an online DASD fails to open.
+    fn tunedasd(&mut self, gi: usize, tune: &Tune, devices: &[String]) -> Vec<String> {
+        let d = &mut self.m.guests[gi].dasd;
+        let on = d.profile.on;
+        let mut out = Vec::new();
+        for node in devices {
+            let dev = disk_of(node)
+                .and_then(|disk| d.devs.iter_mut().find(|x| x.name.as_deref() == Some(disk)));
+            match (tune, dev) {
+                (Tune::Reset, dev) => {
+                    out.push(format!("Resetting profile info for device <{node}>..."));
+                    match dev {
+                        Some(x) => {
+                            x.profile.reset();
+                            out.push("Done.".into());
+                        }
+                        None => out.push(format!(
+                            "Error: Could not reset profile info for device <{node}>"
+                        )),
+                    }
+                }
+                (Tune::Profile { .. }, None) => out.push(format!(
+                    "Error: Could not get profile info for device <{node}>."
+                )),
+                (Tune::Profile { .. }, Some(_)) if !on => out.push(format!(
+                    "Error: Profiling (on device <{node}>) is not active."
+                )),
+                (Tune::Profile { item: None }, Some(x)) => out.extend(x.profile.tunedasd_summary()),
+                (Tune::Profile { item: Some(i) }, Some(x)) => {
+                    out.extend(x.profile.tunedasd_item(i))
+                }
+            }
+        }
+        out
     }
 
     fn dasd_rows(&self, gi: usize, now: u64) -> Vec<DasdRow> {

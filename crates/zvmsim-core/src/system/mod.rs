@@ -35,6 +35,8 @@ pub(crate) mod swapdev;
 #[cfg(test)]
 mod text_tests;
 mod text_view;
+#[cfg(test)]
+mod tunedasd_tests;
 mod vdisk;
 mod vmrm;
 mod warm;

@@ -24,6 +24,11 @@ pub enum DasdQuery {
     Iostat { kb: bool },
     /// `cat /proc/dasd/statistics`, or `echo TEXT >` it (the driver's profile).
     Statistics { write: Option<String> },
+    /// `tunedasd -P [-I ITEM]` or `-R` on device nodes (tunedasd.rs).
+    Tunedasd {
+        tune: super::tunedasd::Tune,
+        devices: Vec<String>,
+    },
     /// `cat` or `echo VALUE >` a DASD attribute in sysfs (ccwsysfs.rs).
     Sysfs {
         bus: String,
@@ -153,7 +158,7 @@ pub fn respond(q: &DasdQuery, rows: &[DasdRow], span_ns: u64) -> Vec<String> {
             super::ccwsysfs::respond(b, attr, write.as_deref(), dev)
         }
         // The driver's profile: answered by the simulation (system/dasd_view.rs).
-        DasdQuery::Statistics { .. } => vec![],
+        DasdQuery::Statistics { .. } | DasdQuery::Tunedasd { .. } => vec![],
         DasdQuery::Lsdasd { uid: false } => {
             let mut out = vec![
                 "Bus-ID     Status      Name      Device  Type  BlkSz  Size      Blocks".into(),

@@ -1,0 +1,94 @@
+//! `tunedasd -P [-I ITEM]` and `-R` on a running guest: the device's own profile, counted
+//! while the driver's profile is on, printed in tunedasd's layout; the tool's refusals change
+//! nothing.
+
+use super::dasd_tests::{sim, state, typed};
+
+/// The guest's device dasdb (the one fio drives).
+fn dasdb(s: &super::Simulation) -> usize {
+    let devs = &s.m.guests[0].dasd.devs;
+    devs.iter()
+        .position(|d| d.name.as_deref() == Some("dasdb"))
+        .expect("dasdb")
+}
+
+#[test]
+fn tunedasd_prints_and_resets_the_devices_profile() {
+    let mut s = sim();
+    let lnx = |s: &mut super::Simulation, cmd: &str| typed(s, "LNX01", "linux", cmd);
+    assert_eq!(
+        lnx(&mut s, "tunedasd -P /dev/dasdb"),
+        ["Error: Profiling (on device </dev/dasdb>) is not active."]
+    );
+    let before = state(&mut s);
+    let profile = s.m.guests[0].dasd.devs[dasdb(&s)].profile.clone();
+    for (bad, want) in [
+        (
+            "tunedasd -P -I bogus /dev/dasdb",
+            "Error: Invalid profile item 'bogus' given",
+        ),
+        (
+            "tunedasd -I reqs /dev/dasdb",
+            "Error: Option 'profile' required when specifying 'prof_item'",
+        ),
+        (
+            "tunedasd -P -R /dev/dasdb",
+            "Error: Only one of options 'profile' and 'reset_prof' allowed",
+        ),
+        (
+            "tunedasd -q /dev/dasdb",
+            "tunedasd: invalid option -- 'q'|Try 'tunedasd --help' for more information.",
+        ),
+    ] {
+        assert_eq!(lnx(&mut s, bad).join("|"), want, "{bad}");
+        assert_eq!(state(&mut s), before, "{bad}");
+        assert_eq!(s.m.guests[0].dasd.devs[dasdb(&s)].profile, profile, "{bad}");
+    }
+    assert_eq!(
+        lnx(&mut s, "tunedasd -g /dev/dasdb"),
+        ["not simulated by zvmsim: tunedasd -g /dev/dasdb"]
+    );
+    assert!(lnx(&mut s, "echo set on > /proc/dasd/statistics").is_empty());
+    s.step_until(1_700_000_000);
+    let out = lnx(&mut s, "tunedasd -P /dev/dasdb");
+    let p = s.m.guests[0].dasd.devs[dasdb(&s)].profile.clone();
+    let global = s.m.guests[0].dasd.profile.clone();
+    // fio drives only dasdb: its profile is the driver's, request for request.
+    assert!(p.reqs > 10);
+    assert_eq!(
+        (p.reqs, p.sects, p.secs),
+        (global.reqs, global.sects, global.secs)
+    );
+    assert_eq!(out[0], "");
+    assert_eq!(out[1], format!("{} dasd I/O requests", p.reqs));
+    assert_eq!(out[2], format!("with {} sectors(512B each)", p.sects));
+    assert_eq!(out[3], "Scale factor is 1 ");
+    assert!(out[5].starts_with("   __<4    ___8    __16 ") && out[5].ends_with("    128k"));
+    assert!(out[6].ends_with("    __4G    _>4G"));
+    assert_eq!(out[7], "Histogram of sizes (512B secs)");
+    assert_eq!(
+        out[8],
+        p.secs[..16]
+            .iter()
+            .map(|v| format!("{v:7} "))
+            .collect::<String>()
+    );
+    assert_eq!(out.len(), 7 + 8 * 3);
+    assert_eq!(
+        lnx(&mut s, "tunedasd -P -I reqs /dev/dasdb /dev/dasdz"),
+        [
+            p.reqs.to_string(),
+            "Error: Could not get profile info for device </dev/dasdz>.".into()
+        ]
+    );
+    let sizes = lnx(&mut s, "tunedasd --profile --prof_item=sizes /dev/dasdb1");
+    assert_eq!(sizes[0].matches('|').count(), 32);
+    // Switching the driver's profile off keeps the device's counts but refuses the ioctl.
+    assert!(lnx(&mut s, "echo set off > /proc/dasd/statistics").is_empty());
+    assert_eq!(s.m.guests[0].dasd.devs[dasdb(&s)].profile.reqs, p.reqs);
+    assert_eq!(
+        lnx(&mut s, "tunedasd -R /dev/dasdb"),
+        ["Resetting profile info for device </dev/dasdb>...", "Done."]
+    );
+    assert_eq!(s.m.guests[0].dasd.devs[dasdb(&s)].profile.reqs, 0);
+}
