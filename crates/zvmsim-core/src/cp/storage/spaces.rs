@@ -57,7 +57,7 @@ impl SpaceKinds {
         self.any_ro && self.ro[g]
     }
 
-    fn is_segment(&self, g: usize) -> bool {
+    pub(super) fn is_segment(&self, g: usize) -> bool {
         matches!(self.owner[g], Some(Owner::Segment(_)))
     }
 }
