@@ -17,9 +17,16 @@
 
 use super::{CpWork, Storage, FMASK, REF, SEG_PAGES};
 
+/// One scan's walk of the shared list takes at most this many steps (a page, or a skipped
+/// empty 1 MB segment) per frame it wants, as z/VM 5.2's scan below 2 GB bounds its share
+/// (`BELOW_2G_EXAMINE_FACTOR`); the hand resumes there at the next scan. Inference: bounds
+/// the work when most shared pages are referenced (a read-only database in a DCSS).
+const SHARED_STEPS_PER_FRAME: u64 = 16;
+
 impl Storage {
-    /// Pass 1 over the shared frames: at most one lap, ending as soon as the available list
-    /// reaches the high threshold. Returns the frames examined.
+    /// Pass 1 over the shared frames: at most one lap and `SHARED_STEPS_PER_FRAME` steps per
+    /// frame wanted, ending as soon as the available list reaches the high threshold.
+    /// Returns the frames examined.
     pub(super) fn steal_shared_first(&mut self, cp: &mut CpWork) -> u64 {
         let ranges = self.segment_ranges();
         let total: u64 = ranges.iter().map(|&(b, e)| (e - b) as u64).sum();
@@ -27,9 +34,11 @@ impl Storage {
             return 0;
         }
         let high = self.high_mark as u64;
+        let budget = SHARED_STEPS_PER_FRAME * high.saturating_sub(self.avail_free());
         let mut p = self.shared_hand;
-        let (mut walked, mut examined) = (0u64, 0u64);
-        while walked < total && self.avail_free() < high {
+        let (mut walked, mut examined, mut steps) = (0u64, 0u64, 0u64);
+        while walked < total && steps < budget && self.avail_free() < high {
+            steps += 1;
             // The range holding the hand, or the next one (wrapping to the first).
             let (_, e) = match ranges.iter().find(|&&(_, e)| p < e) {
                 Some(&(b, e)) if p < b => {
