@@ -28,6 +28,9 @@ impl Storage {
     /// frame wanted, ending as soon as the available list reaches the high threshold.
     /// Returns the frames examined.
     pub(super) fn steal_shared_first(&mut self, cp: &mut CpWork) -> u64 {
+        if !self.kinds.any_segment {
+            return 0;
+        }
         let ranges = self.segment_ranges();
         let total: u64 = ranges.iter().map(|&(b, e)| (e - b) as u64).sum();
         if total == 0 {
