@@ -94,6 +94,14 @@ params! {
     /// no IBM source says when 5.x gives the slot up. False keeps it until the page changes.
     #[serde(skip_serializing_if = "is_false")]
     slot_until_referenced: bool = false;
+    /// Before z/VM 6.3: each demand scan first walks the saved segments' shared pages (pass 1
+    /// visits the shared frame-owned list before the dispatch list: CA MICS demand-scan record
+    /// description), stealing the unreferenced ones (cp/storage/shared_list.rs). Off by
+    /// default: without CP's per-user working-set selection, which would take the guests' own
+    /// cold pages in the same pass, it starves a DCSS whose hot set is large (seed 001's
+    /// servers: 1,081 -> 92 tx/s); see docs/dcss-text.md.
+    #[serde(skip_serializing_if = "is_false")]
+    shared_list_first: bool = false;
     /// CP CPU to reclaim the frame of a CMMA unused or volatile page (invalidate, no
     /// page-out). Inference: the steal without the PGOUT; z/VM does not publish it.
     cp_cmma_reclaim: Duration = ns(300);

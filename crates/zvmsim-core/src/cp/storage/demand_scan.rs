@@ -51,6 +51,8 @@ impl Storage {
         self.release_empty_pgmbks(want, false, cp);
         self.steal_cmma_first(self.high_mark as u64, cp);
         self.steal_unreferenced_companions(self.high_mark as u64, cp);
+        // Pass 1 visits the shared frame-owned list before the dispatch list's users.
+        self.steal_shared_first(cp);
         let n = self.fr_page.len() as u32;
         let mut examined: u64 = 0;
         let mut limit = SCAN_PASSES * n as u64;

@@ -24,8 +24,12 @@ impl Storage {
         let want = (self.block as usize) * MIGRATE_BLOCKS;
         let written_before = self.moved_to_blocks;
         let mut taken: Vec<u32> = Vec::with_capacity(want * 2);
-        while self.moved_to_blocks - written_before < want as u64
-            && taken.len() < want * MIGRATE_LOOKAHEAD
+        // Read-only segment pages dropped (their copy is on spool) free XSTOR blocks as a
+        // write would: they count towards the batch, which otherwise would empty XSTOR of
+        // them in one go when they are all its oldest pages.
+        let mut dropped = 0u64;
+        while self.moved_to_blocks - written_before + dropped < want as u64
+            && taken.len() + (dropped as usize) < want * MIGRATE_LOOKAHEAD
         {
             let Some(page) = self.xstor.evict_oldest() else {
                 break;
@@ -34,7 +38,11 @@ impl Storage {
             self.on_xstor -= 1;
             let g = self.space_of(page);
             self.space_xstor[g] -= 1;
-            if self.drop_from_xstor(page) || self.drop_spool_backed(page) {
+            if self.drop_from_xstor(page) {
+                continue;
+            }
+            if self.drop_spool_backed(page) {
+                dropped += 1;
                 continue;
             }
             taken.push(page);

@@ -47,6 +47,7 @@ mod invariants;
 mod migrate;
 mod pgmbk;
 mod release;
+mod shared_list;
 mod slots;
 pub use slots::VolumeUsage;
 mod spaces;
@@ -185,6 +186,8 @@ pub struct Storage {
     lo_cursor: u32,
     hand: u32,
     hand_lo: u32,
+    /// Demand scan's hand over the saved segments' shared pages (shared_list.rs).
+    shared_hand: u32,
     low_mark: u32,
     high_mark: u32,
     pageable: u32,
@@ -307,6 +310,7 @@ impl Storage {
             lo_cursor: 0,
             hand: 0,
             hand_lo: 0,
+            shared_hand: 0,
             low_mark: 0,
             high_mark: 0,
             pageable: 0,

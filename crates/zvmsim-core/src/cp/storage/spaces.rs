@@ -31,6 +31,8 @@ pub(crate) struct SpaceKinds {
     owner: Vec<Option<Owner>>,
     ro: Vec<bool>,
     any_ro: bool,
+    /// Some space is a saved segment's shared copy (demand scan's shared list is not empty).
+    pub(super) any_segment: bool,
     /// Pages of read-only segments dropped instead of going to paging DASD.
     pub spool_dropped: u64,
     /// References that found such a page dropped and read it again from spool.
@@ -45,6 +47,7 @@ impl SpaceKinds {
             owner: vec![None; spaces],
             ro: vec![false; spaces],
             any_ro: false,
+            any_segment: false,
             spool_dropped: 0,
             spool_refaults: 0,
             ro_writes: 0,
@@ -57,7 +60,7 @@ impl SpaceKinds {
         self.any_ro && self.ro[g]
     }
 
-    fn is_segment(&self, g: usize) -> bool {
+    pub(super) fn is_segment(&self, g: usize) -> bool {
         matches!(self.owner[g], Some(Owner::Segment(_)))
     }
 }
@@ -94,6 +97,7 @@ impl Storage {
         self.kinds.owner[n - 1] = Some(spec.owner);
         self.kinds.ro[n - 1] = read_only;
         self.kinds.any_ro |= read_only;
+        self.kinds.any_segment |= matches!(spec.owner, Owner::Segment(_));
         id
     }
 
