@@ -75,8 +75,8 @@ def test_the_refusal_names_the_memory_and_the_fields() -> None:
     # Located at the largest driver: the databases, since the free list of pages never used
     # and the XSTOR array of an LPAR without XSTOR cost nothing (docs/scale.md).
     assert msg.startswith("q.toml:38:8: field `workloads.oltp.database.size`"), msg
-    assert "this run would need about 1986M of memory, more than --max-memory (1G)" in msg
-    assert "it is driven by workloads.oltp.database.size 792M, guests[0].storage 481M, paging.slots 287M" in msg
+    assert "this run would need about 1688M of memory, more than --max-memory (1G)" in msg
+    assert "it is driven by workloads.oltp.database.size 495M, guests[0].storage 481M, paging.slots 287M" in msg
 
 
 def test_a_bad_max_memory_is_a_located_error(runner) -> None:  # type: ignore[no-untyped-def]

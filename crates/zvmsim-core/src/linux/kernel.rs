@@ -42,7 +42,7 @@ impl Machine {
         let mem = &self.guests[g].mem;
         if !page {
             mem.prefetch_block(block);
-        } else if let Some(pc) = mem.cached_page(block) {
+        } else if let Some(pc) = mem.prefetch_cached(block) {
             self.storage.prefetch(self.guests[g].space, pc);
         }
     }

@@ -74,8 +74,8 @@ pub struct LinuxMemory {
     pub(super) pool: Vec<u32>,
     /// Referenced bit of each pool page holding a file page.
     pub(super) pool_ref: fixedbitset::FixedBitSet,
-    /// Page caching each database block (NONE: not cached).
-    pub(super) blk_pc: Vec<u32>,
+    /// The pool page caching each file block (`linux::pcindex`).
+    pub(super) pc: super::pcindex::PageCacheIndex,
     /// Each anonymous page's pool page and flags (A_*), and its swap slot (NONE: none). A
     /// resident page keeps its slot while unchanged (the swap cache), so that swapping it out
     /// again needs no write.
@@ -153,7 +153,7 @@ impl LinuxMemory {
             shm,
             pool: vec![FREE; n],
             pool_ref: fixedbitset::FixedBitSet::with_capacity(n),
-            blk_pc: vec![NONE; blocks as usize],
+            pc: super::pcindex::PageCacheIndex::new(blocks, n as u32),
             anon: super::anon::AnonPages::new(shm),
             slot_owner: vec![NONE; swap as usize],
             swap_areas: 1,
@@ -268,6 +268,7 @@ impl LinuxMemory {
         // The blocks come at random: each is drawn WARM_AHEAD places early and its entry asked
         // for, so that the writes' misses overlap. Every i below `cached` is drawn once, in
         // order, as before (there are at least `cached` free pool pages).
+        self.pc.reserve(cached, &self.pool);
         let mut ahead = std::collections::VecDeque::with_capacity(WARM_AHEAD);
         let mut drawn = 0u32;
         for idx in 0..n {
@@ -278,15 +279,16 @@ impl LinuxMemory {
                 while (drawn as u64) < cached && ahead.len() < WARM_AHEAD {
                     let b = fill(drawn);
                     drawn += 1;
-                    crate::engine::prefetch::prefetch(&self.blk_pc, b as usize);
+                    if b < self.pc.blocks() {
+                        self.pc.prefetch(b);
+                    }
                     ahead.push_back(b);
                 }
                 let b = ahead.pop_front().expect("drawn ahead");
                 i += 1;
-                if b != NONE && (b as usize) < self.blk_pc.len() && self.blk_pc[b as usize] == NONE
-                {
+                if b < self.pc.blocks() && self.pc.get(b, &self.pool) == NONE {
                     self.pool[idx as usize] = b;
-                    self.blk_pc[b as usize] = idx;
+                    self.pc.insert(b, idx, &self.pool);
                     self.cached += 1;
                     continue;
                 }
@@ -315,14 +317,32 @@ impl LinuxMemory {
     /// Ask for `block`'s page-cache entry ahead of a lookup.
     #[inline]
     pub fn prefetch_block(&self, block: u32) {
-        crate::engine::prefetch::prefetch(&self.blk_pc, block as usize);
+        if block < self.pc.blocks() {
+            self.pc.prefetch(block);
+        }
     }
 
     /// The global page caching `block`, if any (no reference is made).
     #[inline]
     pub fn cached_page(&self, block: u32) -> Option<u32> {
-        let i = *self.blk_pc.get(block as usize)?;
+        if block >= self.pc.blocks() {
+            return None;
+        }
+        let i = self.pc.get(block, &self.pool);
         (i != NONE).then(|| self.pool_global(i))
+    }
+
+    /// Ask for the pool word of the page probably caching `block` (its index slot was asked
+    /// for earlier), without waiting for it; returns that page's global number, for the caller
+    /// to ask for its host page word too.
+    #[inline]
+    pub fn prefetch_cached(&self, block: u32) -> Option<u32> {
+        if block >= self.pc.blocks() {
+            return None;
+        }
+        let i = self.pc.guess(block)?;
+        crate::engine::prefetch::prefetch(&self.pool, i as usize);
+        Some(self.pool_global(i))
     }
 
     pub fn free_pages(&self) -> u32 {
@@ -350,7 +370,7 @@ impl LinuxMemory {
     /// The page caching `block`, marking it referenced (a page-cache hit).
     #[inline]
     pub fn lookup(&mut self, block: u32) -> Option<u32> {
-        let i = self.blk_pc[block as usize];
+        let i = self.pc.get(block, &self.pool);
         if i == NONE {
             return None;
         }
@@ -411,7 +431,7 @@ impl LinuxMemory {
     /// Allocate a page-cache page for `block`. Returns the pool page and pages scanned.
     pub fn alloc_for(&mut self, block: u32) -> (u32, u64) {
         let (i, scanned) = self.alloc_page();
-        let old = self.blk_pc[block as usize];
+        let old = self.pc.get(block, &self.pool);
         if old != NONE {
             // Rewriting a cached block: reuse its page (stable while it is written).
             self.free.push(i);
@@ -420,7 +440,7 @@ impl LinuxMemory {
             return (old, scanned);
         }
         self.pool[i as usize] = block;
-        self.blk_pc[block as usize] = i;
+        self.pc.insert(block, i, &self.pool);
         self.pool_ref.remove(i as usize);
         self.cached += 1;
         (i, scanned)
@@ -444,7 +464,7 @@ impl LinuxMemory {
     /// A discard fault on the page-cache page of `block`: the host discarded it, so Linux
     /// removes it from the page cache and frees the page (the caller reads the block again).
     pub fn discard_cached(&mut self, block: u32) {
-        let i = self.blk_pc[block as usize];
+        let i = self.pc.get(block, &self.pool);
         if i != NONE {
             self.evict(i);
         }
@@ -510,7 +530,7 @@ impl LinuxMemory {
                 }
             } else {
                 cached += 1;
-                if self.blk_pc[o as usize] != i as u32 {
+                if self.pc.get(o, &self.pool) != i as u32 {
                     return Err(format!(
                         "pool page {i} caches block {o} that maps elsewhere"
                     ));

@@ -14,6 +14,7 @@ mod freelist;
 pub(crate) mod kernel;
 pub mod lvm;
 pub mod memory;
+mod pcindex;
 mod reclaim;
 mod shell;
 mod swap;

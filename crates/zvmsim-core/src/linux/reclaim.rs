@@ -10,7 +10,7 @@
 //! `shrink_zone` does.
 
 use super::memory::{LinuxMemory, SwapOut, ANON, A_OUT, A_PENDING, A_REF, A_SLOT, BALLOON, FREE};
-use crate::cp::storage::{GuestState, NONE};
+use crate::cp::storage::GuestState;
 
 /// DEF_PRIORITY (include/linux/mmzone.h of 2.6.16): the first reclaim pass scans
 /// 1/2^12 = 1/4096 of the pages.
@@ -78,7 +78,7 @@ impl LinuxMemory {
             *self.anon.at_mut(v) = A_OUT | A_SLOT;
             self.anon_resident -= 1;
         } else {
-            self.blk_pc[o as usize] = NONE;
+            self.pc.remove(o, &self.pool);
             self.cached -= 1;
         }
         self.pool[i as usize] = FREE;

@@ -47,7 +47,7 @@ fn a_run_over_its_limit_names_the_memory_and_the_fields() {
     assert!(msg.contains("this run would need about"), "{msg}");
     assert!(msg.contains("more than --max-memory (1G)"), "{msg}");
     assert!(
-        msg.contains("it is driven by workloads.oltp.database.size 792M, guests[0].storage 481M"),
+        msg.contains("it is driven by workloads.oltp.database.size 495M, guests[0].storage 481M"),
         "{msg}"
     );
     // Under the limit: the estimate comes back.
