@@ -24,13 +24,15 @@ const CP_PER_XSTOR_BLOCK: u64 = 8;
 const CP_PER_SLOT: u64 = 6;
 /// Linux: per pool page its state (u32) and referenced bit, in eighths of a byte; free pages
 /// above every page ever used need no free-list entry (linux/freelist.rs), and those below are
-/// few beside the pool; per database block its page-cache entry (u32) and buffer-pool entry
-/// (u32); per shared-memory page its buffer's block (u32), and its place and swap slot
+/// few beside the pool; per database block its page-cache entry (u32); per buffer its slot in
+/// the buffer pool's table of blocks (u32 at a load of at most 0.7, workload/database.rs);
+/// per shared-memory page its buffer's block (u32), and its place and swap slot
 /// (linux/anon.rs: implied while every page sits in the pool page of its number, but counted,
 /// as reclaim may end that during the run); per swap slot its owner and free-list entry (the
 /// latter only for slots freed after use: counted, as a swap-bound run frees them all).
 const LINUX_PER_POOL_PAGE_EIGHTHS: u64 = 33;
-const PER_DB_BLOCK: u64 = 8;
+const PER_DB_BLOCK: u64 = 4;
+const PER_DB_BUFFER: u64 = 6;
 const PER_SHM_PAGE: u64 = 12;
 const PER_SWAP_SLOT: u64 = 8;
 /// Each statistics row is held as a row, copied into columns, and handed to Python as Arrow
@@ -110,6 +112,10 @@ pub fn estimate(s: &Scenario) -> Estimate {
             add(
                 format!("workloads.{w}.database.size"),
                 n.saturating_mul(d.size.pages() * PER_DB_BLOCK),
+            );
+            add(
+                format!("workloads.{w}.database.cache"),
+                n.saturating_mul(d.cache.pages().min(d.size.pages()) * PER_DB_BUFFER),
             );
             add(
                 format!("workloads.{w}.database.shared_memory"),
