@@ -34,6 +34,9 @@ pub const MIN_INTERVAL: Duration = Duration(NS_PER_S);
 pub const MAX_RUN: Duration = Duration(7 * 24 * 3600 * NS_PER_S);
 /// Largest guest number a name pattern may produce: a user ID has at most 8 characters.
 const MAX_NAME_NUMBER: u64 = 99_999_999;
+/// Largest database, in pages: the buffer pool keeps each buffer's block in 30 bits beside its
+/// referenced and dirty bits, all ones meaning none (workload/database.rs; zvmsim's bound).
+pub const MAX_DATABASE_PAGES: u64 = crate::workload::database::BMASK as u64;
 /// Largest paging block, as `cp/storage/slots.rs` keeps it (PAGING_BLOCK_MAX).
 const MAX_PAGING_BLOCK: u32 = 64;
 
@@ -174,6 +177,16 @@ fn check_guests(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             continue;
         };
         if let Some(db) = &ws.database {
+            if db.size.pages() > MAX_DATABASE_PAGES {
+                let w = g.workload.as_deref().unwrap_or_default();
+                return Err(src.error(
+                    &format!("workloads.{w}.database.size"),
+                    format!(
+                        "database {} is over zvmsim's bound of {MAX_DATABASE_PAGES} pages of 4K (4T less one page): the buffer pool keeps a block number in 30 bits",
+                        db.size
+                    ),
+                ));
+            }
             let room: u64 = g
                 .dasd
                 .iter()

@@ -24,17 +24,18 @@ const CP_PER_XSTOR_BLOCK: u64 = 8;
 const CP_PER_SLOT: u64 = 6;
 /// Linux: per pool page its state (u32) and referenced bit, in eighths of a byte; free pages
 /// above every page ever used need no free-list entry (linux/freelist.rs), and those below are
-/// few beside the pool; per database block its buffer-pool entry (u32); per page the page
-/// cache can hold (the pool less the shared memory) an index slot (u32) at a load factor of
-/// 0.7 (linux/pcindex.rs); per shared-memory page its buffer's block (u32), and its place and swap slot
+/// few beside the pool; per page the page cache can hold (the pool less the shared memory, at
+/// most the database) an index slot (u32) at a load of at most 0.7 (linux/pcindex.rs); per
+/// buffer its slot in the buffer pool's table of blocks (u32 at a load of at most 0.7,
+/// workload/database.rs); per shared-memory page its buffer's block (u32), and its place and swap slot
 /// (linux/anon.rs: implied while every page sits in the pool page of its number, but counted,
 /// as reclaim may end that during the run); per swap slot its owner and free-list entry (the
 /// latter only for slots freed after use: counted, as a swap-bound run frees them all).
 const LINUX_PER_POOL_PAGE_EIGHTHS: u64 = 33;
-const PER_DB_BLOCK: u64 = 4;
 /// Page-cache index bytes per cacheable page: 4 bytes at 7 entries per 10 slots.
 const PC_INDEX_NUM: u64 = 40;
 const PC_INDEX_DEN: u64 = 7;
+const PER_DB_BUFFER: u64 = 6;
 const PER_SHM_PAGE: u64 = 12;
 const PER_SWAP_SLOT: u64 = 8;
 /// Each statistics row is held as a row, copied into columns, and handed to Python as Arrow
@@ -114,9 +115,11 @@ pub fn estimate(s: &Scenario) -> Estimate {
             let cacheable = pool.saturating_sub(shm).min(d.size.pages());
             add(
                 format!("workloads.{w}.database.size"),
-                n.saturating_mul(
-                    d.size.pages() * PER_DB_BLOCK + cacheable * PC_INDEX_NUM / PC_INDEX_DEN,
-                ),
+                n.saturating_mul(cacheable * PC_INDEX_NUM / PC_INDEX_DEN),
+            );
+            add(
+                format!("workloads.{w}.database.cache"),
+                n.saturating_mul(d.cache.pages().min(d.size.pages()) * PER_DB_BUFFER),
             );
             add(
                 format!("workloads.{w}.database.shared_memory"),

@@ -2,7 +2,7 @@
 //! with clock replacement over skewed (Zipf) page popularity, reading through the Linux page
 //! cache from its striped volumes.
 
-use crate::cp::storage::NONE;
+use crate::engine::huge::HugeArray;
 use crate::engine::rng::{Stream, Zipf};
 
 pub mod steady;
@@ -16,10 +16,15 @@ pub struct Database {
     /// Other shared memory (lock list, catalog and package caches): anonymous start and size.
     pub other_start: u32,
     pub other: u32,
-    buf_block: Vec<u32>,
-    /// Per block: its buffer (B_NONE when not cached) with the buffer's referenced and dirty
-    /// bits, so that a buffer-pool hit costs one memory access.
-    blk_buf: crate::engine::huge::HugeArray<u32>,
+    /// Per buffer: its block (B_NONE: none) with the buffer's referenced and dirty bits.
+    buf_block: HugeArray<u32>,
+    /// The buffer of each block in the pool: an open-addressing table (linear probing) sized
+    /// by the buffers, not the blocks, since at most `buffers` of the blocks are in the pool.
+    /// A slot holds a buffer in its low `idx_bits` and a fingerprint of the block above them;
+    /// the key itself is the buffer's block, so a slot whose fingerprint matches is checked
+    /// there. EMPTY: a free slot.
+    table: HugeArray<u32>,
+    idx_bits: u32,
     hand: u32,
     zipf: Zipf,
     perm_mult: u64,
@@ -29,10 +34,20 @@ pub struct Database {
     pub misses: u64,
 }
 
-const BMASK: u32 = 0x3FFF_FFFF;
+/// A buffer's word: block in the low 30 bits, so the database has at most BMASK blocks
+/// (`config/bounds.rs` refuses a larger one).
+pub const BMASK: u32 = 0x3FFF_FFFF;
 const B_NONE: u32 = BMASK;
 const REF: u32 = 1 << 30;
 const DIRTY: u32 = 1 << 31;
+const EMPTY: u32 = u32::MAX;
+
+/// Fibonacci hashing: the high bits place a block in the table, the low bits (independent of
+/// the high ones) are its fingerprint.
+#[inline]
+fn hash(block: u32) -> u32 {
+    block.wrapping_mul(0x9E37_79B1)
+}
 
 impl Database {
     pub fn new(
@@ -44,6 +59,10 @@ impl Database {
         stripe_pages: u32,
         volumes: Vec<u32>,
     ) -> Self {
+        assert!(
+            blocks <= BMASK,
+            "database of {blocks} blocks over the bound"
+        );
         // Popularity rank -> block: a multiplicative permutation, so hot blocks are spread
         // over the files (and the stripes) as in a real database.
         let mut mult = 2_654_435_761u64 % blocks.max(2) as u64;
@@ -51,14 +70,19 @@ impl Database {
             mult += 1;
         }
         let buffers = buffers.min(blocks);
+        // Load factor 0.7 at most (with one slot free at least, so every probe ends); a
+        // buffer index below all ones in its field, so no slot is EMPTY.
+        let slots = (buffers as u64 * 10).div_ceil(7).max(buffers as u64 + 1);
+        let idx_bits = 32 - buffers.leading_zeros();
         let mut db = Database {
             blocks,
             buf_start,
             buffers,
             other_start: buf_start + buffers,
             other,
-            buf_block: vec![NONE; buffers as usize],
-            blk_buf: crate::engine::huge::HugeArray::filled(blocks as usize, B_NONE),
+            buf_block: HugeArray::filled(buffers as usize, B_NONE),
+            table: HugeArray::filled(slots as usize, EMPTY),
+            idx_bits,
             hand: 0,
             zipf: popularity,
             perm_mult: mult,
@@ -68,12 +92,23 @@ impl Database {
             misses: 0,
         };
         // Warm buffer pool: the hottest blocks, each in a buffer.
-        for i in 0..buffers {
-            let b = db.block_of_rank(i as u64);
-            db.buf_block[i as usize] = b;
-            db.blk_buf[b as usize] = i;
-        }
+        db.fill_with(|db, i| db.block_of_rank(i as u64), buffers as usize);
         db
+    }
+
+    /// Buffers 0..n hold `block(i)`; each block's table slot is asked for `LEAD` inserts
+    /// ahead, so that the misses of the random slots overlap (millions per guest).
+    pub(crate) fn fill_with(&mut self, block: impl Fn(&Self, usize) -> u32, n: usize) {
+        const LEAD: usize = 16;
+        for i in 0..n {
+            if i + LEAD < n {
+                let home = self.home(hash(block(self, i + LEAD)));
+                crate::engine::prefetch::prefetch(&self.table, home);
+            }
+            let b = block(self, i);
+            self.buf_block[i] = b;
+            self.insert(b, i as u32);
+        }
     }
 
     #[inline]
@@ -86,33 +121,169 @@ impl Database {
         self.block_of_rank(self.zipf.sample(rng))
     }
 
-    /// Ask for `block`'s entry ahead of its lookup.
+    /// The table slot where the probe for a block of hash `h` starts (multiply-shift range
+    /// reduction: the table's size need not be a power of two).
+    #[inline]
+    fn home(&self, h: u32) -> usize {
+        ((h as u64 * self.table.len() as u64) >> 32) as usize
+    }
+
+    #[inline]
+    fn next_slot(&self, p: usize) -> usize {
+        if p + 1 == self.table.len() {
+            0
+        } else {
+            p + 1
+        }
+    }
+
+    /// The fingerprint bits of a slot for a block of hash `h`.
+    #[inline]
+    fn tag(&self, h: u32) -> u32 {
+        // idx_bits <= 30: a buffer index is below BMASK.
+        h << self.idx_bits
+    }
+
+    #[inline]
+    fn idx(&self, slot: u32) -> u32 {
+        slot & ((1u32 << self.idx_bits) - 1)
+    }
+
+    /// The table slot holding `block`'s buffer.
+    #[inline(always)]
+    fn find(&self, block: u32) -> Option<usize> {
+        let (t, bb): (&[u32], &[u32]) = (&self.table, &self.buf_block);
+        let h = hash(block);
+        let (tag, mask) = (self.tag(h), u32::MAX << self.idx_bits);
+        let mut p = self.home(h);
+        loop {
+            let s = t[p];
+            if s == EMPTY {
+                return None;
+            }
+            if s & mask == tag && bb[self.idx(s) as usize] & BMASK == block {
+                return Some(p);
+            }
+            p = self.next_slot(p);
+        }
+    }
+
+    /// The table slot of buffer `buf`, holding `block` (no check through the buffer needed).
+    fn slot_of(&self, block: u32, buf: u32) -> Option<usize> {
+        let t: &[u32] = &self.table;
+        let h = hash(block);
+        let want = self.tag(h) | buf;
+        let mut p = self.home(h);
+        loop {
+            match t[p] {
+                s if s == want => return Some(p),
+                EMPTY => return None,
+                _ => p = self.next_slot(p),
+            }
+        }
+    }
+
+    fn insert(&mut self, block: u32, buf: u32) {
+        let h = hash(block);
+        let mut p = self.home(h);
+        while self.table[p] != EMPTY {
+            p = self.next_slot(p);
+        }
+        self.table[p] = self.tag(h) | buf;
+    }
+
+    /// Empties slot `p`, shifting back the entries after it whose probe started at or before
+    /// it, so that no probe meets a hole before its entry.
+    fn remove_slot(&mut self, p: usize) {
+        // The entries after it are checked through their buffers: ask for those lines at
+        // once, so that their misses overlap.
+        let mut j = self.next_slot(p);
+        for _ in 0..16 {
+            let s = self.table[j];
+            if s == EMPTY {
+                break;
+            }
+            crate::engine::prefetch::prefetch(&self.buf_block, self.idx(s) as usize);
+            j = self.next_slot(j);
+        }
+        let mut hole = p;
+        let mut j = p;
+        loop {
+            j = self.next_slot(j);
+            let s = self.table[j];
+            if s == EMPTY {
+                break;
+            }
+            let k = self.home(hash(self.buf_block[self.idx(s) as usize] & BMASK));
+            // The entry stays if its home lies cyclically in (hole, j].
+            let stays = if hole <= j {
+                hole < k && k <= j
+            } else {
+                hole < k || k <= j
+            };
+            if !stays {
+                self.table[hole] = s;
+                hole = j;
+            }
+        }
+        self.table[hole] = EMPTY;
+    }
+
+    /// Ask for `block`'s table slot ahead of its lookup.
     #[inline]
     pub fn prefetch(&self, block: u32) {
-        crate::engine::prefetch::prefetch(&self.blk_buf, block as usize);
+        crate::engine::prefetch::prefetch(&self.table, self.home(hash(block)));
+    }
+
+    /// The buffer that probably holds `block`: the first whose fingerprint matches, not
+    /// checked through the buffer (a wrong guess is rare and costs only a useless prefetch).
+    /// A hint for prefetches only: it reads only the table slot asked for by `prefetch`.
+    #[inline(always)]
+    pub fn buffer_guess(&self, block: u32) -> Option<u32> {
+        let t: &[u32] = &self.table;
+        let h = hash(block);
+        let (tag, mask) = (self.tag(h), u32::MAX << self.idx_bits);
+        let mut p = self.home(h);
+        loop {
+            let s = t[p];
+            if s == EMPTY {
+                return None;
+            }
+            if s & mask == tag {
+                return Some(self.idx(s));
+            }
+            p = self.next_slot(p);
+        }
+    }
+
+    /// `buffer_guess`, asking besides for the buffer word that will check the guess at the
+    /// lookup.
+    #[inline]
+    pub fn prefetch_verify(&self, block: u32) -> Option<u32> {
+        let buf = self.buffer_guess(block)?;
+        crate::engine::prefetch::prefetch(&self.buf_block, buf as usize);
+        Some(buf)
     }
 
     /// The buffer holding `block` now, without marking it (a hint for a prefetch).
     #[inline]
     pub fn buffer_hint(&self, block: u32) -> Option<u32> {
-        let e = self.blk_buf[block as usize];
-        (e & BMASK != B_NONE).then_some(e & BMASK)
+        self.find(block).map(|p| self.idx(self.table[p]))
     }
 
     /// The buffer holding `block`, marking it referenced.
     #[inline]
     pub fn lookup(&mut self, block: u32) -> Option<u32> {
-        let e = self.blk_buf[block as usize];
-        if e & BMASK == B_NONE {
-            return None;
-        }
-        self.blk_buf[block as usize] = e | REF;
-        Some(e & BMASK)
+        let buf = self.buffer_hint(block)?;
+        self.buf_block[buf as usize] |= REF;
+        Some(buf)
     }
 
     /// The transaction changed `block` (it is in the pool).
     pub fn set_dirty(&mut self, block: u32) {
-        self.blk_buf[block as usize] |= DIRTY;
+        if let Some(buf) = self.buffer_hint(block) {
+            self.buf_block[buf as usize] |= DIRTY;
+        }
     }
 
     /// Clock replacement: a victim buffer for `block`; the buffer is assigned to it at once.
@@ -121,20 +292,55 @@ impl Database {
         loop {
             let i = self.hand;
             self.hand = if i + 1 == self.buffers { 0 } else { i + 1 };
-            let old = self.buf_block[i as usize];
+            let e = self.buf_block[i as usize];
+            let old = e & BMASK;
             let mut dirty = false;
-            if old != NONE {
-                let e = self.blk_buf[old as usize];
+            if old != B_NONE {
                 if e & REF != 0 {
-                    self.blk_buf[old as usize] = e & !REF;
+                    self.buf_block[i as usize] = e & !REF;
                     continue;
                 }
                 dirty = e & DIRTY != 0;
-                self.blk_buf[old as usize] = B_NONE;
+                if let Some(p) = self.slot_of(old, i) {
+                    self.remove_slot(p);
+                }
             }
-            self.buf_block[i as usize] = block;
-            self.blk_buf[block as usize] = i | REF;
+            self.buf_block[i as usize] = block | REF;
+            self.insert(block, i);
+            self.prefetch_victims();
             return (i, if dirty { Some(old) } else { None });
+        }
+    }
+
+    /// Ask early for what replacing the clock's next likely victims (the next unreferenced
+    /// buffers from the hand) will read: for the second its table slot, for the first, whose
+    /// slot was asked for at the replacement before, the buffer words of the entries after it
+    /// that the backward shift checks.
+    fn prefetch_victims(&self) {
+        let (t, bb): (&[u32], &[u32]) = (&self.table, &self.buf_block);
+        let (mut j, mut n) = (self.hand as usize, 0);
+        for _ in 0..8 {
+            let e = bb[j];
+            if e & REF == 0 && e & BMASK != B_NONE {
+                let block = e & BMASK;
+                if n == 1 {
+                    crate::engine::prefetch::prefetch(t, self.home(hash(block)));
+                    return;
+                }
+                n = 1;
+                if let Some(p) = self.slot_of(block, j as u32) {
+                    let mut q = self.next_slot(p);
+                    for _ in 0..8 {
+                        let s = t[q];
+                        if s == EMPTY {
+                            break;
+                        }
+                        crate::engine::prefetch::prefetch(bb, self.idx(s) as usize);
+                        q = self.next_slot(q);
+                    }
+                }
+            }
+            j = if j + 1 == bb.len() { 0 } else { j + 1 };
         }
     }
 
@@ -192,10 +398,87 @@ mod tests {
         // A tenth of the blocks in the pool catches well over half of the references.
         assert!(hits > 10_000, "hits {hits}");
         for (i, &b) in db.buf_block.iter().enumerate() {
-            if b != NONE {
-                assert_eq!(db.blk_buf[b as usize] & BMASK, i as u32);
+            if b & BMASK != B_NONE {
+                assert_eq!(db.buffer_hint(b & BMASK), Some(i as u32));
             }
         }
         assert!(db.volume_of(0) < 3);
+    }
+
+    /// The buffer pool as it was kept before the table: a dense entry per block.
+    struct Dense {
+        buf_block: Vec<u32>,
+        blk_buf: Vec<u32>,
+        hand: u32,
+    }
+
+    impl Dense {
+        fn lookup(&mut self, block: u32) -> Option<u32> {
+            let e = self.blk_buf[block as usize];
+            if e & BMASK == B_NONE {
+                return None;
+            }
+            self.blk_buf[block as usize] = e | REF;
+            Some(e & BMASK)
+        }
+        fn replace(&mut self, block: u32) -> (u32, Option<u32>) {
+            loop {
+                let i = self.hand;
+                self.hand = (i + 1) % self.buf_block.len() as u32;
+                let old = self.buf_block[i as usize];
+                let e = self.blk_buf[old as usize];
+                if e & REF != 0 {
+                    self.blk_buf[old as usize] = e & !REF;
+                    continue;
+                }
+                self.blk_buf[old as usize] = B_NONE;
+                self.buf_block[i as usize] = block;
+                self.blk_buf[block as usize] = i | REF;
+                return (i, (e & DIRTY != 0).then_some(old));
+            }
+        }
+    }
+
+    #[test]
+    fn the_table_answers_as_a_dense_map_of_every_block_would() {
+        // Small tables so that probes wrap around the end and clusters are long; every get
+        // and replacement against the dense map, then every block looked up.
+        for (blocks, buffers, seed) in [(5_000u32, 700u32, 1u64), (3_001, 64, 2), (900, 899, 3)] {
+            let mut db = Database::new(
+                blocks,
+                0,
+                buffers,
+                0,
+                Zipf::new(blocks as u64, 0.6),
+                1,
+                vec![0],
+            );
+            let mut dense = Dense {
+                buf_block: (0..buffers).map(|i| db.block_of_rank(i as u64)).collect(),
+                blk_buf: vec![B_NONE; blocks as usize],
+                hand: 0,
+            };
+            for (i, &b) in dense.buf_block.iter().enumerate() {
+                dense.blk_buf[b as usize] = i as u32;
+            }
+            let mut rng = Stream::new(seed, 7);
+            for _ in 0..60_000 {
+                let b = db.sample_block(&mut rng);
+                let hit = db.lookup(b);
+                assert_eq!(hit, dense.lookup(b));
+                if hit.is_some() {
+                    if rng.chance(0.3) {
+                        db.set_dirty(b);
+                        dense.blk_buf[b as usize] |= DIRTY;
+                    }
+                } else {
+                    assert_eq!(db.replace(b), dense.replace(b));
+                }
+            }
+            for b in 0..blocks {
+                let e = dense.blk_buf[b as usize] & BMASK;
+                assert_eq!(db.buffer_hint(b), (e != B_NONE).then_some(e), "block {b}");
+            }
+        }
     }
 }

@@ -97,9 +97,9 @@ const NO_DRAW: Draw = Draw {
 };
 
 /// Gets drawn ahead of the one running. A hit costs only a few hundred nanoseconds of our
-/// time, so a cache line asked for one get ahead is often still on its way: the block's entry
-/// is asked for `AHEAD` gets ahead, and the buffer's page word `AHEAD - 2` gets ahead, once
-/// the entry it depends on has arrived.
+/// time, so a cache line asked for one get ahead is often still on its way: the block's table
+/// slot is asked for `AHEAD` gets ahead, and `AHEAD - 2` gets ahead, once the slot has
+/// arrived, the buffer word that checks it and the buffer's page word.
 const AHEAD: usize = 4;
 
 /// One user's transaction in progress.
@@ -252,15 +252,16 @@ impl Oltp {
         if tail.other != NONE {
             k.prefetch_anon(g, tail.other);
         }
-        // A block in the pool: its buffer's page. One that is not will be read through the
+        // A block in the pool (by its table slot, asked for two gets ago): the buffer word
+        // that checks it and the buffer's page. One that is not will be read through the
         // page cache: its entry there, then the page caching it.
         let files = k.guests[g].db_files.is_none();
-        match db.buffer_hint(soon.block) {
+        match db.prefetch_verify(soon.block) {
             Some(buf) => k.prefetch_anon(g, db.buf_start + buf),
             None if files => k.prefetch_file_block(g, soon.block, false),
             None => {}
         }
-        if files && db.buffer_hint(next.block).is_none() {
+        if files && db.buffer_guess(next.block).is_none() {
             k.prefetch_file_block(g, next.block, true);
         }
         cur

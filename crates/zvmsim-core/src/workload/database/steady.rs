@@ -16,7 +16,7 @@
 //! shared memory and one text page), so they order every page of the guest, also for CP:
 //! the warm start touches each guest page at its last reference, oldest first.
 
-use super::{Database, B_NONE};
+use super::{Database, B_NONE, EMPTY};
 use crate::engine::rng::Stream;
 
 /// Age buckets: 16 per octave of gets since the last reference. `AGE_NEVER` is a page not
@@ -198,16 +198,12 @@ impl Database {
 
     /// Fill the buffer pool with `blocks`, oldest first from the clock's hand (buffer 0), all
     /// unreferenced: the clock then replaces them in LRU order until gets set their bits.
+    /// Buffers beyond `blocks` are left empty.
     pub fn warm_from(&mut self, blocks: &[(u32, u16, u16)]) {
-        for &b in self.buf_block.iter() {
-            if (b as usize) < self.blk_buf.len() {
-                self.blk_buf[b as usize] = B_NONE;
-            }
-        }
-        for (i, &(block, _, _)) in blocks.iter().take(self.buffers as usize).enumerate() {
-            self.buf_block[i] = block;
-            self.blk_buf[block as usize] = i as u32;
-        }
+        self.table.fill(EMPTY);
+        self.buf_block.fill(B_NONE);
+        let n = blocks.len().min(self.buffers as usize);
+        self.fill_with(|_, i| blocks[i].0, n);
         self.hand = 0;
     }
 }
