@@ -19,3 +19,4 @@ mod reclaim;
 mod shell;
 mod swap;
 pub mod swap_areas;
+mod warm;

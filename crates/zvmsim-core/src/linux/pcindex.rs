@@ -91,22 +91,29 @@ impl PageCacheIndex {
         (s != NONE && s & !self.idx_mask() == self.fingerprint(h)).then(|| s & self.idx_mask())
     }
 
-    /// The pool page caching `block` (NONE: none); `pool[i]` is the block page i holds.
+    /// The slot holding `block`, if it is cached; `pool[i]` is the block page i holds.
     #[inline]
-    pub(super) fn get(&self, block: u32, pool: &[u32]) -> u32 {
+    fn find(&self, block: u32, pool: &[u32]) -> Option<usize> {
         let h = mix(block);
         let (fp, mask) = (self.fingerprint(h), self.idx_mask());
         let mut i = self.home(h);
         loop {
             let s = self.slots[i];
             if s == NONE {
-                return NONE;
+                return None;
             }
             if s & !mask == fp && pool[(s & mask) as usize] == block {
-                return s & mask;
+                return Some(i);
             }
             i = self.next(i);
         }
+    }
+
+    /// The pool page caching `block` (NONE: none).
+    #[inline]
+    pub(super) fn get(&self, block: u32, pool: &[u32]) -> u32 {
+        self.find(block, pool)
+            .map_or(NONE, |i| self.slots[i] & self.idx_mask())
     }
 
     /// Pool page `page` (whose pool word already holds `block`) now caches `block`, which
@@ -147,19 +154,10 @@ impl PageCacheIndex {
 
     /// `block` is no longer cached (the pool still holds every cached block, `block` too).
     pub(super) fn remove(&mut self, block: u32, pool: &[u32]) {
-        let h = mix(block);
-        let (fp, mask) = (self.fingerprint(h), self.idx_mask());
-        let mut i = self.home(h);
-        loop {
-            let s = self.slots[i];
-            if s == NONE {
-                return;
-            }
-            if s & !mask == fp && pool[(s & mask) as usize] == block {
-                break;
-            }
-            i = self.next(i);
-        }
+        let Some(i) = self.find(block, pool) else {
+            return;
+        };
+        let mask = self.idx_mask();
         self.len -= 1;
         // Backward shift: move up each later entry of the run that may sit in the hole.
         let mut hole = i;

@@ -1,0 +1,103 @@
+//! The guest's memory at the warm start: Linux after the workload has run for a while, its
+//! shared memory resident as far as it fits and its page cache full of file blocks.
+
+use super::memory::{LinuxMemory, ANON, A_OUT, A_REF, A_SLOT, FREE};
+use crate::cp::storage::NONE;
+
+/// How many page-cache blocks the warm start draws ahead of placing them.
+const WARM_AHEAD: usize = 16;
+
+impl LinuxMemory {
+    /// Pages `warm` gives the page cache when `anon` anonymous pages want to be resident.
+    pub fn warm_cache_pages(&self, anon: u64) -> u64 {
+        let cap = Self::anon_capacity(self.pages, self.kernel, self.min) as u64;
+        (self.pool.len() as u64 - anon.min(cap)).saturating_sub(self.high as u64)
+    }
+
+    /// Steady state after the workload has run for a while. `anon_heat` lists the anonymous
+    /// pages hottest first: those that fit are resident, each in pool page v where it can
+    /// (else in the first pool page left over), and the rest start on swap. The page cache
+    /// holds file blocks (`fill(i)` gives the block for the i-th cached page) and the rest up
+    /// to the high watermark is free.
+    pub fn warm(&mut self, anon_heat: impl Iterator<Item = u32>, mut fill: impl FnMut(u32) -> u32) {
+        let cap = Self::anon_capacity(self.pages, self.kernel, self.min) as u64;
+        let n = self.pool.len() as u32;
+        let mut homeless = Vec::new();
+        // While every page so far is resident in the pool page of its own number its word is
+        // implied (linux::anon); the first page placed otherwise writes the words out.
+        let mut implied = true;
+        for (k, v) in anon_heat.enumerate() {
+            if implied && ((k as u64) >= cap || v >= n) {
+                self.anon_words_from_pool();
+                implied = false;
+            }
+            if (k as u64) < cap {
+                // In use: referenced (a cleared bit would make reclaim's first revolution
+                // take the hottest pages first).
+                if v < n {
+                    if !implied {
+                        *self.anon.at_mut(v) = v | A_REF;
+                    }
+                    self.pool[v as usize] = ANON | v;
+                } else {
+                    homeless.push(v);
+                }
+                self.anon_resident += 1;
+            } else {
+                let slot = self.alloc_slot().expect("swap space checked by validation");
+                self.anon.set_slot(v, slot);
+                self.slot_owner[slot as usize] = v;
+                *self.anon.at_mut(v) = A_OUT | A_SLOT;
+            }
+        }
+        self.identity = self.anon_resident == self.shm as u64 && homeless.is_empty();
+        if implied && self.identity {
+            self.anon.set_identity();
+        } else if implied {
+            self.anon_words_from_pool();
+        }
+        let mut hole = 0u32;
+        for v in homeless {
+            while self.pool[hole as usize] != FREE {
+                hole += 1;
+            }
+            *self.anon.at_mut(v) = hole | A_REF;
+            self.pool[hole as usize] = ANON | v;
+        }
+        let room = n as u64 - self.anon_resident;
+        let cached = room.saturating_sub(self.high as u64);
+        let mut i = 0u32;
+        let mut free = Vec::new();
+        // The blocks come at random: each is drawn WARM_AHEAD places early and its entry asked
+        // for, so that the writes' misses overlap. Every i below `cached` is drawn once, in
+        // order, as before (there are at least `cached` free pool pages).
+        self.pc.reserve(cached, &self.pool);
+        let mut ahead = std::collections::VecDeque::with_capacity(WARM_AHEAD);
+        let mut drawn = 0u32;
+        for idx in 0..n {
+            if self.pool[idx as usize] != FREE {
+                continue;
+            }
+            if (i as u64) < cached {
+                while (drawn as u64) < cached && ahead.len() < WARM_AHEAD {
+                    let b = fill(drawn);
+                    drawn += 1;
+                    if b < self.pc.blocks() {
+                        self.pc.prefetch(b);
+                    }
+                    ahead.push_back(b);
+                }
+                let b = ahead.pop_front().expect("drawn ahead");
+                i += 1;
+                if b < self.pc.blocks() && self.pc.get(b, &self.pool) == NONE {
+                    self.pool[idx as usize] = b;
+                    self.pc.insert(b, idx, &self.pool);
+                    self.cached += 1;
+                    continue;
+                }
+            }
+            free.push(idx);
+        }
+        self.free = super::freelist::FreePages::from_ascending(free.into_iter(), n);
+    }
+}
