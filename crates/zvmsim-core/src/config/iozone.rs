@@ -38,7 +38,8 @@ pub struct IozoneSpec {
     /// request limit).
     #[serde(default = "default_request")]
     pub max_request: String,
-    /// Read-ahead window kept in flight ahead of a sequential reader.
+    /// Read-ahead chunk of a sequential reader (2.4: f_ramax + 1 pages): the next chunk is
+    /// read ahead when the reader enters the last one, so one to two are in flight.
     #[serde(default = "default_readahead")]
     pub readahead: String,
     /// Dirty page-cache data a writer may have before it must write back itself and wait

@@ -142,6 +142,7 @@ impl Simulation {
             paging_alias: false,
             io_cost,
             pending_ssch: Vec::with_capacity(64),
+            burst_ssch: Vec::new(),
             deferred_ssch: Default::default(),
             vdisk: super::vdisk::VdiskSystem::new(&sc.model, sc.lpar.central.pages()),
             burst_at: 0,

@@ -35,6 +35,17 @@ impl Machine {
         self.io.preload(volume, offset + block, blocks);
     }
 
+    /// The channel programs the burst of virtual CPU `v` built wait for that burst's end.
+    pub(crate) fn keep_burst_ssch(&mut self, v: usize) {
+        if self.pending_ssch.is_empty() {
+            return;
+        }
+        if self.burst_ssch.len() <= v {
+            self.burst_ssch.resize_with(v + 1, Vec::new);
+        }
+        self.burst_ssch[v].append(&mut self.pending_ssch);
+    }
+
     /// Start DASD request `req` of guest `g` on the device the driver chose.
     pub(crate) fn guest_ssch(&mut self, g: u32, req: u32) {
         self.guests[g as usize].dasd.started(req, self.now);
@@ -93,15 +104,26 @@ impl Simulation {
         }
     }
 
-    /// The burst that ended ran io_submit: start the channel programs it built; the process
-    /// sleeps unless completions already wait in its ring.
-    pub(super) fn aio_burst_end(&mut self, task: u32) {
-        let pending = std::mem::take(&mut self.m.pending_ssch);
-        for &(g, req) in &pending {
+    /// Virtual CPU `v`'s burst ended: start the channel programs it built (its io_submit
+    /// calls; the SSCHs follow the CPU time that built them).
+    pub(super) fn start_burst_ssch(&mut self, v: usize) {
+        let Some(list) = self.m.burst_ssch.get_mut(v) else {
+            return;
+        };
+        if list.is_empty() {
+            return;
+        }
+        let mut built = std::mem::take(list);
+        for &(g, req) in &built {
             self.m.guest_ssch(g, req);
         }
-        self.m.pending_ssch = pending;
-        self.m.pending_ssch.clear();
+        built.clear();
+        self.m.burst_ssch[v] = built;
+    }
+
+    /// The burst that ended ran io_submit (its channel programs have started): the process
+    /// sleeps unless completions already wait in its ring.
+    pub(super) fn aio_burst_end(&mut self, task: u32) {
         let t = &mut self.m.tasks[task as usize];
         if t.aio_waiting && t.aio_done > 0 {
             t.aio_waiting = false;

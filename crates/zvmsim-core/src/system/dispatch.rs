@@ -98,6 +98,7 @@ impl Simulation {
             }
         }
         self.m.disp.vcpus[vi].slice_used += t;
+        self.m.keep_burst_ssch(vi);
         self.m.q.push(
             self.m.now + t,
             Event::Dispatch(DispatchEvent::BurstEnd { vcpu: v }),
@@ -125,6 +126,7 @@ impl Simulation {
 
     pub(super) fn burst_end(&mut self, v: u32) {
         let vi = v as usize;
+        self.start_burst_ssch(vi);
         let pending = std::mem::replace(&mut self.m.disp.vcpus[vi].pending, Block::None);
         let g = self.m.disp.vcpus[vi].guest as usize;
         let now = self.m.now;

@@ -154,9 +154,12 @@ pub(crate) struct Machine {
     pub paging_alias: bool,
     /// CPU per I/O of Linux and CP (`[io.cost]`, its defaults without `[io]`).
     pub io_cost: crate::config::io::IoCost,
-    /// Channel programs (guest, DASD request) the running burst's io_submit built, started
-    /// when the burst ends.
+    /// Channel programs (guest, DASD request) the running burst's io_submit built; when the
+    /// burst has run they move to its virtual CPU's list in `burst_ssch`.
     pub pending_ssch: Vec<(u32, u32)>,
+    /// Per virtual CPU, the channel programs its current burst built, started when that burst
+    /// ends: the SSCH comes after the CPU that built it, not at another virtual CPU's end.
+    pub burst_ssch: Vec<Vec<(u32, u32)>>,
     /// Channel-program starts (guest, request) waiting for their device's completion path.
     pub deferred_ssch: Slots<(u32, u32)>,
     /// Virtual disks in storage, their limits and the lock their I/O passes.

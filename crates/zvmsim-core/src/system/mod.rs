@@ -30,6 +30,8 @@ mod mdisk_tests;
 #[cfg(test)]
 mod paging_alias_tests;
 #[cfg(test)]
+mod ssch_tests;
+#[cfg(test)]
 mod swap_tests;
 pub(crate) mod swapdev;
 #[cfg(test)]

@@ -5,10 +5,11 @@
 //! soon as a request's worth is there, and a writer whose dirty data reaches the dirty limit
 //! waits for writeback (2.4's balance_dirty: the writer itself starts the writeback). The
 //! write test ends when its data is on disk (iozone `-e`, fsync included). A read() copies a
-//! record out of the page cache; read-ahead keeps a window of requests in flight ahead of the
-//! reader. With `-I` (O_DIRECT) each record is one synchronous I/O. Requests of a physical
-//! volume with several LVM1 paths take the paths in turn (`linux::lvm`); the file is far
-//! larger than the guest's page cache, so the read test finds nothing of it cached.
+//! record out of the page cache; read-ahead issues the next chunk when the reader enters the
+//! last one (2.4's generic_file_readahead). With `-I` (O_DIRECT) each record is one
+//! synchronous I/O. Requests of a physical volume with several LVM1 paths take the paths in
+//! turn (`linux::lvm`); the file is far larger than the guest's page cache, so the read test
+//! finds nothing of it cached.
 //!
 //! Completions are reaped in the order the requests were issued (a request done ahead of an
 //! older one counts when the older one is done).
@@ -58,6 +59,8 @@ struct Proc {
     issued: u64,
     done: u64,
     reqs: VecDeque<u32>,
+    /// First page of the last read-ahead chunk issued (2.4's f_raend - f_ralen).
+    ra_mark: u64,
 }
 
 /// One test's result: bytes and the process's elapsed time.
@@ -111,6 +114,7 @@ impl Iozone {
                 issued: 0,
                 done: 0,
                 reqs: VecDeque::new(),
+                ra_mark: 0,
             })
             .collect::<Vec<_>>();
         Iozone {
@@ -296,6 +300,12 @@ impl Iozone {
             }
             // Writeback of whole requests (the last one may be short), or read-ahead up to
             // the window ahead of the reader.
+            if !write {
+                let pr = &mut self.procs[i];
+                while pr.pos >= pr.ra_mark + self.p.readahead {
+                    pr.ra_mark += self.p.readahead;
+                }
+            }
             let mut wrote = false;
             loop {
                 let pr = &self.procs[i];
@@ -309,8 +319,12 @@ impl Iozone {
                     } else {
                         0
                     }
-                } else if pr.issued < file && pr.issued < pr.pos + self.p.readahead {
-                    req.min(file - pr.issued)
+                } else if pr.issued < file && pr.issued < pr.ra_mark + 2 * self.p.readahead {
+                    // 2.4's generic_file_readahead: when the reader enters the last chunk read
+                    // ahead, the next chunk (f_ramax + 1 pages) is read ahead at once; so one to
+                    // two chunks are in flight, not a sliding window.
+                    req.min(pr.ra_mark + 2 * self.p.readahead - pr.issued)
+                        .min(file - pr.issued)
                 } else {
                     0
                 };
@@ -366,6 +380,7 @@ impl Iozone {
         pr.pos = 0;
         pr.issued = 0;
         pr.done = 0;
+        pr.ra_mark = 0;
         if pr.phase == Phase::Write {
             self.results[i].write_ns = el;
             pr.phase = Phase::Barrier;
@@ -409,4 +424,45 @@ pub fn lvm_of(spec: &IozoneSpec) -> crate::linux::lvm::Lvm {
         ));
     }
     lvm
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::system::Simulation;
+
+    /// The read test reads ahead in whole chunks, as 2.4's generic_file_readahead does: the
+    /// next chunk goes out when the reader enters the last one, so what has been issued is
+    /// always a whole number of chunks, and up to two chunks are in flight.
+    #[test]
+    fn read_ahead_goes_out_in_whole_chunks() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scenarios/disk-io/pav-iozone.toml");
+        let text = std::fs::read_to_string(&path).expect("scenario file");
+        let mut s = Simulation::from_toml(&text, "pav-iozone.toml", Some(1), &[]).expect("valid");
+        let (mut seen, mut most, mut t) = (0u64, 0u64, 0u64);
+        while t < s.end_ns() {
+            t += 1_000_000;
+            s.step_until(t);
+            let z = s.iozone(0).expect("iozone");
+            let (ra, file) = (z.p.readahead, z.p.file);
+            let pr = &z.procs[0];
+            if pr.phase != super::Phase::Read || pr.issued == 0 {
+                continue;
+            }
+            assert!(
+                pr.issued % ra == 0 || pr.issued == file,
+                "{} pages issued, chunks of {ra}",
+                pr.issued
+            );
+            assert!(pr.issued - pr.done <= 2 * ra);
+            most = most.max(pr.issued - pr.done);
+            seen += 1;
+        }
+        assert!(seen > 100, "{seen} samples in the read test");
+        assert!(most > ra_of(&s), "two chunks in flight at times: {most}");
+    }
+
+    fn ra_of(s: &Simulation) -> u64 {
+        s.iozone(0).expect("iozone").p.readahead
+    }
 }
