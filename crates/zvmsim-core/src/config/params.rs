@@ -107,8 +107,9 @@ params! {
     /// referenced during its last revolution); the second pass takes any unreferenced frame,
     /// the emergency pass any frame (cp/storage/working_set.rs; IBM's z/VM 6.3 report on the
     /// scan it replaced: pass 2 "based on an inaccurate working-set estimate"; the projection
-    /// and the pass boundaries are inferences). Off by default: it moves no figure of the
-    /// studies it was tried on; see docs/dcss-text.md.
+    /// and the pass boundaries are inferences). Off by default: it helps none of the figures
+    /// it was meant for (seed 000's DCSS residency, seed 001 with `shared_list_first`) and
+    /// changes no within count; see docs/dcss-text.md.
     #[serde(skip_serializing_if = "is_false")]
     working_set_steal: bool = false;
     /// CP CPU to reclaim the frame of a CMMA unused or volatile page (invalidate, no
