@@ -102,6 +102,16 @@ params! {
     /// servers: 1,081 -> 92 tx/s); see docs/dcss-text.md.
     #[serde(skip_serializing_if = "is_false")]
     shared_list_first: bool = false;
+    /// Before z/VM 6.3: demand scan's first pass takes a user's unreferenced frames only while
+    /// the user has more resident than its projected working set (the pages the clock found
+    /// referenced during its last revolution); the second pass takes any unreferenced frame,
+    /// the emergency pass any frame (cp/storage/working_set.rs; IBM's z/VM 6.3 report on the
+    /// scan it replaced: pass 2 "based on an inaccurate working-set estimate"; the projection
+    /// and the pass boundaries are inferences). Off by default: it helps none of the figures
+    /// it was meant for (seed 000's DCSS residency, seed 001 with `shared_list_first`) and
+    /// changes no within count; see docs/dcss-text.md.
+    #[serde(skip_serializing_if = "is_false")]
+    working_set_steal: bool = false;
     /// CP CPU to reclaim the frame of a CMMA unused or volatile page (invalidate, no
     /// page-out). Inference: the steal without the PGOUT; z/VM does not publish it.
     cp_cmma_reclaim: Duration = ns(300);

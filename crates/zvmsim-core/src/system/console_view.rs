@@ -113,6 +113,7 @@ impl Simulation {
             vcpus,
             task_in_page_wait,
             resident: loc.resident,
+            working_set: self.m.storage.projected_working_set(gi),
             xstor: loc.xstor,
             dasd: loc.dasd,
             page_reads: c.page_faults_dasd,

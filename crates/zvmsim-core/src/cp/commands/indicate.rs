@@ -38,6 +38,9 @@ pub struct UserView {
     /// Its Linux has a task waiting for a host page-in (pfault): CP counts it in page wait.
     pub task_in_page_wait: bool,
     pub resident: u64,
+    /// CP's projected working set (`[model] working_set_steal`); None: not modelled, the
+    /// resident pages stand for it.
+    pub working_set: Option<u64>,
     pub xstor: u64,
     pub dasd: u64,
     /// Since logon: page reads from DASD and from XSTOR, virtual and CP CPU, I/Os.
@@ -188,10 +191,11 @@ fn min_sec(ns: u64) -> String {
 fn user_lines(u: &UserView, v: &CpView) -> Vec<String> {
     let stor = super::size_text(u.storage_bytes);
     let connect = v.now_s.max(0.0) as u64 / 60;
-    // Working set: CP's estimate is not modelled; the resident pages stand for it. Locked
+    // Working set: CP's projection with `working_set_steal`, else the resident pages. Locked
     // and reserved pages: none (no SET RESERVED, no locked pages). The guest IPLs from its
     // first minidisk (0200, inference); its devices: console, reader, punch, printer and the
     // IPL disk (inference).
+    let ws = u.working_set.unwrap_or(u.resident);
     let mut out = vec![
         format!(
             "USERID={:<8} MACH=ESA STOR={stor} VIRT=V XSTORE=NONE",
@@ -202,14 +206,14 @@ fn user_lines(u: &UserView, v: &CpView) -> Vec<String> {
     // Page writes are not counted per guest (CP writes blocks for many guests): 0.
     if modern(v.level) {
         out.push(format!(
-            "PAGES: RES={0}  WS={0}  LOCKEDREAL=0  RESVD=0",
+            "PAGES: RES={}  WS={ws}  LOCKEDREAL=0  RESVD=0",
             u.resident
         ));
         out.push(format!("       INSTAN={}", u.resident));
         out.push(format!("NPREF=0  PREF=0  READS={}  WRITES=0", u.page_reads));
     } else {
         out.push(format!(
-            "PAGES: RES={0:08} WS={0:08} LOCK=00000000 RESVD=00000000",
+            "PAGES: RES={:08} WS={ws:08} LOCK=00000000 RESVD=00000000",
             u.resident
         ));
         out.push(format!(

@@ -180,6 +180,13 @@ fn indicate_user_per_release() {
         r[6],
         "        RDR=000000 PRT=000000 PCH=000000 TYPE=CP   CPUAFFIN=ON"
     );
+    // With `[model] working_set_steal`, WS= is CP's projection, not the resident count.
+    let mut v = view("5.3");
+    v.users[1].working_set = Some(4321);
+    assert_eq!(
+        respond(&cmd, &v)[2],
+        "PAGES: RES=00100000 WS=00004321 LOCK=00000000 RESVD=00000000"
+    );
     let bad = parse("IND USER LNX09").unwrap();
     assert_eq!(
         respond(&bad, &view("7.1")),

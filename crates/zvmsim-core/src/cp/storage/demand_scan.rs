@@ -42,6 +42,20 @@ impl Storage {
         }
     }
 
+    /// Move the clock hand one frame on; at the end of a revolution the working-set
+    /// projections are taken (working_set.rs).
+    #[inline]
+    fn advance_hand(&mut self, n: u32, ws_rule: bool) {
+        if self.hand + 1 == n {
+            self.hand = 0;
+            if ws_rule {
+                self.ws_revolution();
+            }
+        } else {
+            self.hand += 1;
+        }
+    }
+
     /// Steal frames until the available list reaches its high threshold. The clock hand
     /// approximates CP's passes over the frame-owned lists: a referenced frame has its
     /// reference bit reset (it ages), an unreferenced one is stolen.
@@ -57,9 +71,10 @@ impl Storage {
         let mut examined: u64 = 0;
         let mut limit = SCAN_PASSES * n as u64;
         let mut selective = SELECTIVE_PASSES * n as u64;
+        let ws_rule = self.working_set_rule();
         while self.avail_free() < self.high_mark as u64 && examined < limit {
             let f = self.hand;
-            self.hand = if self.hand + 1 == n { 0 } else { self.hand + 1 };
+            self.advance_hand(n, ws_rule);
             self.clock_travel += 1;
             self.prefetch_frame_page(f + SCAN_PREFETCH, n);
             let page = self.fr_page[f as usize];
@@ -78,6 +93,17 @@ impl Storage {
                 && self.guest_state(page as usize) != cmma::UNUSED
             {
                 self.pg[page as usize] &= !REF;
+                if ws_rule {
+                    self.ws_seen(self.space_of(page));
+                }
+                continue;
+            }
+            // Pass 1 (the first of the selective laps) leaves users within their working set.
+            if ws_rule
+                && examined + (n as u64) < selective
+                && w & REF == 0
+                && self.ws_spares(self.space_of(page))
+            {
                 continue;
             }
             self.steal(f, cp);
@@ -120,11 +146,15 @@ impl Storage {
         }
         // Frames above 2 GB visited on the way: examined and aged.
         let passed = examined * (ratio - 1);
+        let ws_rule = self.working_set_rule();
         for _ in 0..passed.min(n as u64) {
             let f = self.hand;
-            self.hand = if self.hand + 1 == n { 0 } else { self.hand + 1 };
+            self.advance_hand(n, ws_rule);
             let page = self.fr_page[f as usize];
             if page < CP_OWNED {
+                if ws_rule && self.pg[page as usize] & REF != 0 {
+                    self.ws_seen(self.space_of(page));
+                }
                 self.pg[page as usize] &= !REF;
             }
         }

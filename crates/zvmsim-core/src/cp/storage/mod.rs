@@ -55,6 +55,7 @@ pub use spaces::SegmentCounts;
 #[cfg(test)]
 mod test_util;
 mod touch;
+mod working_set;
 
 pub const NONE: u32 = u32::MAX;
 /// A frame CP owns (nucleus, control blocks, PGMBKs).
@@ -260,6 +261,8 @@ pub struct Storage {
     slot_until_ref: bool,
     /// Saved segments and nonshared copies added at run time (spaces.rs).
     pub(super) kinds: spaces::SpaceKinds,
+    /// Before 6.3, with `working_set_steal`: the users' projected working sets.
+    ws: working_set::WorkingSets,
 }
 
 impl Storage {
@@ -355,6 +358,7 @@ impl Storage {
             keep_slot: params.keep_slot_on_pagein,
             slot_until_ref: params.keep_slot_on_pagein && params.slot_until_referenced,
             kinds: spaces::SpaceKinds::new(n_spaces),
+            ws: Default::default(),
         };
         // CP's nucleus and fixed control blocks occupy the lowest frames.
         let cp = cp_frames.min(frames / CP_FRAMES_MAX_DIVISOR);

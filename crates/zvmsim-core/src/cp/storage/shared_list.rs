@@ -36,7 +36,7 @@ impl Storage {
         if !self.kinds.any_segment || !self.p.shared_list_first {
             return 0;
         }
-        let ranges = self.segment_ranges();
+        let (segs, ranges) = self.segment_ranges();
         let total: u64 = ranges.iter().map(|&(b, e)| (e - b) as u64).sum();
         if total == 0 {
             return 0;
@@ -45,18 +45,22 @@ impl Storage {
         let budget = SHARED_STEPS_PER_FRAME * high.saturating_sub(self.avail_free());
         let mut p = self.shared_hand;
         let (mut walked, mut examined, mut steps) = (0u64, 0u64, 0u64);
+        let ws_rule = self.working_set_rule();
         while walked < total && steps < budget && self.avail_free() < high {
             steps += 1;
             // The range holding the hand, or the next one (wrapping to the first).
-            let (_, e) = match ranges.iter().find(|&&(_, e)| p < e) {
-                Some(&(b, e)) if p < b => {
-                    p = b;
-                    (b, e)
+            let (g, e) = match ranges.iter().position(|&(_, e)| p < e) {
+                Some(i) => {
+                    p = p.max(ranges[i].0);
+                    (segs[i], ranges[i].1)
                 }
-                Some(&r) => r,
                 None => {
+                    // A lap of the shared list ends: its working set is what it found used.
+                    if ws_rule {
+                        self.ws_shared_lap(&segs);
+                    }
                     p = ranges[0].0;
-                    ranges[0]
+                    (segs[0], ranges[0].1)
                 }
             };
             let seg = (p / SEG_PAGES) as usize;
@@ -72,7 +76,10 @@ impl Storage {
                 examined += 1;
                 if w & REF != 0 {
                     self.pg[p as usize] &= !REF;
-                } else {
+                    if ws_rule {
+                        self.ws_count(g);
+                    }
+                } else if !(ws_rule && self.ws_shared_spares(g)) {
                     self.steal(f, cp);
                 }
             }
@@ -85,12 +92,12 @@ impl Storage {
         examined
     }
 
-    /// Page-index ranges (first, end) of the saved segments' shared spaces, ascending.
-    fn segment_ranges(&self) -> Vec<(u32, u32)> {
+    /// The saved segments' shared spaces and their page-index ranges (first, end), ascending.
+    fn segment_ranges(&self) -> (Vec<usize>, Vec<(u32, u32)>) {
         (0..self.space_resident.len())
             .filter(|&g| self.kinds.is_segment(g))
-            .map(|g| (self.space_base[g], self.space_base[g + 1]))
-            .collect()
+            .map(|g| (g, (self.space_base[g], self.space_base[g + 1])))
+            .unzip()
     }
 }
 
@@ -205,6 +212,28 @@ mod tests {
             st.on_xstor()
         );
         assert_eq!(st.moved.xs_to_dasd, 0);
+        st.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn with_the_working_set_rule_the_list_keeps_what_it_used_last_lap() {
+        let (mut st, seg) = storage();
+        st.p.working_set_steal = true;
+        let s = st.space(seg);
+        let mut cp = CpWork::default();
+        // A lap that finds all 150 used: the next lap's projection is 150.
+        for p in 0..150 {
+            st.touch(s, p, Access::Read, &mut cp);
+        }
+        assert_eq!(st.steal_shared_first(&mut cp), 150);
+        // Unreferenced since, but within its working set: pass 1 takes none of them.
+        st.steal_shared_first(&mut cp);
+        assert_eq!(st.space_resident[seg.0 as usize], 150);
+        assert_eq!(st.projected_working_set(seg.0 as usize), Some(150));
+        // The lap after finds none used: the projection falls to 0 and the list gives.
+        st.steal_shared_first(&mut cp);
+        st.steal_shared_first(&mut cp);
+        assert!(st.space_resident[seg.0 as usize] < 150);
         st.check_invariants().unwrap();
     }
 
