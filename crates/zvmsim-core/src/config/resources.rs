@@ -23,7 +23,7 @@ const CP_PER_FRAME: u64 = 4;
 const CP_PER_XSTOR_BLOCK: u64 = 8;
 const CP_PER_SLOT: u64 = 6;
 /// Linux: per pool page its state (u32) and referenced bit, in eighths of a byte; free pages
-/// above every page ever used need no free-list entry (linux/freelist.rs), and those below are
+/// above every page ever used need no free-list entry (engine/freelist.rs), and those below are
 /// few beside the pool; per page the page cache can hold (the pool less the shared memory, at
 /// most the database) an index slot (u32) at a load of at most 0.7 (linux/pcindex.rs); per
 /// buffer its slot in the buffer pool's table of blocks (u32 at a load of at most 0.7,

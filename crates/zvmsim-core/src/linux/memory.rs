@@ -88,9 +88,9 @@ pub struct LinuxMemory {
     pub page_cluster: u32,
     /// Pages a major fault read ahead (anonymous page, global page), for the caller to check.
     pub readahead: Vec<(u32, u32)>,
-    pub(super) free: super::freelist::FreePages,
+    pub(super) free: crate::engine::freelist::FreePages,
     /// Free slots of the static swap space: a swap area never used costs no entry per slot.
-    pub(super) swap_free: super::freelist::FreePages,
+    pub(super) swap_free: crate::engine::freelist::FreePages,
     /// Areas activated by `swapon` and the priorities (`linux::swap_areas`).
     pub areas: super::swap_areas::SwapAreas,
     /// Every anonymous page is in pool page v and reclaim has never considered mapped pages:
@@ -158,7 +158,7 @@ impl LinuxMemory {
             readahead: Vec::new(),
             free: Default::default(),
             // Slots are handed out in ascending order, in clusters.
-            swap_free: super::freelist::FreePages::all(swap),
+            swap_free: crate::engine::freelist::FreePages::all(swap),
             areas: super::swap_areas::SwapAreas::with_static(swap, 1),
             identity: false,
             hand: 0,

@@ -10,7 +10,6 @@ pub mod dasd;
 pub mod dasdprof;
 pub mod dcssblk;
 pub(crate) mod filemap;
-mod freelist;
 pub(crate) mod kernel;
 pub mod lvm;
 pub mod memory;

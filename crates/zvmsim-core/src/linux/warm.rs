@@ -98,6 +98,6 @@ impl LinuxMemory {
             }
             free.push(idx);
         }
-        self.free = super::freelist::FreePages::from_ascending(free.into_iter(), n);
+        self.free = crate::engine::freelist::FreePages::from_ascending(free.into_iter(), n);
     }
 }

@@ -180,7 +180,7 @@ pub struct Storage {
     avail_lo: Vec<u32>,
     /// Exact count of free frames below 2 GB (`avail_lo` may hold stale entries).
     lo_free_count: u64,
-    avail_hi: Vec<u32>,
+    avail_hi: crate::engine::freelist::FreePages,
     /// Free below-2 GB frames as a bitmap, for contiguous-pair search (5.2 PGMBKs).
     lo_free: Vec<u64>,
     lo_cursor: u32,
@@ -219,7 +219,7 @@ pub struct Storage {
     open_blocks: Vec<Vec<u32>>,
     open_spaces: Vec<u32>,
     /// Pages a block read made resident unreferenced: (page, frame, due clock travel).
-    companions: std::collections::VecDeque<(u32, u32, u64)>,
+    companions: blocks::Companions,
     /// Pages written to DASD blocks since IPL.
     moved_to_blocks: u64,
     /// Frames the demand-scan clock hand has passed since IPL.
@@ -305,7 +305,7 @@ impl Storage {
             fr_page: vec![NONE; frames as usize],
             avail_lo: Vec::new(),
             lo_free_count: 0,
-            avail_hi: Vec::new(),
+            avail_hi: crate::engine::freelist::FreePages::default(),
             lo_free: vec![0; (FRAMES_BELOW_2G as usize).div_ceil(64)],
             lo_cursor: 0,
             hand: 0,
@@ -330,7 +330,7 @@ impl Storage {
             reserve_groups: 0,
             open_blocks: vec![Vec::new(); n_spaces],
             open_spaces: Vec::new(),
-            companions: std::collections::VecDeque::new(),
+            companions: blocks::Companions::default(),
             clock_travel: 0,
             moved_to_blocks: 0,
             companion_window: blocks::companion_window(params.block_companion_window, frames),
@@ -373,7 +373,10 @@ impl Storage {
         for f in top..frames {
             st.fr_page[f as usize] = CP_OWNED;
         }
-        for f in (cp..top).rev() {
+        // Frames above 2 GB start as the available list's untouched run (no entries).
+        let hi_start = cp.max(FRAMES_BELOW_2G).min(top);
+        st.avail_hi = crate::engine::freelist::FreePages::range(hi_start, top);
+        for f in (cp..hi_start).rev() {
             st.free_frame(f);
         }
         st.pageable = top - cp;
