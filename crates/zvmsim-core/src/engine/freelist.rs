@@ -71,6 +71,14 @@ impl FreePages {
         })
     }
 
+    /// The entry `pop` would hand out next.
+    pub(crate) fn peek(&self) -> Option<u32> {
+        self.stack
+            .last()
+            .copied()
+            .or((self.next < self.end).then_some(self.next))
+    }
+
     #[inline]
     pub(crate) fn push(&mut self, i: u32) {
         self.stack.push(i);

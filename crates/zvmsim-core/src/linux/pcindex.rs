@@ -120,7 +120,9 @@ impl PageCacheIndex {
     /// was not cached.
     pub(super) fn insert(&mut self, block: u32, page: u32, pool: &[u32]) {
         if (self.len + 1) * LOAD_NUM > self.slots.len() as u64 * LOAD_DEN {
-            self.resize(self.len + 1 + self.len / 2, pool);
+            // Grow by an eighth: the page cache grows by little past the warm start's size
+            // (bounded by the pool), and each slot is 4 bytes per guest page cached.
+            self.resize(self.len + 1 + self.len / 8, pool);
         }
         self.place(block, page);
         self.len += 1;

@@ -193,7 +193,7 @@ mod tests {
         assert!(st.writes.len() > 4);
         for group in 0..st.slot_groups() as u32 {
             let spaces: std::collections::BTreeSet<usize> = (0..st.block)
-                .map(|j| st.slot_page[(group * st.block + j) as usize])
+                .map(|j| !st.slot_page[(group * st.block + j) as usize])
                 .filter(|&p| p != NONE)
                 .map(|p| st.space_of(p))
                 .collect();
@@ -224,7 +224,7 @@ mod tests {
         let n = st.complete_pagein(group, &mut cp);
         assert!(n > 2, "block brought {n} pages");
         let companions: Vec<u32> = (0..st.block)
-            .map(|j| st.slot_page[(group * st.block + j) as usize])
+            .map(|j| !st.slot_page[(group * st.block + j) as usize])
             .filter(|&p| p != NONE && p != 0)
             .collect();
         // The faulting page and one companion are referenced; the others are not.

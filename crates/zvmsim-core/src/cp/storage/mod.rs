@@ -201,11 +201,14 @@ pub struct Storage {
     // --- expanded storage ---
     pub xstor: Xstor,
     // --- DASD paging space ---
+    /// The page on each slot, complemented (`!page`; 0 is a free slot), so that the array is
+    /// zeroed memory the kernel supplies lazily: slots never handed out cost nothing.
     slot_page: Vec<u32>,
     block: u32,
     grp_live: Vec<u8>,
     vol_group_base: Vec<u32>,
-    vol_free_groups: Vec<Vec<u32>>,
+    /// Per volume its free slot groups, lowest first (the never-used tail needs no entries).
+    vol_free_groups: Vec<crate::engine::freelist::FreePages>,
     /// Per paging volume, one past the highest slot ever handed out (QUERY ALLOC PAGE's
     /// HIGH PAGE).
     vol_high: Vec<u32>,
@@ -290,8 +293,11 @@ impl Storage {
         for &s in volume_slots {
             let groups = (s / block as u64) as u32;
             let base = *vol_group_base.last().unwrap_or(&0);
-            // Highest group first so that pop() hands out low slot numbers first.
-            vol_free_groups.push((base..base + groups).rev().collect::<Vec<u32>>());
+            // Low slot numbers are handed out first.
+            vol_free_groups.push(crate::engine::freelist::FreePages::range(
+                base,
+                base + groups,
+            ));
             vol_group_base.push(base + groups);
         }
         let groups_total = *vol_group_base.last().unwrap_or(&0) as usize;
@@ -319,7 +325,7 @@ impl Storage {
             seg_pgmbk: vec![[NONE; PGMBK_FRAMES]; total_pages.div_ceil(SEG_PAGES as usize)],
             pgmbk_frames: 0,
             xstor: Xstor::new(xstor_blocks),
-            slot_page: vec![NONE; groups_total * block as usize],
+            slot_page: vec![0; groups_total * block as usize],
             block,
             grp_live: vec![0; groups_total],
             vol_group_base,
