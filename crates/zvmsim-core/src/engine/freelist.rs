@@ -72,6 +72,7 @@ impl FreePages {
     }
 
     /// The entry `pop` would hand out next.
+    #[cfg(test)]
     pub(crate) fn peek(&self) -> Option<u32> {
         self.stack
             .last()

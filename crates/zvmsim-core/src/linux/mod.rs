@@ -14,6 +14,7 @@ pub(crate) mod kernel;
 pub mod lvm;
 pub mod memory;
 mod pcindex;
+mod pool;
 mod reclaim;
 mod shell;
 mod swap;
