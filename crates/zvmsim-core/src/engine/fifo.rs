@@ -40,7 +40,7 @@ impl<T: Copy> ChunkedFifo<T> {
     }
 
     pub fn push_back(&mut self, v: T) {
-        if self.chunks.back().is_none_or(|c| c.len() == CHUNK) {
+        if self.chunks.back().map_or(true, |c| c.len() == CHUNK) {
             let chunk = self
                 .spare
                 .take()
