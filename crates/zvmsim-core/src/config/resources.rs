@@ -14,9 +14,9 @@ use crate::monitor::rows::{GuestRow, SystemRow};
 /// the DASD slot (u32 each), plus its share of the segment tables.
 const CP_PER_PAGE: u64 = 9;
 /// z/VM 6.3 and later (cp/storage/agelist.rs): per guest page the frame it keeps while on the
-/// aging list (u32); per frame its list links (two u32) and early-write flag.
+/// aging list (u32); per frame its list links (two u32) and early-write bit.
 const AGING_PER_PAGE: u64 = 4;
-const AGING_PER_FRAME: u64 = 9;
+const AGING_PER_FRAME: u64 = 8;
 /// Bytes per real frame (owning page), per XSTOR block (owner, age) and per paging slot (its
 /// page, its group's live count, and the group's free-list entry once freed after use; the
 /// slots of groups never handed out are never written and cost nothing, but a long run may
