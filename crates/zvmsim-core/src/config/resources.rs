@@ -14,16 +14,18 @@ use crate::monitor::rows::{GuestRow, SystemRow};
 /// the DASD slot (u32 each), plus its share of the segment tables.
 const CP_PER_PAGE: u64 = 9;
 /// z/VM 6.3 and later (cp/storage/agelist.rs): per guest page the frame it keeps while on the
-/// aging list (u32); per frame its list links (two u32) and early-write flag.
+/// aging list (u32); per frame its list links (two u32) and early-write bit.
 const AGING_PER_PAGE: u64 = 4;
-const AGING_PER_FRAME: u64 = 9;
+const AGING_PER_FRAME: u64 = 8;
 /// Bytes per real frame (owning page), per XSTOR block (owner, age) and per paging slot (its
-/// page, the group's live count, free list and page-in entry).
+/// page, its group's live count, and the group's free-list entry once freed after use; the
+/// slots of groups never handed out are never written and cost nothing, but a long run may
+/// reach them all).
 const CP_PER_FRAME: u64 = 4;
 const CP_PER_XSTOR_BLOCK: u64 = 8;
-const CP_PER_SLOT: u64 = 6;
+const CP_PER_SLOT: u64 = 5;
 /// Linux: per pool page its state (u32) and referenced bit, in eighths of a byte; free pages
-/// above every page ever used need no free-list entry (linux/freelist.rs), and those below are
+/// above every page ever used need no free-list entry (engine/freelist.rs), and those below are
 /// few beside the pool; per page the page cache can hold (the pool less the shared memory, at
 /// most the database) an index slot (u32) at a load of at most 0.7 (linux/pcindex.rs); per
 /// buffer its slot in the buffer pool's table of blocks (u32 at a load of at most 0.7,
@@ -32,6 +34,9 @@ const CP_PER_SLOT: u64 = 6;
 /// as reclaim may end that during the run); per swap slot its owner and free-list entry (the
 /// latter only for slots freed after use: counted, as a swap-bound run frees them all).
 const LINUX_PER_POOL_PAGE_EIGHTHS: u64 = 33;
+/// A guest without a workload never uses its pool pages: their words are zeroed memory never
+/// written (linux/pool.rs), and only the referenced bit is held.
+const IDLE_POOL_PAGE_EIGHTHS: u64 = 1;
 /// Page-cache index bytes per cacheable page: 4 bytes at 7 entries per 10 slots.
 const PC_INDEX_NUM: u64 = 40;
 const PC_INDEX_DEN: u64 = 7;
@@ -97,9 +102,14 @@ pub fn estimate(s: &Scenario) -> Estimate {
         guests += n;
         let pages = g.storage.pages();
         let pool = pages.saturating_sub(g.linux.kernel.pages());
+        let pool_eighths = if g.workload.is_some() {
+            LINUX_PER_POOL_PAGE_EIGHTHS
+        } else {
+            IDLE_POOL_PAGE_EIGHTHS
+        };
         add(
             format!("guests[{i}].storage"),
-            n.saturating_mul(pages * cp_per_page + pool * LINUX_PER_POOL_PAGE_EIGHTHS / 8),
+            n.saturating_mul(pages * cp_per_page + pool * pool_eighths / 8),
         );
         add(
             format!("guests[{i}].linux.swap"),

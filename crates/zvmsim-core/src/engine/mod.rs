@@ -1,3 +1,5 @@
+pub mod fifo;
+pub mod freelist;
 pub mod huge;
 pub mod prefetch;
 pub mod queue;

@@ -381,7 +381,7 @@ impl LinuxMemory {
                 &mut self.cmm.pages
             };
             let Some(i) = list.pop() else { break };
-            self.pool[i as usize] = FREE;
+            self.pool.set(i, FREE);
             self.free.push(i);
             self.set_state(i, crate::cp::storage::GuestState::Unused);
             done += 1;
@@ -391,7 +391,7 @@ impl LinuxMemory {
 
     /// The pool page `i`, just allocated, joins a balloon pool.
     fn balloon_take(&mut self, i: u32, timed: bool) {
-        self.pool[i as usize] = BALLOON;
+        self.pool.set(i, BALLOON);
         if timed {
             self.cmm.timed.push(i);
         } else {
@@ -403,7 +403,7 @@ impl LinuxMemory {
     pub(super) fn check_balloon(&self, tagged: u64) -> Result<(), String> {
         let c = &self.cmm;
         for &i in c.pages.iter().chain(&c.timed) {
-            if self.pool.get(i as usize) != Some(&BALLOON) {
+            if (i as usize) >= self.pool.len() || self.pool.at(i) != BALLOON {
                 return Err(format!(
                     "balloon lists pool page {i}, which is not a balloon page"
                 ));

@@ -71,7 +71,7 @@ pub struct LinuxMemory {
     /// Anonymous pages (shared memory).
     pub shm: u32,
     /// Per pool page: FREE, a file block, or ANON | anonymous page.
-    pub(super) pool: Vec<u32>,
+    pub(super) pool: super::pool::PoolWords,
     /// Referenced bit of each pool page holding a file page.
     pub(super) pool_ref: fixedbitset::FixedBitSet,
     /// The pool page caching each file block (`linux::pcindex`).
@@ -88,9 +88,9 @@ pub struct LinuxMemory {
     pub page_cluster: u32,
     /// Pages a major fault read ahead (anonymous page, global page), for the caller to check.
     pub readahead: Vec<(u32, u32)>,
-    pub(super) free: super::freelist::FreePages,
+    pub(super) free: crate::engine::freelist::FreePages,
     /// Free slots of the static swap space: a swap area never used costs no entry per slot.
-    pub(super) swap_free: super::freelist::FreePages,
+    pub(super) swap_free: crate::engine::freelist::FreePages,
     /// Areas activated by `swapon` and the priorities (`linux::swap_areas`).
     pub areas: super::swap_areas::SwapAreas,
     /// Every anonymous page is in pool page v and reclaim has never considered mapped pages:
@@ -148,7 +148,7 @@ impl LinuxMemory {
             pages,
             kernel,
             shm,
-            pool: vec![FREE; n],
+            pool: super::pool::PoolWords::free(n),
             pool_ref: fixedbitset::FixedBitSet::with_capacity(n),
             pc: super::pcindex::PageCacheIndex::new(blocks, n as u32),
             anon: super::anon::AnonPages::new(shm),
@@ -158,7 +158,7 @@ impl LinuxMemory {
             readahead: Vec::new(),
             free: Default::default(),
             // Slots are handed out in ascending order, in clusters.
-            swap_free: super::freelist::FreePages::all(swap),
+            swap_free: crate::engine::freelist::FreePages::all(swap),
             areas: super::swap_areas::SwapAreas::with_static(swap, 1),
             identity: false,
             hand: 0,
@@ -195,7 +195,7 @@ impl LinuxMemory {
     /// out of memory if none does.
     pub(super) fn anon_words_from_pool(&mut self) {
         for i in 0..self.pool.len() as u32 {
-            let o = self.pool[i as usize];
+            let o = self.pool.at(i);
             if o != FREE && o != BALLOON && o & ANON != 0 {
                 *self.anon.at_mut(o & !ANON) = i | A_REF;
             }
@@ -205,7 +205,7 @@ impl LinuxMemory {
     /// Runs [lo, hi) of pool pages that hold file pages or are free (not anonymous memory).
     pub fn file_or_free_runs(&self) -> Vec<(u32, u32)> {
         let mut runs: Vec<(u32, u32)> = Vec::new();
-        for (i, &o) in self.pool.iter().enumerate() {
+        for (i, o) in self.pool.iter().enumerate() {
             if (o != FREE && o & ANON != 0) || o == BALLOON {
                 continue;
             }
@@ -245,7 +245,7 @@ impl LinuxMemory {
             return None;
         }
         let i = self.pc.guess(block)?;
-        crate::engine::prefetch::prefetch(&self.pool, i as usize);
+        self.pool.prefetch(i);
         Some(self.pool_global(i))
     }
 
@@ -301,7 +301,7 @@ impl LinuxMemory {
         // or a page with a swap copy; take the first such page found.
         let i = (0..self.pool.len() as u32)
             .find(|&i| {
-                let o = self.pool[i as usize];
+                let o = self.pool.at(i);
                 (o & ANON == 0 && o != BALLOON)
                     || (o & ANON != 0 && self.anon.at(o & !ANON) & A_SLOT != 0)
             })
@@ -343,7 +343,7 @@ impl LinuxMemory {
             self.set_state(old, GuestState::Stable);
             return (old, scanned);
         }
-        self.pool[i as usize] = block;
+        self.pool.set(i, block);
         self.pc.insert(block, i, &self.pool);
         self.pool_ref.remove(i as usize);
         self.cached += 1;
@@ -381,7 +381,7 @@ impl LinuxMemory {
             return;
         }
         for i in 0..self.pool.len() as u32 {
-            let o = self.pool[i as usize];
+            let o = self.pool.at(i);
             if o == FREE {
                 self.set_state(i, GuestState::Unused);
             } else if o & ANON == 0 {
@@ -404,7 +404,7 @@ impl LinuxMemory {
         self.pool_ref
             .ones()
             .filter(|&i| {
-                let o = self.pool[i];
+                let o = self.pool.at(i as u32);
                 o != FREE && o != BALLOON && o & ANON == 0
             })
             .count() as u64
@@ -419,7 +419,7 @@ impl LinuxMemory {
     /// equal their sums, and swap slots are conserved.
     pub fn check(&self) -> Result<(), String> {
         let (mut cached, mut anon, mut free, mut balloon) = (0u64, 0u64, 0u64, 0u64);
-        for (i, &o) in self.pool.iter().enumerate() {
+        for (i, o) in self.pool.iter().enumerate() {
             if o == FREE {
                 free += 1;
             } else if o == BALLOON {

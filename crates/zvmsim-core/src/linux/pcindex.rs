@@ -91,9 +91,9 @@ impl PageCacheIndex {
         (s != NONE && s & !self.idx_mask() == self.fingerprint(h)).then(|| s & self.idx_mask())
     }
 
-    /// The slot holding `block`, if it is cached; `pool[i]` is the block page i holds.
+    /// The slot holding `block`, if it is cached; `pool.at(i)` is the block page i holds.
     #[inline]
-    fn find(&self, block: u32, pool: &[u32]) -> Option<usize> {
+    fn find(&self, block: u32, pool: &super::pool::PoolWords) -> Option<usize> {
         let h = mix(block);
         let (fp, mask) = (self.fingerprint(h), self.idx_mask());
         let mut i = self.home(h);
@@ -102,7 +102,7 @@ impl PageCacheIndex {
             if s == NONE {
                 return None;
             }
-            if s & !mask == fp && pool[(s & mask) as usize] == block {
+            if s & !mask == fp && pool.at(s & mask) == block {
                 return Some(i);
             }
             i = self.next(i);
@@ -111,16 +111,18 @@ impl PageCacheIndex {
 
     /// The pool page caching `block` (NONE: none).
     #[inline]
-    pub(super) fn get(&self, block: u32, pool: &[u32]) -> u32 {
+    pub(super) fn get(&self, block: u32, pool: &super::pool::PoolWords) -> u32 {
         self.find(block, pool)
             .map_or(NONE, |i| self.slots[i] & self.idx_mask())
     }
 
     /// Pool page `page` (whose pool word already holds `block`) now caches `block`, which
     /// was not cached.
-    pub(super) fn insert(&mut self, block: u32, page: u32, pool: &[u32]) {
+    pub(super) fn insert(&mut self, block: u32, page: u32, pool: &super::pool::PoolWords) {
         if (self.len + 1) * LOAD_NUM > self.slots.len() as u64 * LOAD_DEN {
-            self.resize(self.len + 1 + self.len / 2, pool);
+            // Grow by an eighth: the page cache grows by little past the warm start's size
+            // (bounded by the pool), and each slot is 4 bytes per guest page cached.
+            self.resize(self.len + 1 + self.len / 8, pool);
         }
         self.place(block, page);
         self.len += 1;
@@ -136,24 +138,24 @@ impl PageCacheIndex {
     }
 
     /// Room for `n` entries without growing (the warm start knows how many it will cache).
-    pub(super) fn reserve(&mut self, n: u64, pool: &[u32]) {
+    pub(super) fn reserve(&mut self, n: u64, pool: &super::pool::PoolWords) {
         if n * LOAD_NUM > self.slots.len() as u64 * LOAD_DEN {
             self.resize(n, pool);
         }
     }
 
-    fn resize(&mut self, n: u64, pool: &[u32]) {
+    fn resize(&mut self, n: u64, pool: &super::pool::PoolWords) {
         let want = ((n * LOAD_NUM).div_ceil(LOAD_DEN) as usize).max(MIN_SLOTS);
         let old = std::mem::replace(&mut self.slots, vec![NONE; want]);
         let mask = self.idx_mask();
         for s in old.into_iter().filter(|&s| s != NONE) {
             let page = s & mask;
-            self.place(pool[page as usize], page);
+            self.place(pool.at(page), page);
         }
     }
 
     /// `block` is no longer cached (the pool still holds every cached block, `block` too).
-    pub(super) fn remove(&mut self, block: u32, pool: &[u32]) {
+    pub(super) fn remove(&mut self, block: u32, pool: &super::pool::PoolWords) {
         let Some(i) = self.find(block, pool) else {
             return;
         };
@@ -167,7 +169,7 @@ impl PageCacheIndex {
             if s == NONE {
                 break;
             }
-            let home = self.home(mix(pool[(s & mask) as usize]));
+            let home = self.home(mix(pool.at(s & mask)));
             // The entry may move to the hole unless its home lies cyclically in (hole, j].
             let stays = if hole <= j {
                 hole < home && home <= j
@@ -200,7 +202,7 @@ mod tests {
     #[test]
     fn behaves_as_a_dense_map() {
         let (blocks, n) = (50_000u32, 4_000u32);
-        let mut pool = vec![NONE; n as usize];
+        let mut pool = super::super::pool::PoolWords::free(n as usize);
         let mut dense = vec![NONE; blocks as usize];
         let mut ix = PageCacheIndex::new(blocks, n);
         let mut rng = Stream::new(11, 1);
@@ -211,7 +213,7 @@ mod tests {
             assert_eq!(ix.get(b, &pool), dense[b as usize], "step {step} block {b}");
             if dense[b as usize] == NONE && !free.is_empty() && rng.uniform() < 0.6 {
                 let p = free.pop().expect("free page");
-                pool[p as usize] = b;
+                pool.set(p, b);
                 ix.insert(b, p, &pool);
                 dense[b as usize] = p;
                 cached.push(b);
@@ -220,7 +222,7 @@ mod tests {
                 let o = cached.swap_remove(k);
                 let p = dense[o as usize];
                 ix.remove(o, &pool);
-                pool[p as usize] = NONE;
+                pool.set(p, NONE);
                 dense[o as usize] = NONE;
                 free.push(p);
             }

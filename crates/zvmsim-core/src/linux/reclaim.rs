@@ -56,7 +56,7 @@ impl LinuxMemory {
 
     /// Free pool page `i` (a file page, or an anonymous page swapped out to a slot).
     pub(super) fn evict(&mut self, i: u32) -> bool {
-        let o = self.pool[i as usize];
+        let o = self.pool.at(i);
         if o & ANON != 0 {
             let v = o & !ANON;
             let at = self.anon.at(v);
@@ -81,7 +81,7 @@ impl LinuxMemory {
             self.pc.remove(o, &self.pool);
             self.cached -= 1;
         }
-        self.pool[i as usize] = FREE;
+        self.pool.set(i, FREE);
         self.free.push(i);
         self.set_state(i, GuestState::Unused);
         true
@@ -111,7 +111,7 @@ impl LinuxMemory {
                 let i = self.hand;
                 self.hand = if i + 1 == n { 0 } else { i + 1 };
                 visited += 1;
-                let o = self.pool[i as usize];
+                let o = self.pool.at(i);
                 // Balloon pages are the cmm module's: reclaim passes them by.
                 if o == FREE || o == BALLOON || (o & ANON != 0 && !reclaim_mapped) {
                     continue;

@@ -72,7 +72,7 @@ impl LinuxMemory {
             debug_assert!(at & A_SLOT != 0, "a page not in memory has a swap slot");
             let (i, s) = self.alloc_page();
             scanned = s;
-            self.pool[i as usize] = ANON | v;
+            self.pool.set(i, ANON | v);
             at = i | A_PENDING | A_SLOT;
             self.anon_resident += 1;
             self.pgmajfault += 1;
@@ -120,7 +120,7 @@ impl LinuxMemory {
             }
             let (i, sc) = self.alloc_page();
             scanned += sc;
-            self.pool[i as usize] = ANON | w;
+            self.pool.set(i, ANON | w);
             *self.anon.at_mut(w) = i | A_SLOT;
             self.anon_resident += 1;
             self.pswpin += 1;
@@ -139,7 +139,7 @@ impl LinuxMemory {
         }
         let i = at & A_IDX;
         *self.anon.at_mut(w) = A_OUT | A_SLOT;
-        self.pool[i as usize] = FREE;
+        self.pool.set(i, FREE);
         self.free.push(i);
         self.set_state(i, crate::cp::storage::GuestState::Unused);
         self.anon_resident -= 1;

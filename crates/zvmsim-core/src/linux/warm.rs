@@ -38,7 +38,7 @@ impl LinuxMemory {
                     if !implied {
                         *self.anon.at_mut(v) = v | A_REF;
                     }
-                    self.pool[v as usize] = ANON | v;
+                    self.pool.set(v, ANON | v);
                 } else {
                     homeless.push(v);
                 }
@@ -58,11 +58,11 @@ impl LinuxMemory {
         }
         let mut hole = 0u32;
         for v in homeless {
-            while self.pool[hole as usize] != FREE {
+            while self.pool.at(hole) != FREE {
                 hole += 1;
             }
             *self.anon.at_mut(v) = hole | A_REF;
-            self.pool[hole as usize] = ANON | v;
+            self.pool.set(hole, ANON | v);
         }
         let room = n as u64 - self.anon_resident;
         let cached = room.saturating_sub(self.high as u64);
@@ -75,7 +75,7 @@ impl LinuxMemory {
         let mut ahead = std::collections::VecDeque::with_capacity(WARM_AHEAD);
         let mut drawn = 0u32;
         for idx in 0..n {
-            if self.pool[idx as usize] != FREE {
+            if self.pool.at(idx) != FREE {
                 continue;
             }
             if (i as u64) < cached {
@@ -90,7 +90,7 @@ impl LinuxMemory {
                 let b = ahead.pop_front().expect("drawn ahead");
                 i += 1;
                 if b < self.pc.blocks() && self.pc.get(b, &self.pool) == NONE {
-                    self.pool[idx as usize] = b;
+                    self.pool.set(idx, b);
                     self.pc.insert(b, idx, &self.pool);
                     self.cached += 1;
                     continue;
@@ -98,6 +98,6 @@ impl LinuxMemory {
             }
             free.push(idx);
         }
-        self.free = super::freelist::FreePages::from_ascending(free.into_iter(), n);
+        self.free = crate::engine::freelist::FreePages::from_ascending(free.into_iter(), n);
     }
 }

@@ -54,8 +54,9 @@ pub(super) struct Aging {
     /// Per frame: its neighbours on the list it is on.
     prev: Vec<u32>,
     next: Vec<u32>,
-    /// Per frame: in the head share early writes have processed.
-    early: Vec<bool>,
+    /// Per frame: in the head share early writes have processed (a bit, not a byte: 0.9 GB
+    /// less at 4 TB).
+    early: fixedbitset::FixedBitSet,
     list: List,
     /// Per address space: its frame-owned list of valid frames.
     owned: Vec<List>,
@@ -88,7 +89,7 @@ impl Aging {
             page_frame: vec![NONE; pages],
             prev: vec![NONE; frames],
             next: vec![NONE; frames],
-            early: vec![false; frames],
+            early: fixedbitset::FixedBitSet::with_capacity(frames),
             list: EMPTY,
             owned: vec![EMPTY; spaces],
             early_len: 0,
@@ -159,8 +160,8 @@ impl Aging {
     /// Take frame `f` (page `i`) off the aging list, keeping the processed head share a
     /// prefix of the list.
     fn leave_list(&mut self, i: usize, f: u32) {
-        if self.early[f as usize] {
-            self.early[f as usize] = false;
+        if self.early.contains(f as usize) {
+            self.early.set(f as usize, false);
             self.early_len -= 1;
             if self.early_last == f {
                 self.early_last = self.prev[f as usize];
@@ -338,7 +339,7 @@ impl Storage {
             if f == NONE {
                 return;
             }
-            a.early[f as usize] = true;
+            a.early.insert(f as usize);
             a.early_len += 1;
             a.early_last = f;
             let page = self.fr_page[f as usize];
@@ -421,10 +422,10 @@ impl Storage {
         }
         // The processed head share: the first `early_len` frames, ending at `early_last`.
         let (mut f, mut k, mut last) = (a.list.head, 0u64, NONE);
-        while f != NONE && a.early[f as usize] {
+        while f != NONE && a.early.contains(f as usize) {
             (k, last, f) = (k + 1, f, a.next[f as usize]);
         }
-        let flagged = a.early.iter().filter(|&&e| e).count() as u64;
+        let flagged = a.early.count_ones(..) as u64;
         if k != a.early_len || flagged != k || last != a.early_last {
             return Err(format!(
                 "early-write share: {k} frames from the head, {flagged} marked, {} counted",

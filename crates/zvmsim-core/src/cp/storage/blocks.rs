@@ -18,6 +18,49 @@
 //!   quarter of central storage.
 
 use super::{CpWork, Storage, CP_OWNED, FMASK, REF};
+use crate::engine::fifo::ChunkedFifo;
+
+/// The companions waiting for their due point, oldest first: (page, frame) each, and the due
+/// points as runs, since the companions of one block read share theirs and due points never
+/// decrease (8 bytes a companion where a (page, frame, due) triple took 16).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Companions {
+    pages: ChunkedFifo<[u32; 2]>,
+    /// (due point, companions with it).
+    dues: ChunkedFifo<(u64, u32)>,
+}
+
+impl Companions {
+    fn push_back(&mut self, page: u32, f: u32, due: u64) {
+        self.pages.push_back([page, f]);
+        match self.dues.back_mut() {
+            Some((d, n)) if *d == due && *n > 0 => *n += 1,
+            _ => self.dues.push_back((due, 1)),
+        }
+    }
+
+    /// The oldest companion: (page, frame, due point).
+    #[inline]
+    fn front(&self) -> Option<(u32, u32, u64)> {
+        let &[page, f] = self.pages.front()?;
+        let &(due, _) = self.dues.front()?;
+        Some((page, f, due))
+    }
+
+    fn pop_front(&mut self) {
+        if self.pages.pop_front().is_some() {
+            let ended = match self.dues.front() {
+                Some(&(_, n)) => n <= 1,
+                None => false,
+            };
+            if ended {
+                self.dues.pop_front();
+            } else if let Some((_, n)) = self.dues.front_mut() {
+                *n -= 1;
+            }
+        }
+    }
+}
 
 impl Storage {
     /// Queue `page` (already off its frame or XSTOR block) for a DASD block of its own space.
@@ -65,14 +108,14 @@ impl Storage {
             return;
         }
         let due = self.clock_travel + self.companion_window;
-        self.companions.push_back((page, f, due));
+        self.companions.push_back(page, f, due);
     }
 
     /// Take the frames of block-read companions that are past their due point and still
     /// unreferenced, oldest first, until the available list reaches `high`.
     pub(super) fn steal_unreferenced_companions(&mut self, high: u64, cp: &mut CpWork) {
         while self.avail_free() < high {
-            let Some(&(page, f, due)) = self.companions.front() else {
+            let Some((page, f, due)) = self.companions.front() else {
                 break;
             };
             if due > self.clock_travel {
@@ -99,7 +142,7 @@ impl Storage {
         }
         // Entries past due whose pages were referenced are dropped as the front is reached;
         // the queue holds at most the companions of one window.
-        while self.companions.front().is_some_and(|&(page, f, due)| {
+        while self.companions.front().is_some_and(|(page, f, due)| {
             due <= self.clock_travel && self.fr_page[f as usize] != page
         }) {
             self.companions.pop_front();
@@ -150,7 +193,7 @@ mod tests {
         assert!(st.writes.len() > 4);
         for group in 0..st.slot_groups() as u32 {
             let spaces: std::collections::BTreeSet<usize> = (0..st.block)
-                .map(|j| st.slot_page[(group * st.block + j) as usize])
+                .map(|j| !st.slot_page[(group * st.block + j) as usize])
                 .filter(|&p| p != NONE)
                 .map(|p| st.space_of(p))
                 .collect();
@@ -181,7 +224,7 @@ mod tests {
         let n = st.complete_pagein(group, &mut cp);
         assert!(n > 2, "block brought {n} pages");
         let companions: Vec<u32> = (0..st.block)
-            .map(|j| st.slot_page[(group * st.block + j) as usize])
+            .map(|j| !st.slot_page[(group * st.block + j) as usize])
             .filter(|&p| p != NONE && p != 0)
             .collect();
         // The faulting page and one companion are referenced; the others are not.

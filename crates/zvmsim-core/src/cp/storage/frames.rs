@@ -45,7 +45,7 @@ impl Storage {
     /// were then nearly always used: a prefetch that wore off as CP re-formed its blocks
     /// (the ten-guest 5.3 run lost a third of its throughput over 20 minutes).
     pub fn shuffle_available(&mut self, rng: &mut crate::engine::rng::Stream) {
-        for list in [&mut self.avail_hi, &mut self.avail_lo] {
+        for list in [self.avail_hi.entries_mut(), &mut self.avail_lo[..]] {
             for i in (1..list.len()).rev() {
                 let j = rng.below(i as u64 + 1) as usize;
                 list.swap(i, j);

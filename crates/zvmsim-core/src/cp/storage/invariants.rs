@@ -41,7 +41,7 @@ impl Storage {
             }
             if s != NONE {
                 sl += 1;
-                if self.slot_page[s as usize] != i as u32 {
+                if !self.slot_page[s as usize] != i as u32 {
                     return Err(format!("slot {s} does not point back to page {i}"));
                 }
             }

@@ -181,7 +181,7 @@ pub struct Storage {
     avail_lo: Vec<u32>,
     /// Exact count of free frames below 2 GB (`avail_lo` may hold stale entries).
     lo_free_count: u64,
-    avail_hi: Vec<u32>,
+    avail_hi: crate::engine::freelist::FreePages,
     /// Free below-2 GB frames as a bitmap, for contiguous-pair search (5.2 PGMBKs).
     lo_free: Vec<u64>,
     lo_cursor: u32,
@@ -202,11 +202,14 @@ pub struct Storage {
     // --- expanded storage ---
     pub xstor: Xstor,
     // --- DASD paging space ---
+    /// The page on each slot, complemented (`!page`; 0 is a free slot), so that the array is
+    /// zeroed memory the kernel supplies lazily: slots never handed out cost nothing.
     slot_page: Vec<u32>,
     block: u32,
     grp_live: Vec<u8>,
     vol_group_base: Vec<u32>,
-    vol_free_groups: Vec<Vec<u32>>,
+    /// Per volume its free slot groups, lowest first (the never-used tail needs no entries).
+    vol_free_groups: Vec<crate::engine::freelist::FreePages>,
     /// Per paging volume, one past the highest slot ever handed out (QUERY ALLOC PAGE's
     /// HIGH PAGE).
     vol_high: Vec<u32>,
@@ -220,7 +223,7 @@ pub struct Storage {
     open_blocks: Vec<Vec<u32>>,
     open_spaces: Vec<u32>,
     /// Pages a block read made resident unreferenced: (page, frame, due clock travel).
-    companions: std::collections::VecDeque<(u32, u32, u64)>,
+    companions: blocks::Companions,
     /// Pages written to DASD blocks since IPL.
     moved_to_blocks: u64,
     /// Frames the demand-scan clock hand has passed since IPL.
@@ -293,8 +296,11 @@ impl Storage {
         for &s in volume_slots {
             let groups = (s / block as u64) as u32;
             let base = *vol_group_base.last().unwrap_or(&0);
-            // Highest group first so that pop() hands out low slot numbers first.
-            vol_free_groups.push((base..base + groups).rev().collect::<Vec<u32>>());
+            // Low slot numbers are handed out first.
+            vol_free_groups.push(crate::engine::freelist::FreePages::range(
+                base,
+                base + groups,
+            ));
             vol_group_base.push(base + groups);
         }
         let groups_total = *vol_group_base.last().unwrap_or(&0) as usize;
@@ -308,7 +314,7 @@ impl Storage {
             fr_page: vec![NONE; frames as usize],
             avail_lo: Vec::new(),
             lo_free_count: 0,
-            avail_hi: Vec::new(),
+            avail_hi: crate::engine::freelist::FreePages::default(),
             lo_free: vec![0; (FRAMES_BELOW_2G as usize).div_ceil(64)],
             lo_cursor: 0,
             hand: 0,
@@ -322,7 +328,7 @@ impl Storage {
             seg_pgmbk: vec![[NONE; PGMBK_FRAMES]; total_pages.div_ceil(SEG_PAGES as usize)],
             pgmbk_frames: 0,
             xstor: Xstor::new(xstor_blocks),
-            slot_page: vec![NONE; groups_total * block as usize],
+            slot_page: vec![0; groups_total * block as usize],
             block,
             grp_live: vec![0; groups_total],
             vol_group_base,
@@ -333,7 +339,7 @@ impl Storage {
             reserve_groups: 0,
             open_blocks: vec![Vec::new(); n_spaces],
             open_spaces: Vec::new(),
-            companions: std::collections::VecDeque::new(),
+            companions: blocks::Companions::default(),
             clock_travel: 0,
             moved_to_blocks: 0,
             companion_window: blocks::companion_window(params.block_companion_window, frames),
@@ -377,7 +383,10 @@ impl Storage {
         for f in top..frames {
             st.fr_page[f as usize] = CP_OWNED;
         }
-        for f in (cp..top).rev() {
+        // Frames above 2 GB start as the available list's untouched run (no entries).
+        let hi_start = cp.max(FRAMES_BELOW_2G).min(top);
+        st.avail_hi = crate::engine::freelist::FreePages::range(hi_start, top);
+        for f in (cp..hi_start).rev() {
             st.free_frame(f);
         }
         st.pageable = top - cp;

@@ -87,7 +87,7 @@ impl Storage {
         let base = group as usize * self.block as usize;
         for (k, &page) in pages.iter().enumerate() {
             let s = (base + k) as u32;
-            self.slot_page[s as usize] = page;
+            self.slot_page[s as usize] = !page;
             self.pg_slot[page as usize] = s;
             self.pg[page as usize] &= !CHANGED;
             self.on_slot += 1;
@@ -137,7 +137,7 @@ impl Storage {
     }
 
     pub(super) fn release_slot(&mut self, page: u32, s: u32) {
-        self.slot_page[s as usize] = NONE;
+        self.slot_page[s as usize] = !NONE;
         self.pg_slot[page as usize] = NONE;
         self.on_slot -= 1;
         let g = self.space_of(page);
@@ -218,7 +218,7 @@ mod tests {
         assert_eq!(st.free_groups, free);
         st.release_slot(2, st.pg_slot[2]);
         assert_eq!(st.group_live(group), 0);
-        assert_eq!(st.vol_free_groups[vol].last(), Some(&group));
+        assert_eq!(st.vol_free_groups[vol].peek(), Some(group));
         assert_eq!(st.free_groups, free + 1);
         assert_eq!(st.on_dasd(), 1);
         // The next write on that volume reuses the group.

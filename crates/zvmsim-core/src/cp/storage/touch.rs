@@ -76,7 +76,7 @@ impl Storage {
         cp.ns += self.p.cp_pagein_dasd.ns();
         self.moved.pagein_dasd_blocks += 1;
         for s in base..base + b {
-            let page = self.slot_page[s];
+            let page = !self.slot_page[s];
             // A page on the aging list still has its frame: the read leaves it there.
             if page != NONE && self.held_frame(page as usize).is_none() {
                 self.make_resident(page, true, cp);

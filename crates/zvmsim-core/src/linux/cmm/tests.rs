@@ -100,7 +100,7 @@ fn reclaim_passes_balloon_pages_by() {
             m.kswapd();
         }
     }
-    assert!(listed.iter().all(|&i| m.pool[i as usize] == BALLOON));
+    assert!(listed.iter().all(|&i| m.pool.at(i) == BALLOON));
     assert_eq!(m.cmm.static_pages(), 200);
     // Used, not free: the pool's pages are free, cached, anonymous or in the balloon.
     assert_eq!(m.free_pages() as u64 + m.cached + m.anon() + 200, 900);

@@ -1,12 +1,13 @@
-//! Linux's free pages of one guest. A page never used since boot needs no entry: the free
-//! pages are a stack of pages freed (or left free between used ones) over a run of untouched
-//! pages at the top of the pool, handed out lowest first once the stack is empty. An idle
-//! guest thus costs nothing here for the storage it never touches, where a list of every free
-//! page cost 4 bytes per guest page. The order pages are handed out in is that of a single
-//! list holding the untouched run beneath the stack.
+//! A free list of numbered things (Linux's free pages of a guest, its swap slots, CP's
+//! available frames above 2 GB) whose untouched tail needs no entries: a stack of those freed
+//! (or left free between used ones) over a run never used, handed out lowest first once the
+//! stack is empty. An idle guest thus costs nothing here for the storage it never touches, and
+//! CP's available list no longer holds an entry for every frame of central storage at IPL
+//! (84 MB at 80 GB, 134 MB with the doubling of its growth). The order things are handed out
+//! in is that of a single list holding the untouched run beneath the stack.
 
 #[derive(Debug, Clone, Default)]
-pub(super) struct FreePages {
+pub(crate) struct FreePages {
     stack: Vec<u32>,
     /// The untouched run [next, end): free pages above every page ever used.
     next: u32,
@@ -15,7 +16,7 @@ pub(super) struct FreePages {
 
 impl FreePages {
     /// The free pages `ascending` (pool indexes in increasing order), handed out lowest first.
-    pub(super) fn from_ascending(ascending: impl Iterator<Item = u32>, pool_len: u32) -> Self {
+    pub(crate) fn from_ascending(ascending: impl Iterator<Item = u32>, pool_len: u32) -> Self {
         let mut stack: Vec<u32> = ascending.collect();
         // The trailing run that ends at the top of the pool needs no entries.
         let mut next = pool_len;
@@ -32,16 +33,35 @@ impl FreePages {
     }
 
     /// Entries 0..n all free, handed out lowest first.
-    pub(super) fn all(n: u32) -> Self {
+    pub(crate) fn all(n: u32) -> Self {
+        Self::range(0, n)
+    }
+
+    /// Entries start..end all free, handed out lowest first.
+    pub(crate) fn range(start: u32, end: u32) -> Self {
         FreePages {
             stack: Vec::new(),
-            next: 0,
-            end: n,
+            next: start,
+            end: end.max(start),
         }
     }
 
+    /// Every free entry as one stack (the last entry is handed out first), for a caller that
+    /// reorders them: the untouched run takes entries from here on.
+    pub(crate) fn entries_mut(&mut self) -> &mut [u32] {
+        if self.next < self.end {
+            let run = self.next..self.end;
+            let mut below = Vec::with_capacity(self.stack.len() + run.len());
+            below.extend(run.rev());
+            below.append(&mut self.stack);
+            self.stack = below;
+            self.next = self.end;
+        }
+        &mut self.stack
+    }
+
     #[inline]
-    pub(super) fn pop(&mut self) -> Option<u32> {
+    pub(crate) fn pop(&mut self) -> Option<u32> {
         if let Some(i) = self.stack.pop() {
             return Some(i);
         }
@@ -51,26 +71,35 @@ impl FreePages {
         })
     }
 
+    /// The entry `pop` would hand out next.
+    #[cfg(test)]
+    pub(crate) fn peek(&self) -> Option<u32> {
+        self.stack
+            .last()
+            .copied()
+            .or((self.next < self.end).then_some(self.next))
+    }
+
     #[inline]
-    pub(super) fn push(&mut self, i: u32) {
+    pub(crate) fn push(&mut self, i: u32) {
         self.stack.push(i);
     }
 
     #[inline]
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.stack.len() + (self.end - self.next) as usize
     }
 
-    pub(super) fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Every free entry, in no particular order.
-    pub(super) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.stack.iter().copied().chain(self.next..self.end)
     }
 
-    pub(super) fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.stack.clear();
         self.next = self.end;
     }
