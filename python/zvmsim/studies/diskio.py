@@ -41,7 +41,7 @@ FCP = (
     ("fcp-two-chpids", 16, "chpid"),
     ("fcp-four-chpids", 16, "ha"),
 )
-STAGES = ("CHPID", "host adapter", "NVS copy", "rank")
+STAGES = ("CHPID", "host adapter", "NVS copy", "rank", "cluster cache")
 # Stages that count as the paper's resource: the host adapters' write path includes the copy
 # into NVS.
 _ACCEPT = {"chpid": (0,), "ha": (1, 2)}
@@ -70,9 +70,9 @@ def _paper() -> Dict[CaseKey, Dict[str, Optional[float]]]:
 
 
 def _limit(util: Any) -> Optional[int]:
-    if not isinstance(util, (list, tuple)) or len(util) != 4:
+    if not isinstance(util, (list, tuple)) or len(util) != len(STAGES):
         return None
-    return max(range(4), key=lambda i: (util[i], -i))
+    return max(range(len(STAGES)), key=lambda i: (util[i], -i))
 
 
 def _derive(s: Mapping[CaseKey, Mapping[str, Any]]) -> Dict[CaseKey, Dict[str, Optional[float]]]:

@@ -114,6 +114,13 @@ pub struct ServerSpec {
     /// it). None: not a limit. Calibrated (docs/calibration.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ckd_write_rate: Option<Size>,
+    /// Data rate of one cluster's cache, per second: every read of a volume's data from the
+    /// cache crosses the cache of the cluster that owns the volume's logical subsystem (ESS
+    /// 2105: two clusters, each its own memory and cache; a volume's data goes through its
+    /// cluster whatever host adapter carries it). Writes pay `nvs_rate` instead. None: not a
+    /// limit. Sourced for the ESS F20 (docs/calibration.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster_rate: Option<Size>,
     /// Read cache.
     pub cache: Size,
     /// Non-volatile storage holding written data until it is destaged.
@@ -166,6 +173,7 @@ impl Default for ServerSpec {
             ha_rate: None,
             nvs_rate: None,
             ckd_write_rate: None,
+            cluster_rate: None,
             cache: Size(256 << 30),
             nvs: Size(8 << 30),
             prefetch: Size(1 << 20),

@@ -5,7 +5,7 @@
 
 use super::channel::Channels;
 use super::extent;
-use super::server::Staged;
+use super::server::{Data, Staged};
 use super::subchannel::Subchannel;
 use super::{IoId, IoRequest, IoSystem, SubKind, SubOwner, FCP, NONE};
 use crate::engine::rng::Stream;
@@ -104,14 +104,18 @@ impl IoSystem {
         let half = ch.overhead_ns / 2;
         let bytes = r.pages as u64 * 4096;
         let at_server = sv.adapter(fp.1, now + half);
+        let flags = Data {
+            write: r.write,
+            ckd: false,
+        };
         let data_end = if r.write {
             let arrived = ch.transfer(p, at_server, bytes);
-            let moved = sv.adapter_data(fp.1, at_server, bytes, true, false);
+            let moved = sv.adapter_data(fp.1, vol, at_server, bytes, flags);
             sv.write(vol, r.block, r.pages as u64, arrived.max(moved))
         } else {
             let ready = sv.read(vol, r.block, r.pages as u64, at_server);
             ch.transfer(p, ready, bytes)
-                .max(sv.adapter_data(fp.1, ready, bytes, false, false))
+                .max(sv.adapter_data(fp.1, vol, ready, bytes, flags))
         };
         data_end + (ch.overhead_ns - half)
     }

@@ -26,7 +26,7 @@ pub use subchannel::{DevStats, SubKind, SubOwner};
 
 use channel::Channels;
 use request::Requests;
-use server::{Staged, StorageServer};
+use server::{Data, Staged, StorageServer};
 use subchannel::Subchannel;
 
 use crate::config::io::{AliasKind, IoSpec};
@@ -138,6 +138,7 @@ impl IoSystem {
                         .ok_or_else(|| format!("io.lcus[{li}].bases: range passes FFFF"))?;
                     self.unique(rdev)?;
                     let vol = staged.add_volume(b.model.pages() * 4096);
+                    staged.own(vol, li as u32);
                     self.extents.push(extent::Extents::default());
                     let mut s = Subchannel::new(rdev, SubKind::Base, lcu, 0.0);
                     // Not attached until ATTACH or a directory MDISK/DEDICATE uses it.
@@ -323,14 +324,18 @@ impl IoSystem {
         let granted = self.extents[vol as usize].admit(now + half, r.block, r.pages, r.write);
         let at_server = sv.adapter(p, granted);
         // The link and the adapter's data path carry the data side by side.
+        let flags = Data {
+            write: r.write,
+            ckd: true,
+        };
         let data_end = if r.write {
             let arrived = ch.transfer(p, at_server, bytes);
-            let moved = sv.adapter_data(p, at_server, bytes, true, true);
+            let moved = sv.adapter_data(p, vol, at_server, bytes, flags);
             sv.write(vol, r.block, r.pages as u64, arrived.max(moved))
         } else {
             let ready = sv.read(vol, r.block, r.pages as u64, at_server);
             ch.transfer(p, ready, bytes)
-                .max(sv.adapter_data(p, ready, bytes, false, true))
+                .max(sv.adapter_data(p, vol, ready, bytes, flags))
         };
         // The control unit's part ends with the data in cache (and NVS): the extent is free
         // then; status and interrupt follow.
@@ -339,8 +344,9 @@ impl IoSystem {
     }
 
     /// Busy time so far of each stage's busiest unit: channel link (FICON and FCP), host
-    /// adapter, NVS copy path, disk. Differences over a test give its stages' utilizations.
-    pub fn stage_busy(&self) -> [u64; 4] {
+    /// adapter, NVS copy path, disk, cluster cache. Differences over a test give its stages'
+    /// utilizations.
+    pub fn stage_busy(&self) -> [u64; 5] {
         let link = |c: Option<&Channels>| {
             c.map_or(0, |c| {
                 c.stats().iter().map(|s| s.busy_ns).max().unwrap_or(0)
@@ -353,8 +359,9 @@ impl IoSystem {
                 s.busiest_adapter_ns(),
                 s.stats.nvs_copy_ns,
                 s.ranks().busiest_disk_ns(),
+                s.busiest_cluster_ns(),
             ],
-            None => [chp, 0, 0, 0],
+            None => [chp, 0, 0, 0, 0],
         }
     }
 

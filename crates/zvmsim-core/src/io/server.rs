@@ -45,6 +45,8 @@ pub struct ServerStats {
     /// Host-adapter time moving data (with `ha_rate`), and the shared NVS copy's (`nvs_rate`).
     pub ha_data_ns: u64,
     pub nvs_copy_ns: u64,
+    /// Per cluster, the time its cache moved data (with `cluster_rate`).
+    pub cluster_ns: [u64; 2],
 }
 
 #[derive(Clone, Copy, Default)]
@@ -69,6 +71,8 @@ struct Volume {
     extents: u64,
     /// A LUN placed on one rank (FCP, ESS 2105): (rank, byte offset in the rank's data).
     placed: Option<(u32, u64)>,
+    /// The cluster owning the volume's logical subsystem (0 or 1).
+    cluster: u8,
     blocks: u64,
     streams: Vec<SeqStream>,
 }
@@ -102,6 +106,13 @@ impl Calendar {
         self.busy.insert(i, (t, t + dur));
         t
     }
+}
+
+/// What a host adapter's data transfer is: a write (else a read), of CKD records (else FB).
+#[derive(Clone, Copy)]
+pub struct Data {
+    pub write: bool,
+    pub ckd: bool,
 }
 
 fn ns_per_mib(bytes_per_s: u64) -> u64 {
@@ -140,8 +151,11 @@ pub struct Staged {
     ha_ns_per_mib: u64,
     nvs_ns_per_mib: u64,
     ckd_ns_per_mib: u64,
+    cluster_ns_per_mib: u64,
     /// The NVS copy path (shared by all adapters): its booked busy intervals.
     nvs_path: Calendar,
+    /// Each cluster's cache: its booked busy intervals.
+    clusters: [Calendar; 2],
     /// Per adapter, the time it was busy.
     ha_busy: Vec<u64>,
     cache: Cache,
@@ -208,7 +222,9 @@ impl Staged {
             ha_ns_per_mib: spec.ha_rate.map_or(0, |r| ns_per_mib(r.bytes())),
             nvs_ns_per_mib: spec.nvs_rate.map_or(0, |r| ns_per_mib(r.bytes())),
             ckd_ns_per_mib: spec.ckd_write_rate.map_or(0, |r| ns_per_mib(r.bytes())),
+            cluster_ns_per_mib: spec.cluster_rate.map_or(0, |r| ns_per_mib(r.bytes())),
             nvs_path: Calendar::default(),
+            clusters: Default::default(),
             ha_busy: vec![0; cards],
             cache: Cache::new(spec.cache.bytes()),
             prefetch_blocks: (spec.prefetch.bytes() / BLOCK).max(1),
@@ -228,6 +244,7 @@ impl Staged {
         self.cache.add_volume(bytes / BLOCK);
         self.vols.push(Volume {
             placed: None,
+            cluster: 0,
             blocks: bytes / BLOCK,
             extents: bytes.div_ceil(self.extent),
             streams: vec![SeqStream::default(); STREAMS],
@@ -239,7 +256,15 @@ impl Staged {
     pub fn add_volume_on(&mut self, bytes: u64, rank: u32, offset: u64) -> u32 {
         let v = self.add_volume(bytes);
         self.vols[v as usize].placed = Some((rank, offset));
+        self.own(v, rank);
         v
+    }
+
+    /// Volume `v` belongs to logical subsystem `lss`: even ones to cluster 0, odd ones to
+    /// cluster 1 (inference: the ESS splits its LSSs, and the ranks on a loop, evenly between
+    /// its clusters; an FCP LUN here takes its rank's number).
+    pub fn own(&mut self, v: u32, lss: u32) {
+        self.vols[v as usize].cluster = (lss % 2) as u8;
     }
 
     /// The card holding the port that channel path `path` reaches: consecutive paths on
@@ -259,19 +284,38 @@ impl Staged {
         start + self.ha_ns
     }
 
-    /// The adapter of path `port` moves `bytes` of data starting at `at` (the ESS host
-    /// adapter's data path: `ha_rate`); a write's data is also copied into the other cluster's
-    /// NVS over the path all adapters share (`nvs_rate`), the adapter holding it meanwhile.
-    /// Returns when the adapter is done (`at` when data rates are not modelled).
-    pub fn adapter_data(&mut self, port: u32, at: u64, bytes: u64, write: bool, ckd: bool) -> u64 {
+    /// The adapter of path `port` moves `bytes` of volume `v` starting at `at` (the ESS host
+    /// adapter's data path: `ha_rate`); a read's come from the cache of the volume's cluster
+    /// (`cluster_rate`, booked as one interval of the cluster's cache for the whole transfer,
+    /// the adapter waiting for a gap: the same throughput as sharing it finely, coarser
+    /// queueing); a write's data is also copied into the other cluster's NVS over the path all
+    /// adapters share (`nvs_rate`), the adapter holding it meanwhile. Returns when the adapter
+    /// is done (`at` when data rates are not modelled).
+    pub fn adapter_data(&mut self, port: u32, v: u32, at: u64, bytes: u64, flags: Data) -> u64 {
         if self.ha_ns_per_mib == 0 {
             return at;
         }
+        let write = flags.write;
         let i = self.card(port);
-        let start = at.max(self.ha[i]);
+        let mut start = at.max(self.ha[i]);
+        let per_mib = self.ha_ns_per_mib
+            + if write && flags.ckd {
+                self.ckd_ns_per_mib
+            } else {
+                0
+            };
+        let mut dur = bytes * per_mib / (1 << 20);
+        // Writes: their path through the caches is in the NVS copy below, whose rate was
+        // fitted on writes through both clusters.
+        if self.cluster_ns_per_mib > 0 && !write {
+            let c = self.vols[v as usize].cluster as usize;
+            let d = bytes * self.cluster_ns_per_mib / (1 << 20);
+            start = self.clusters[c].book(start, d, at);
+            self.stats.cluster_ns[c] += d;
+            dur = dur.max(d);
+        }
         self.stats.ha_wait_ns += start - at;
-        let per_mib = self.ha_ns_per_mib + if write && ckd { self.ckd_ns_per_mib } else { 0 };
-        let moved = start + bytes * per_mib / (1 << 20);
+        let moved = start + dur;
         self.stats.ha_data_ns += moved - start;
         let end = if write && self.nvs_ns_per_mib > 0 {
             let d = bytes * self.nvs_ns_per_mib / (1 << 20);
@@ -284,6 +328,11 @@ impl Staged {
         self.ha[i] = end;
         self.ha_busy[i] += end - start;
         end
+    }
+
+    /// Busy time of the busier cluster's cache.
+    pub fn busiest_cluster_ns(&self) -> u64 {
+        self.stats.cluster_ns.iter().copied().max().unwrap_or(0)
     }
 
     /// Host-adapter cards.

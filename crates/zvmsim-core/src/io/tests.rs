@@ -190,3 +190,52 @@ fn staged_service_grows_with_transfer_size_and_reads_stream_from_prefetch() {
     assert_eq!(io.flow.pages_in, io.flow.pages_out);
     io.check().unwrap();
 }
+
+/// An ESS cluster's cache is shared by every adapter reading the volumes it owns: two reads
+/// through two adapters at once pass one after the other when their volumes share a cluster,
+/// side by side when they do not; writes do not use it (`nvs_rate` holds their path).
+#[test]
+fn reads_of_one_cluster_share_its_cache() {
+    use crate::config::io::ServerSpec;
+    use crate::config::units::Size;
+    use server::Data;
+    let spec = ServerSpec {
+        host_adapters: 4,
+        ha_rate: Some(Size(100 << 20)),
+        cluster_rate: Some(Size(50 << 20)),
+        ..ServerSpec::default()
+    };
+    let mut s = Staged::new(&spec, Stream::new(1, 9));
+    let (a, b, c) = (
+        s.add_volume(1 << 30),
+        s.add_volume(1 << 30),
+        s.add_volume(1 << 30),
+    );
+    s.own(a, 0);
+    s.own(b, 2);
+    s.own(c, 1);
+    let read = Data {
+        write: false,
+        ckd: false,
+    };
+    let mib = 1 << 20;
+    // 1 MiB at 50 MiB/s: 20 ms of the cluster's cache (the adapter's 10 ms side by side).
+    let one = s.adapter_data(0, a, 0, mib, read);
+    assert_eq!(one, 20_000_000);
+    assert_eq!(
+        s.adapter_data(1, b, 0, mib, read),
+        2 * one,
+        "same cluster: queued"
+    );
+    assert_eq!(s.adapter_data(2, c, 0, mib, read), one, "other cluster");
+    let write = Data {
+        write: true,
+        ckd: false,
+    };
+    assert_eq!(
+        s.adapter_data(3, b, 0, mib, write),
+        10_000_000,
+        "writes pass by"
+    );
+    assert_eq!(s.stats.cluster_ns, [40_000_000, 20_000_000]);
+}

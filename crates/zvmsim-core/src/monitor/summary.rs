@@ -280,11 +280,11 @@ pub struct DasdSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub iozone_read_mb_s: Option<f64>,
     /// During iozone's write and its read test: utilization of each stage's busiest unit,
-    /// channel (link), host adapter, NVS copy path, disk; the highest is the limit.
+    /// channel (link), host adapter, NVS copy path, disk, cluster cache; the highest is the limit.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub iozone_write_util_pct: Option<[f64; 4]>,
+    pub iozone_write_util_pct: Option<[f64; 5]>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub iozone_read_util_pct: Option<[f64; 4]>,
+    pub iozone_read_util_pct: Option<[f64; 5]>,
 }
 
 /// `num / den`, or 0 with nothing to divide by.

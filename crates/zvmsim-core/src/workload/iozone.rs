@@ -71,8 +71,8 @@ pub struct IozoneResult {
 }
 
 /// Utilization (%) of each I/O stage's busiest unit during a test: channel, host adapter,
-/// NVS copy, disk (`IoSystem::stage_busy`).
-pub type StageUtil = [f64; 4];
+/// NVS copy, disk, cluster cache (`IoSystem::stage_busy`).
+pub type StageUtil = [f64; 5];
 
 pub struct Iozone {
     p: IozonePages,
@@ -85,7 +85,7 @@ pub struct Iozone {
     added: u32,
     /// Stage busy times and the time when the current test started, and each test's stage
     /// utilizations once it ended (write, read).
-    mark: ([u64; 4], u64),
+    mark: ([u64; 5], u64),
     pub util: [Option<StageUtil>; 2],
 }
 
@@ -125,7 +125,7 @@ impl Iozone {
             cost,
             failed: None,
             added: 0,
-            mark: ([0; 4], 0),
+            mark: ([0; 5], 0),
             util: [None, None],
         }
     }
@@ -364,8 +364,8 @@ impl Iozone {
     fn test_util(&mut self, k: &Machine) -> StageUtil {
         let now = k.io.stage_busy();
         let dt = k.now.saturating_sub(self.mark.1).max(1) as f64;
-        let mut u = [0.0; 4];
-        for s in 0..4 {
+        let mut u = [0.0; 5];
+        for s in 0..5 {
             u[s] = 100.0 * now[s].saturating_sub(self.mark.0[s]) as f64 / dt;
         }
         self.mark = (now, k.now);
