@@ -152,6 +152,14 @@ impl Database {
     /// The table slot holding `block`'s buffer.
     #[inline(always)]
     fn find(&self, block: u32) -> Option<usize> {
+        self.probe::<true>(block)
+    }
+
+    /// The probe for `block`: the first slot whose fingerprint matches and, with `VERIFY`,
+    /// whose buffer holds `block` (read through the buffer word); without, a guess that reads
+    /// the table alone.
+    #[inline(always)]
+    fn probe<const VERIFY: bool>(&self, block: u32) -> Option<usize> {
         let (t, bb): (&[u32], &[u32]) = (&self.table, &self.buf_block);
         let h = hash(block);
         let (tag, mask) = (self.tag(h), u32::MAX << self.idx_bits);
@@ -161,7 +169,7 @@ impl Database {
             if s == EMPTY {
                 return None;
             }
-            if s & mask == tag && bb[self.idx(s) as usize] & BMASK == block {
+            if s & mask == tag && (!VERIFY || bb[self.idx(s) as usize] & BMASK == block) {
                 return Some(p);
             }
             p = self.next_slot(p);
@@ -240,20 +248,7 @@ impl Database {
     /// A hint for prefetches only: it reads only the table slot asked for by `prefetch`.
     #[inline(always)]
     pub fn buffer_guess(&self, block: u32) -> Option<u32> {
-        let t: &[u32] = &self.table;
-        let h = hash(block);
-        let (tag, mask) = (self.tag(h), u32::MAX << self.idx_bits);
-        let mut p = self.home(h);
-        loop {
-            let s = t[p];
-            if s == EMPTY {
-                return None;
-            }
-            if s & mask == tag {
-                return Some(self.idx(s));
-            }
-            p = self.next_slot(p);
-        }
+        self.probe::<false>(block).map(|p| self.idx(self.table[p]))
     }
 
     /// `buffer_guess`, asking besides for the buffer word that will check the guess at the
