@@ -39,9 +39,14 @@ const MAX_NAME_NUMBER: u64 = 99_999_999;
 pub const MAX_DATABASE_PAGES: u64 = crate::workload::database::BMASK as u64;
 /// Largest paging block, as `cp/storage/slots.rs` keeps it (PAGING_BLOCK_MAX).
 const MAX_PAGING_BLOCK: u32 = 64;
+/// Paging slots: CP's page word names a page's slot in 31 bits, all ones meaning none
+/// (cp/storage), so at most 2^31 - 1 slots, 8 TB of paging space (zvmsim's bound: twice z/VM
+/// 7.3's 4 TB of central storage, IBM's sizing guideline for paging space).
+pub const MAX_PAGING_SLOTS: u64 = crate::cp::storage::MAX_SLOTS;
 
 pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     check_run(s, src)?;
+    check_paging(s, src)?;
     check_guests(s, src)?;
     check_model(&s.model, src)
 }
@@ -102,6 +107,25 @@ fn pattern_width(name: &str) -> Option<u64> {
         return None;
     }
     Some(digits.parse().unwrap_or(u64::MAX))
+}
+
+fn check_paging(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
+    let slots = s.paging_slots();
+    if slots > MAX_PAGING_SLOTS {
+        let field = if s.paging.slots.is_some() {
+            "paging.slots"
+        } else {
+            "paging.volumes"
+        };
+        return Err(src.error(
+            field,
+            format!(
+                "paging space of {slots} slots ({}) exceeds the {MAX_PAGING_SLOTS} slots zvmsim can address (8T; its own bound)",
+                crate::config::units::Size(slots.saturating_mul(4096))
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn check_run(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {

@@ -10,12 +10,11 @@ use crate::config::scenario::{Scenario, ScenarioError, Source, WorkloadKind};
 use crate::config::units::Size;
 use crate::monitor::rows::{GuestRow, SystemRow};
 
-/// Bytes per guest page in CP's tables: the page word (frame or XSTOR block, and flags) and
-/// the DASD slot (u32 each), plus its share of the segment tables.
+/// Bytes per guest page in CP's tables: the page word (frame or XSTOR block, DASD slot, flags;
+/// a page on the aging list keeps its frame in it), plus its share of the segment tables.
 const CP_PER_PAGE: u64 = 9;
-/// z/VM 6.3 and later (cp/storage/agelist.rs): per guest page the frame it keeps while on the
-/// aging list (u32); per frame its list links (two u32) and early-write bit.
-const AGING_PER_PAGE: u64 = 4;
+/// z/VM 6.3 and later (cp/storage/agelist.rs): per frame its list links (two u32) and
+/// early-write bit.
 const AGING_PER_FRAME: u64 = 8;
 /// Bytes per real frame (owning page), per XSTOR block (owner, age) and per paging slot (its
 /// page, its group's live count, and the group's free-list entry once freed after use; the
@@ -96,7 +95,6 @@ pub fn estimate(s: &Scenario) -> Estimate {
         s.paging_slots().saturating_mul(CP_PER_SLOT),
     );
     let mut guests: u64 = 0;
-    let cp_per_page = CP_PER_PAGE + if aging { AGING_PER_PAGE } else { 0 };
     for (i, g) in s.guests.iter().enumerate() {
         let n = u64::from(g.count);
         guests += n;
@@ -109,7 +107,7 @@ pub fn estimate(s: &Scenario) -> Estimate {
         };
         add(
             format!("guests[{i}].storage"),
-            n.saturating_mul(pages * cp_per_page + pool * pool_eighths / 8),
+            n.saturating_mul(pages * CP_PER_PAGE + pool * pool_eighths / 8),
         );
         add(
             format!("guests[{i}].linux.swap"),

@@ -25,7 +25,7 @@
 //! frame-owned list while valid, the aging list while invalid but resident. The system's
 //! frame-owned list (shared saved segments) has no pageable frames in the model yet.
 
-use super::{CpWork, Storage, CHANGED, CP_OWNED, FMASK, FRAME_NONE, NONE, REF};
+use super::{CpWork, Storage, AGED, CHANGED, CP_OWNED, NONE, REF};
 use crate::config::agelist::AgelistSettings;
 
 /// A doubly linked list of frames (through `Aging::prev` and `Aging::next`).
@@ -49,8 +49,6 @@ pub(super) struct Aging {
     dpa: u64,
     /// Frames the list is kept at (SIZE of the dynamic paging area).
     target: u64,
-    /// Per page: the frame it keeps on the aging list (NONE: not on it).
-    page_frame: Vec<u32>,
     /// Per frame: its neighbours on the list it is on.
     prev: Vec<u32>,
     next: Vec<u32>,
@@ -80,13 +78,12 @@ pub struct AgelistState {
 }
 
 impl Aging {
-    pub(super) fn new(pages: usize, frames: usize, spaces: usize, dpa: u64) -> Self {
+    pub(super) fn new(frames: usize, spaces: usize, dpa: u64) -> Self {
         let settings = AgelistSettings::default();
         Aging {
             settings,
             dpa,
             target: settings.size.frames(dpa),
-            page_frame: vec![NONE; pages],
             prev: vec![NONE; frames],
             next: vec![NONE; frames],
             early: fixedbitset::FixedBitSet::with_capacity(frames),
@@ -98,20 +95,9 @@ impl Aging {
         }
     }
 
-    /// Address spaces added at run time (saved segments): `pages` pages in all now, `spaces`
-    /// spaces.
-    pub(super) fn grow(&mut self, pages: usize, spaces: usize) {
-        self.page_frame.resize(pages, NONE);
+    /// Address spaces added at run time (saved segments): `spaces` spaces in all now.
+    pub(super) fn grow(&mut self, spaces: usize) {
         self.owned.resize(spaces, EMPTY);
-    }
-
-    /// The frame page `i` keeps on the aging list, if it is on it.
-    #[inline]
-    pub(super) fn frame_of(&self, i: usize) -> Option<u32> {
-        match self.page_frame[i] {
-            NONE => None,
-            f => Some(f),
-        }
     }
 
     fn push_tail(&mut self, which: Option<usize>, f: u32) {
@@ -157,9 +143,9 @@ impl Aging {
         self.push_tail(Some(g), f);
     }
 
-    /// Take frame `f` (page `i`) off the aging list, keeping the processed head share a
-    /// prefix of the list.
-    fn leave_list(&mut self, i: usize, f: u32) {
+    /// Take frame `f` off the aging list, keeping the processed head share a prefix of the
+    /// list (the caller clears the page's AGED bit).
+    fn leave_list(&mut self, f: u32) {
         if self.early.contains(f as usize) {
             self.early.set(f as usize, false);
             self.early_len -= 1;
@@ -168,7 +154,6 @@ impl Aging {
             }
         }
         self.remove(None, f);
-        self.page_frame[i] = NONE;
     }
 
     /// Frames in the head share early writes keep written.
@@ -212,8 +197,10 @@ impl Storage {
         let Some(a) = self.aging.as_mut() else {
             return;
         };
-        if a.page_frame[page as usize] == f {
-            a.leave_list(page as usize, f);
+        let i = page as usize;
+        if self.pg[i] & AGED != 0 {
+            a.leave_list(f);
+            self.pg[i] &= !AGED;
         } else {
             a.remove(Some(g), f);
         }
@@ -225,10 +212,10 @@ impl Storage {
         let g = self.space_of(page);
         let i = page as usize;
         if let Some(a) = self.aging.as_mut() {
-            a.leave_list(i, f);
+            a.leave_list(f);
             a.push_tail(Some(g), f);
         }
-        self.pg[i] = (self.pg[i] & !FMASK) | f | REF;
+        self.pg[i] = (self.pg[i] & !AGED) | REF;
         self.moved.agelist_revalidated += 1;
         cp.ns += self.p.cp_agelist_revalidate.ns();
     }
@@ -262,11 +249,10 @@ impl Storage {
                 a.remove(Some(g), f);
                 let page = self.fr_page[f as usize];
                 let i = page as usize;
-                a.page_frame[i] = f;
                 a.push_tail(None, f);
                 // The page table entry is invalid; the frame keeps the page (and whether it
-                // changed).
-                self.pg[i] = (self.pg[i] | FRAME_NONE) & !REF;
+                // changed), and the word its number.
+                self.pg[i] = (self.pg[i] | AGED) & !REF;
             }
             moved += take;
             if moved == n {
@@ -344,13 +330,14 @@ impl Storage {
             a.early_last = f;
             let page = self.fr_page[f as usize];
             let i = page as usize;
-            let current = self.pg_slot[i] != NONE && self.pg[i] & CHANGED == 0;
+            let slot = self.slot(i);
+            let current = slot != NONE && self.pg[i] & CHANGED == 0;
             if current || self.guest_state(i) != 0 {
                 continue;
             }
-            if self.pg_slot[i] != NONE {
+            if slot != NONE {
                 // A stale copy: the page is written to a new block.
-                let s = self.pg_slot[i];
+                let s = slot;
                 self.release_slot(page, s);
             }
             self.page_out_to_dasd(page);
@@ -369,18 +356,19 @@ impl Storage {
             if page >= CP_OWNED {
                 continue;
             }
-            let valid = self.pg[page as usize] & FMASK == f as u32;
-            let aging = a.page_frame[page as usize] == f as u32;
+            let valid = self.place(page as usize) == f as u32;
+            let aging = self.aged_frame(page as usize) == Some(f as u32);
             if valid == aging {
                 return Err(format!(
                     "frame {f} of page {page}: valid {valid}, on the aging list {aging}"
                 ));
             }
         }
-        for (i, &f) in a.page_frame.iter().enumerate() {
-            if f != NONE
-                && (self.fr_page[f as usize] != i as u32 || self.pg[i] & FMASK != FRAME_NONE)
-            {
+        for i in 0..self.pg.len() {
+            let Some(f) = self.aged_frame(i) else {
+                continue;
+            };
+            if self.fr_page[f as usize] != i as u32 {
                 return Err(format!(
                     "page {i} keeps frame {f} on the aging list wrongly"
                 ));
@@ -405,12 +393,16 @@ impl Storage {
             Ok(n)
         };
         let page_of = |f: u32| self.fr_page[f as usize] as usize;
-        walk(&a.list, &|f| a.page_frame[page_of(f)] == f, "aging list")?;
+        walk(
+            &a.list,
+            &|f| self.aged_frame(page_of(f)) == Some(f),
+            "aging list",
+        )?;
         let mut owned = 0;
         for (g, l) in a.owned.iter().enumerate() {
             let mine = |f: u32| {
                 let p = page_of(f);
-                self.pg[p] & FMASK == f && self.space_of(p as u32) == g
+                self.place(p) == f && self.space_of(p as u32) == g
             };
             owned += walk(l, &mine, &format!("frame-owned list of space {g}"))?;
         }

@@ -34,7 +34,7 @@ fn list_pages(st: &Storage) -> Vec<u32> {
 }
 
 fn on_list(st: &Storage, page: u32) -> bool {
-    st.aging.as_ref().unwrap().frame_of(page as usize).is_some()
+    st.aged_frame(page as usize).is_some()
 }
 
 #[test]
@@ -52,7 +52,7 @@ fn frames_join_the_tail_and_are_reclaimed_from_the_head() {
     assert_eq!(cp.ns, 15 * ModelParams::default().cp_trial_invalidate.ns());
     // Invalid but resident: still counted resident, the page table entry invalid.
     assert_eq!(st.resident(), 300);
-    assert!(st.is_resident(SpaceId(0), 3) && st.pg[3] & FMASK == FRAME_NONE);
+    assert!(st.is_resident(SpaceId(0), 3) && st.place(3) == super::super::FRAME_NONE);
     st.check_invariants().unwrap();
     // The list exceeds its size by 5: the reclaim takes the five at the head, oldest first.
     st.agelist_replenish(&mut cp);
@@ -78,7 +78,7 @@ fn a_reference_revalidates_the_page_without_io() {
     assert_eq!(st.touch(sp, 4, Access::Read, &mut cp), Touch::Revalidated);
     assert_eq!(cp.ns, ModelParams::default().cp_agelist_revalidate.ns());
     // Same frame, valid again, at the tail of its owner's list; off the aging list.
-    assert_eq!(st.pg[4] & FMASK, f);
+    assert_eq!(st.place(4), f);
     assert!(!on_list(&st, 4));
     assert_eq!(st.aging.as_ref().unwrap().owned[0].tail, f);
     assert_eq!(list_pages(&st), [0, 1, 2, 3, 5, 6, 7, 8, 9]);

@@ -17,7 +17,7 @@
 //!   minutes in the ten-guest large-memory runs), and unreferenced companions filled over a
 //!   quarter of central storage.
 
-use super::{CpWork, Storage, CP_OWNED, FMASK, REF};
+use super::{CpWork, Storage, CP_OWNED, REF};
 use crate::engine::fifo::ChunkedFifo;
 
 /// The companions waiting for their due point, oldest first: (page, frame) each, and the due
@@ -125,7 +125,7 @@ impl Storage {
             // Stale when the page left that frame since (stolen, released) or was referenced.
             if self.fr_page[f as usize] != page
                 || page >= CP_OWNED
-                || self.pg[page as usize] & FMASK != f
+                || self.place(page as usize) != f
             {
                 continue;
             }
@@ -155,7 +155,7 @@ impl Storage {
     /// key CP tests holds the change bit beside the reference bit): it is an ordinary changed
     /// page again, to be written with the pages referenced in its period when next stolen.
     fn give_up_kept_slot(&mut self, page: u32) {
-        let s = self.pg_slot[page as usize];
+        let s = self.slot(page as usize);
         if s != super::NONE {
             self.release_slot(page, s);
             self.pg[page as usize] |= super::CHANGED;

@@ -147,8 +147,8 @@ impl Storage {
             self.set_xstor_block(i, NONE);
             self.on_xstor -= 1;
             self.space_xstor[g] -= 1;
-        } else if self.pg_slot[i] != NONE {
-            let s = self.pg_slot[i];
+        } else if self.slot(i) != NONE {
+            let s = self.slot(i);
             self.release_slot(page, s);
         } else {
             return;
@@ -179,7 +179,7 @@ impl Storage {
 
     #[inline]
     fn has_no_place(&self, i: usize) -> bool {
-        self.held_frame(i).is_none() && self.xstor_block(i) == NONE && self.pg_slot[i] == NONE
+        self.held_frame(i).is_none() && self.xstor_block(i) == NONE && self.slot(i) == NONE
     }
 
     /// Steal's CMMA case: the page is unused or volatile, so its frame is taken without a
@@ -191,8 +191,8 @@ impl Storage {
         if self.guest_state(i) == STABLE {
             return false;
         }
-        if self.pg_slot[i] != NONE {
-            let s = self.pg_slot[i];
+        if self.slot(i) != NONE {
+            let s = self.slot(i);
             self.release_slot(page, s);
         }
         self.touched -= 1;

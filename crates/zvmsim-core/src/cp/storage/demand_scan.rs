@@ -5,9 +5,7 @@
 //! pair there for a PGMBK.
 
 use super::cmma;
-use super::{
-    CpWork, Storage, CHANGED, CP_OWNED, FRAMES_BELOW_2G, FRAME_NONE, NONE, REF, SEG_PAGES,
-};
+use super::{CpWork, Storage, CHANGED, CP_OWNED, FRAMES_BELOW_2G, NONE, PLACE, REF, SEG_PAGES};
 
 /// Demand scan examines at most this many times the frames of storage before giving up: CP's
 /// two regular passes and its emergency pass (demand-scan record description of the CA MICS
@@ -37,7 +35,6 @@ impl Storage {
         if let Some(&page) = self.fr_page.get(f as usize) {
             if page < CP_OWNED {
                 crate::engine::prefetch::prefetch(&self.pg, page as usize);
-                crate::engine::prefetch::prefetch(&self.pg_slot, page as usize);
             }
         }
     }
@@ -174,14 +171,14 @@ impl Storage {
         self.agelist_unlink(f, page);
         self.moved.steals += 1;
         cp.ns += self.p.cp_steal.ns();
-        let keep_slot = self.pg_slot[i] != NONE && self.pg[i] & CHANGED == 0;
+        let keep_slot = self.slot(i) != NONE && self.pg[i] & CHANGED == 0;
         // Out of its frame first: an XSTOR block, if it gets one, takes the word's place field.
-        self.pg[i] = (self.pg[i] | FRAME_NONE) & !REF;
+        self.pg[i] = (self.pg[i] | PLACE) & !REF;
         if self.reclaim_without_pageout(page, cp) {
             // CMMA: unused or volatile, nothing to write.
         } else if !keep_slot {
-            if self.pg_slot[i] != NONE {
-                let s = self.pg_slot[i];
+            if self.slot(i) != NONE {
+                let s = self.slot(i);
                 self.release_slot(page, s);
             }
             if self.xstor.capacity() > 0 {

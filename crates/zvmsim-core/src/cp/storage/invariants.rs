@@ -16,7 +16,7 @@ impl Storage {
         for i in 0..self.pg.len() {
             // A page on the aging list holds its frame as a valid page does.
             let f = self.held_frame(i).unwrap_or(NONE);
-            let (x, s) = (self.xstor_block(i), self.pg_slot[i]);
+            let (x, s) = (self.xstor_block(i), self.slot(i));
             let places = (f != NONE) as u32 + (x != NONE) as u32 + (s != NONE) as u32;
             if places > 1 && !(places == 2 && f != NONE && s != NONE) {
                 return Err(format!(
@@ -85,9 +85,7 @@ impl Storage {
         // A used page always has a place (pages released by DIAGNOSE X'10' are unused again).
         let placed = (0..self.pg.len())
             .filter(|&i| {
-                self.held_frame(i).is_some()
-                    || self.xstor_block(i) != NONE
-                    || self.pg_slot[i] != NONE
+                self.held_frame(i).is_some() || self.xstor_block(i) != NONE || self.slot(i) != NONE
             })
             .count() as u64;
         if placed != self.touched {

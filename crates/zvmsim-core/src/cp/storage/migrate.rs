@@ -77,7 +77,7 @@ impl Storage {
         let mut homeless = Vec::new();
         for &page in taken.iter().rev() {
             let i = page as usize;
-            if self.pg_slot[i] != NONE {
+            if self.slot(i) != NONE {
                 continue; // written in a full block
             }
             // Each page taken freed its XSTOR block, so one is there for it to go back to.

@@ -55,6 +55,7 @@ pub use spaces::SegmentCounts;
 #[cfg(test)]
 mod test_util;
 mod touch;
+mod word;
 mod working_set;
 
 pub const NONE: u32 = u32::MAX;
@@ -69,17 +70,29 @@ pub const SEG_PAGES: u32 = 256;
 /// any real LPAR; the bound only matters for toy sizes).
 const CP_FRAMES_MAX_DIVISOR: u32 = 2;
 
-// Page state word: the page's place in the low 30 bits — its frame (below the frame count),
-// its XSTOR block (frame count + block: a page in expanded storage has no frame) or FRAME_NONE
-// — and two flags above it, so that a reference costs one memory access. The reference bit of
-// a frame is kept with its page, as the hardware keeps it in the frame's storage key. Whether a
-// page was ever used needs no bit: a used page always has a place (frame, XSTOR block or
-// slot).
+// Page word, 64 bits, so that a reference and a fault each read one word: the place in the
+// low 30 bits — the page's frame (below the frame count), its XSTOR block (frame count + block:
+// a page in expanded storage has no frame) or FRAME_NONE — then two flags, then the page's DASD
+// slot in 31 bits, and on top whether the page waits on the aging list. The reference bit of a
+// frame is kept with its page, as the hardware keeps it in the frame's storage key. Whether a
+// page was ever used needs no bit: a used page always has a place (frame, XSTOR block or slot).
 const FMASK: u32 = 0x3FFF_FFFF;
 const FRAME_NONE: u32 = FMASK;
-const REF: u32 = 1 << 30;
+const PLACE: u64 = FMASK as u64;
+const REF: u64 = 1 << 30;
 /// Changed since the copy on its slot was written.
-const CHANGED: u32 = 1 << 31;
+const CHANGED: u64 = 1 << 31;
+/// The slot field (bits 32-62); all ones is no slot. A page read back from DASD keeps its slot
+/// beside its frame (KEEPSLOT), so both fields can be set.
+const SLOT_SHIFT: u32 = 32;
+const SLOT_FIELD: u64 = 0x7FFF_FFFF;
+/// Paging slots a page word can name: slot numbers 0 to 2^31 - 2, 8 TB of paging space.
+pub const MAX_SLOTS: u64 = SLOT_FIELD;
+/// On the global aging list (z/VM 6.3 and later): the page is invalid, and its place still
+/// names the frame it keeps there (no second array of kept frames: 4 bytes a page less).
+const AGED: u64 = 1 << 63;
+/// A page never used: no place, no slot.
+const WORD_NONE: u64 = PLACE | (SLOT_FIELD << SLOT_SHIFT);
 /// Largest central storage the model holds: the 2^30 frames of z/VM 7.3's 4 TB. The page word
 /// names frames 0 to 2^30 - 2 (the last number is FRAME_NONE), so CP keeps the top frame of a
 /// 4 TB LPAR. The guest's CMMA page state is not in the word but in a byte per page beside it
@@ -169,11 +182,10 @@ pub struct Storage {
     level: ZvmLevel,
     p: ModelParams,
     // --- pages (guest virtual storage, all guests) ---
-    pg: crate::engine::huge::HugeArray<u32>,
+    pg: crate::engine::huge::HugeArray<u64>,
     /// Place numbers from here on in the page word are XSTOR blocks (`xstor_block`): the
     /// number of frames.
     xs_base: u32,
-    pg_slot: Vec<u32>,
     /// First page of each address space, and the end of the last (ascending).
     space_base: Vec<u32>,
     // --- frames ---
@@ -307,9 +319,8 @@ impl Storage {
         let mut st = Storage {
             level,
             p: params.clone(),
-            pg: crate::engine::huge::HugeArray::filled(total_pages, FRAME_NONE),
+            pg: crate::engine::huge::HugeArray::filled(total_pages, WORD_NONE),
             xs_base: frames.min(FMASK),
-            pg_slot: vec![NONE; total_pages],
             space_base,
             fr_page: vec![NONE; frames as usize],
             avail_lo: Vec::new(),
@@ -394,7 +405,6 @@ impl Storage {
         st.reserve_groups = slots::reserve_groups(st.high_mark, block, st.free_groups);
         if level.has_agelist() {
             st.aging = Some(agelist::Aging::new(
-                total_pages,
                 frames as usize,
                 n_spaces,
                 st.pageable as u64,
@@ -410,27 +420,6 @@ impl Storage {
     }
 
     // ------------------------------------------------------------------ queries
-
-    /// The XSTOR block holding page index `i` (NONE: none, or no expanded storage at all).
-    #[inline]
-    fn xstor_block(&self, i: usize) -> u32 {
-        match self.pg[i] & FMASK {
-            FRAME_NONE => NONE,
-            f if f >= self.xs_base => f - self.xs_base,
-            _ => NONE,
-        }
-    }
-
-    /// Page index `i`, not resident, is now in XSTOR block `b` (NONE: in none).
-    #[inline]
-    fn set_xstor_block(&mut self, i: usize, b: u32) {
-        let place = if b == NONE {
-            FRAME_NONE
-        } else {
-            self.xs_base + b
-        };
-        self.pg[i] = (self.pg[i] & !FMASK) | place;
-    }
 
     pub fn pages(&self) -> usize {
         self.pg.len()
@@ -512,21 +501,13 @@ impl Storage {
     /// Ever referenced: a used page always has a place.
     pub fn was_touched(&self, s: SpaceId, page: u32) -> bool {
         let i = self.global(s, page) as usize;
-        self.held_frame(i).is_some() || self.xstor_block(i) != NONE || self.pg_slot[i] != NONE
-    }
-    /// The frame page `i` holds: its valid frame, or the one it keeps on the aging list.
-    #[inline]
-    fn held_frame(&self, i: usize) -> Option<u32> {
-        match self.pg[i] & FMASK {
-            f if f < self.xs_base => Some(f),
-            _ => self.aging.as_ref().and_then(|a| a.frame_of(i)),
-        }
+        self.held_frame(i).is_some() || self.xstor_block(i) != NONE || self.slot(i) != NONE
     }
     pub fn page_in_xstor(&self, s: SpaceId, page: u32) -> bool {
         self.xstor_block(self.global(s, page) as usize) != NONE
     }
     pub fn page_slot(&self, s: SpaceId, page: u32) -> u32 {
-        self.pg_slot[self.global(s, page) as usize]
+        self.slot(self.global(s, page) as usize)
     }
     /// Paging volume holding a slot group.
     pub fn volume_of_group(&self, group: u32) -> u32 {
@@ -559,7 +540,8 @@ impl Storage {
         let i = page as usize;
         self.references += 1;
         let st = self.pg[i];
-        if st & FMASK < self.xs_base {
+        // One compare: a page on the aging list has its top bit set.
+        if st & (AGED | PLACE) < self.xs_base as u64 {
             if write && st & CHANGED == 0 {
                 self.mark_changed(page);
             }
@@ -577,8 +559,8 @@ impl Storage {
         let i = page as usize;
         self.note_write(page);
         self.pg[i] |= CHANGED;
-        if !self.p.keep_stale_slots && self.pg_slot[i] != NONE {
-            let s = self.pg_slot[i];
+        if !self.p.keep_stale_slots && self.slot(i) != NONE {
+            let s = self.slot(i);
             self.release_slot(page, s);
         }
     }

@@ -3,7 +3,7 @@
 //! its frame goes to the available list, its XSTOR block and DASD slot are freed. The page is
 //! then as if never touched: a later reference is a first use with a fresh cleared frame.
 
-use super::{CpWork, Space, Storage, CHANGED, FRAMES_BELOW_2G, FRAME_NONE, NONE, REF, SEG_PAGES};
+use super::{CpWork, Space, Storage, CHANGED, FRAMES_BELOW_2G, NONE, PLACE, REF, SEG_PAGES};
 
 /// The list of segments whose last resident page left is pruned when it grows past this many
 /// times the number of segments (the same bound demand scan applies). Inference: a memory
@@ -47,14 +47,14 @@ impl Storage {
             self.on_xstor -= 1;
             self.space_xstor[g] -= 1;
         }
-        let slot = self.pg_slot[i];
+        let slot = self.slot(i);
         if slot != NONE {
             had = true;
             self.release_slot(page, slot);
         }
         // Not resident, not referenced, nothing to write: the state of a page never used. The
         // bits above (the guest's CMMA page state) are the guest's and stay.
-        self.pg[i] = (self.pg[i] | FRAME_NONE) & !(REF | CHANGED);
+        self.pg[i] = (self.pg[i] | PLACE) & !(REF | CHANGED);
         if had {
             self.touched -= 1;
             self.moved.released += 1;

@@ -20,7 +20,7 @@
 //! spaces, also CP-owned, stay on the main clock (their place in the order is not in the
 //! sources at hand).
 
-use super::{CpWork, Storage, FMASK, REF, SEG_PAGES};
+use super::{CpWork, Storage, REF, SEG_PAGES};
 
 /// One scan's walk of the shared list takes at most this many steps (a page, or a skipped
 /// empty 1 MB segment) per frame it wants, as z/VM 5.2's scan below 2 GB bounds its share
@@ -71,7 +71,7 @@ impl Storage {
                 continue;
             }
             let w = self.pg[p as usize];
-            let f = w & FMASK;
+            let f = self.place(p as usize);
             if f < self.xs_base {
                 examined += 1;
                 if w & REF != 0 {

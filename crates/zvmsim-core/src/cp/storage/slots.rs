@@ -88,7 +88,7 @@ impl Storage {
         for (k, &page) in pages.iter().enumerate() {
             let s = (base + k) as u32;
             self.slot_page[s as usize] = !page;
-            self.pg_slot[page as usize] = s;
+            self.set_slot(page as usize, s);
             self.pg[page as usize] &= !CHANGED;
             self.on_slot += 1;
             let g = self.space_of(page);
@@ -138,7 +138,7 @@ impl Storage {
 
     pub(super) fn release_slot(&mut self, page: u32, s: u32) {
         self.slot_page[s as usize] = !NONE;
-        self.pg_slot[page as usize] = NONE;
+        self.set_slot(page as usize, NONE);
         self.on_slot -= 1;
         let g = self.space_of(page);
         self.space_slots[g] -= 1;
@@ -181,7 +181,7 @@ mod tests {
             assert_eq!(st.group_live(group), 8);
             for j in 0..8 {
                 let page = k as u32 * 8 + j;
-                assert_eq!(st.pg_slot[page as usize], group * 8 + j);
+                assert_eq!(st.slot(page as usize), group * 8 + j);
             }
         }
         assert_eq!(st.free_groups, 96 - 4);
@@ -208,15 +208,15 @@ mod tests {
         let mut st = storage();
         st.write_block(&[0, 1, 2]);
         st.write_block(&[3]);
-        let group = st.pg_slot[0] / st.block;
+        let group = st.slot(0) / st.block;
         let vol = st.volume_of_group(group) as usize;
         let (free_vol, free) = (st.vol_free_groups[vol].len(), st.free_groups);
-        st.release_slot(0, st.pg_slot[0]);
-        st.release_slot(1, st.pg_slot[1]);
+        st.release_slot(0, st.slot(0));
+        st.release_slot(1, st.slot(1));
         assert_eq!(st.group_live(group), 1);
         assert_eq!(st.vol_free_groups[vol].len(), free_vol);
         assert_eq!(st.free_groups, free);
-        st.release_slot(2, st.pg_slot[2]);
+        st.release_slot(2, st.slot(2));
         assert_eq!(st.group_live(group), 0);
         assert_eq!(st.vol_free_groups[vol].peek(), Some(group));
         assert_eq!(st.free_groups, free + 1);
@@ -224,7 +224,7 @@ mod tests {
         // The next write on that volume reuses the group.
         st.next_vol = vol;
         st.write_block(&[4]);
-        assert_eq!(st.pg_slot[4] / st.block, group);
+        assert_eq!(st.slot(4) / st.block, group);
     }
 
     #[test]

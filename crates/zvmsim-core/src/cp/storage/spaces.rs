@@ -12,8 +12,8 @@
 //! the segment stays in storage or XSTOR.
 
 use super::{
-    CpWork, Owner, Space, SpaceId, SpaceSpec, Storage, CHANGED, FRAME_NONE, NONE, PGMBK_FRAMES,
-    REF, SEG_PAGES,
+    CpWork, Owner, Space, SpaceId, SpaceSpec, Storage, CHANGED, NONE, PGMBK_FRAMES, REF, SEG_PAGES,
+    WORD_NONE,
 };
 
 /// What the saved-segment spaces hold, summed over all segments (a shared copy counted once).
@@ -74,8 +74,7 @@ impl Storage {
         let end = base + spec.pages.div_ceil(SEG_PAGES) * SEG_PAGES;
         self.space_base.push(end);
         let total = end as usize;
-        self.pg.resize(total, FRAME_NONE);
-        self.pg_slot.resize(total, NONE);
+        self.pg.resize(total, WORD_NONE);
         if !self.gstate.is_empty() {
             self.gstate.resize(total, 0);
         }
@@ -90,7 +89,7 @@ impl Storage {
         self.cmma.push(Default::default());
         let n = self.space_resident.len();
         if let Some(a) = self.aging.as_mut() {
-            a.grow(total, n);
+            a.grow(n);
         }
         self.kinds.owner.resize(n, None);
         self.kinds.ro.resize(n, false);

@@ -2,13 +2,13 @@
 //! or nowhere (a first use, or a page of a read-only saved segment dropped under pressure,
 //! which CP reads again from its spool file); and the page-in that makes pages resident.
 
-use super::{CpWork, Storage, Touch, CHANGED, FMASK, FRAMES_BELOW_2G, NONE, REF, SEG_PAGES};
+use super::{CpWork, Storage, Touch, CHANGED, FRAMES_BELOW_2G, NONE, PLACE, REF, SEG_PAGES};
 
 impl Storage {
     #[cold]
     pub(super) fn touch_slow(&mut self, page: u32, write: bool, cp: &mut CpWork) -> Touch {
         let i = page as usize;
-        if let Some(f) = self.aging.as_ref().and_then(|a| a.frame_of(i)) {
+        if let Some(f) = self.aged_frame(i) {
             self.revalidate(page, f, cp);
             if write {
                 self.mark_changed(page);
@@ -35,9 +35,9 @@ impl Storage {
                 self.mark_changed(page);
             }
             Touch::FromXstor
-        } else if self.pg_slot[i] != NONE {
+        } else if self.slot(i) != NONE {
             Touch::OnDasd {
-                group: self.pg_slot[i] / self.block,
+                group: self.slot(i) / self.block,
             }
         } else if self.kinds.read_only(self.space_of(page)) {
             // A read-only saved segment's page dropped under pressure: CP reads it again from
@@ -87,7 +87,7 @@ impl Storage {
                     self.release_slot(page, s as u32);
                     self.pg[page as usize] |= CHANGED;
                 }
-                let f = self.pg[page as usize] & FMASK;
+                let f = self.place(page as usize);
                 self.note_companion(page, f);
                 self.moved.dasd_to_ms += 1;
                 n += 1;
@@ -99,7 +99,7 @@ impl Storage {
     pub(super) fn make_resident(&mut self, page: u32, paging_io: bool, cp: &mut CpWork) {
         let f = self.alloc_frame(paging_io, cp);
         let i = page as usize;
-        self.pg[i] = (self.pg[i] & !FMASK) | f | REF;
+        self.pg[i] = (self.pg[i] & !PLACE) | f as u64 | REF;
         self.fr_page[f as usize] = page;
         self.resident += 1;
         let g = self.space_of(page);
