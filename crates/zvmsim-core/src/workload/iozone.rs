@@ -480,6 +480,9 @@ mod tests {
             t += 1_000_000_000;
             assert!(t < s.end_ns(), "write test ends within the run");
             s.step_until(t);
+            // One channel program per subchannel, aliases within their base's LCU, requests
+            // and pages conserved, while every write waits on another.
+            s.check_io().expect("I/O invariants");
         }
         let waits = s
             .summary_typed()
