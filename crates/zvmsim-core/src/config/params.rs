@@ -150,10 +150,11 @@ params! {
     /// IBM describes the writes as done ahead of need near the head, without a figure.
     #[serde(skip_serializing_if = "default_early_write_share")]
     agelist_early_write_share: f64 = 0.25;
-    /// KEEPSLOT YES while paging space has room: once this share of the paging space's slot
-    /// groups is in use, a page read back from DASD gives up its slot, as under KEEPSLOT NO,
-    /// until use falls below it again. A kept slot only saves the write of an unchanged page;
-    /// the frame holds the data. Inference: no IBM source found says when z/VM 6.3 and later
+    /// KEEPSLOT YES while paging space has room (z/VM 6.3 and later): once this share of the
+    /// paging space's slot groups is in use, a block read gives up its whole group (the pages
+    /// read and the group's pages still resident lose their slots, as under KEEPSLOT NO) until
+    /// use falls below it again. A kept slot only saves the write of an unchanged page; the
+    /// frame holds the data. Inference: no IBM source found says when z/VM 6.3 and later
     /// stop keeping slots; 0.9 is the level at which CP counts paging space 90 % full
     /// (monitor field SYTASG_CAL90FUL, SALBK's 90 % warning, message 401). 1 keeps slots
     /// until paging space is full (PGT004).
