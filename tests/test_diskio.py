@@ -31,15 +31,16 @@ def test_validate_disk_io_pav_shape(runner) -> None:
     # The 1-path figures (per-path latency) are the paper's.
     one = [r["within"] for r in rows if r["guests"] == 1 and r["paper"] is not None]
     assert one == [True, True], one
-    # At 2 paths extent conflicts chain the writes (each shares a track with the next) and
-    # the writes gain little; from 3 paths the paths' queues drift apart and the conflicts
-    # fade. The seed's plateau near 23 MB/s needs a shared stage the model lacks
-    # (docs/calibration.md, seed 004): the writes keep rising here.
+    # Linux 2.4's sequential-access Define Extent reaches two cylinders past each write, so
+    # from 2 paths every write conflicts with its predecessor in the file and the ESS runs
+    # them one at a time: the writes level off whatever the number of paths, as the seed's
+    # do (docs/calibration.md, seed 004).
     waits = [sim[("extent_wait_pct", n)] for n in range(1, 9)]
-    assert waits[0] == 0 and waits[1] > 20
-    assert max(waits[2:]) < 10, waits
-    assert write[1] < 1.7 * write[0]
-    assert write[7] > write[1]
+    assert waits[0] == 0 and min(waits[1:]) > 30, waits
+    assert max(write[1:]) < 1.03 * min(write[1:]), write
+    assert write[0] < write[1] < 1.6 * write[0]
+    plateau = [r["within"] for r in rows if r["metric"] == "write_mb_s" and r["guests"] >= 3]
+    assert plateau == [True] * 6, write
     # Reads never conflict: each of the six channel paths adds its own.
     assert all(b > a for a, b in zip(read, read[1:]))
     assert read[7] > 3.5 * read[0]

@@ -95,6 +95,9 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
     "agelist_early_writes_per_s": _f("system", "pages/s", "z/VM 6.3+: changed pages near the aging list's head "
                                                          "written to DASD ahead of need (EARLYWRITES YES) per "
                                                          "second."),
+    "agelist_slots_released_per_s": _f("system", "slots/s", "z/VM 6.3+: DASD slots of pages read back given "
+                                                            "up per second although KEEPSLOT is YES, because "
+                                                            "paging space was past model.keepslot_release_full."),
     "frames_scanned_per_s": _f("system", "frames/s", "Frames the demand scan examined per second."),
     "demand_scans": _f("system", "scans", "Demand scans started in the interval."),
     "below_2g_scans_per_s": _f("system", "scans/s", "Scans for frames below 2 GB per second."),

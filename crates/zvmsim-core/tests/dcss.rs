@@ -258,3 +258,51 @@ fn rejected_commands_answer_with_cp_messages_and_errno_and_change_nothing() {
         assert_eq!(g, w, "line {k}: {}", script[k].2);
     }
 }
+
+/// The driver's save types DEFSEG with the ranges and types alone (extmem.c's segment_save):
+/// the file it saves has no LOADNSHR, so the segment the study defined `sr loadnshr` can no
+/// longer be loaded exclusive once Linux has saved it.
+#[test]
+fn a_linux_save_drops_loadnshr() {
+    let add = "echo DCSS1G > /sys/devices/dcssblk/add";
+    let shared = "echo 0 > /sys/devices/dcssblk/DCSS1G/shared";
+    let script: Vec<(&str, &str, &str)> = vec![
+        ("MAINT", "cp", "SET PRIVCLASS CMSUSER +E"),
+        ("CMSUSER", "cp", "DEFSEG DCSS1G 20000-5FFFF SR LOADNSHR"),
+        ("CMSUSER", "cp", "SAVESEG DCSS1G"),
+        ("LNX001", "linux", "modprobe dcssblk"),
+        ("LNX001", "linux", "mknod /dev/dcssblk0 b 252 0"),
+        ("LNX001", "linux", add),
+        ("LNX001", "linux", shared),
+        (
+            "LNX001",
+            "linux",
+            "echo 1 > /sys/devices/dcssblk/DCSS1G/save",
+        ),
+        (
+            "LNX001",
+            "linux",
+            "echo DCSS1G > /sys/devices/dcssblk/remove",
+        ),
+        ("LNX001", "linux", add),
+        ("LNX001", "linux", shared),
+        ("CMSUSER", "cp", "QUERY NSS MAP"),
+    ];
+    let s = sim(&script);
+    s.check_invariants().expect("invariants");
+    let got: Vec<Vec<String>> = lines(&s).into_iter().map(|x| x.1).collect();
+    // The first change to exclusive is accepted, the second refused.
+    assert_eq!(got[6], Vec::<String>::new());
+    assert_eq!(
+        got[10],
+        vec!["-bash: echo: write error: Operation not permitted"]
+    );
+    // One file, the one Linux saved, still loaded (shared) by the guest.
+    assert_eq!(
+        got[11],
+        vec![
+            "FILE FILENAME FILETYPE BEGPAG ENDPAG TYPE CL #USERS",
+            "0002 DCSS1G DCSS 0000000020000 000000005FFFF SR A 00001",
+        ]
+    );
+}

@@ -273,6 +273,12 @@ fn check_model(p: &ModelParams, src: &Source) -> Result<(), ScenarioError> {
         false,
         false,
     )?;
+    fraction(
+        "keepslot_release_full",
+        p.keepslot_release_full,
+        true,
+        false,
+    )?;
     if !(0.0..=1.0).contains(&p.block_companion_window) {
         return Err(src.error(
             &field("block_companion_window"),

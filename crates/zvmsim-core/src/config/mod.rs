@@ -10,6 +10,7 @@ pub mod fio;
 pub mod io;
 pub mod iozone;
 pub mod level;
+pub mod linux;
 mod names;
 mod overrides;
 pub mod params;

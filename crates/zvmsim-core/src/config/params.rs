@@ -150,6 +150,16 @@ params! {
     /// IBM describes the writes as done ahead of need near the head, without a figure.
     #[serde(skip_serializing_if = "default_early_write_share")]
     agelist_early_write_share: f64 = 0.25;
+    /// KEEPSLOT YES while paging space has room (z/VM 6.3 and later): once this share of the
+    /// paging space's slot groups is in use, a block read gives up its whole group (the pages
+    /// read and the group's pages still resident lose their slots, as under KEEPSLOT NO) until
+    /// use falls below it again. A kept slot only saves the write of an unchanged page; the
+    /// frame holds the data. Inference: no IBM source found says when z/VM 6.3 and later
+    /// stop keeping slots; 0.9 is the level at which CP counts paging space 90 % full
+    /// (monitor field SYTASG_CAL90FUL, SALBK's 90 % warning, message 401). 1 keeps slots
+    /// until paging space is full (PGT004).
+    #[serde(skip_serializing_if = "default_keepslot_release_full")]
+    keepslot_release_full: f64 = 0.9;
 
     /// 3390 on DS8300, 15k rpm DDMs: service of a random read that misses the storage-server
     /// cache (seek + rotation + transfer).
@@ -291,4 +301,7 @@ fn default_revalidate(d: &Duration) -> bool {
 }
 fn default_early_write_share(x: &f64) -> bool {
     *x == ModelParams::default().agelist_early_write_share
+}
+fn default_keepslot_release_full(x: &f64) -> bool {
+    *x == ModelParams::default().keepslot_release_full
 }

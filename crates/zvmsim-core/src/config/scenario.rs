@@ -14,6 +14,7 @@ use crate::config::units::{Duration, Size};
 
 pub use crate::config::agelist::{AgelistSettings, AgelistSize, AgelistSpec};
 pub use crate::config::level::ZvmLevel;
+pub use crate::config::linux::LinuxSpec;
 pub use crate::config::source::{blame_override, parse, ScenarioError, Source};
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -340,74 +341,6 @@ pub enum DasdUse {
     System,
     /// A file system of files a workload serves (the apache workload's document root).
     Files,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct LinuxSpec {
-    /// Kernel, modules and program text: referenced by every transaction.
-    #[serde(default = "default_kernel")]
-    pub kernel: Size,
-    /// Linux swap space on the guest's swap DASD.
-    #[serde(default)]
-    pub swap: Size,
-    /// pfault handshaking: a host page fault blocks only the faulting process (Linux default).
-    #[serde(default = "yes")]
-    pub pfault: bool,
-    /// vm.min_free_kbytes-style floor of free memory, as a size.
-    #[serde(default = "default_min_free")]
-    pub min_free: Size,
-    /// vm.swappiness (0-100): how readily reclaim swaps anonymous memory rather than
-    /// dropping page cache.
-    #[serde(default = "default_swappiness")]
-    pub swappiness: u32,
-    /// vm.page-cluster: a major fault reads 2^page_cluster swap slots at once (readahead).
-    #[serde(default = "default_page_cluster")]
-    pub page_cluster: u32,
-    /// The kernel parameter line, as the `parameters = "..."` line of zipl.conf gives it
-    /// (e.g. "root=/dev/dasda1 cmma=on"); `cat /proc/cmdline` prints it. Left out of the
-    /// serialized scenario when empty, so that existing scenarios keep their hash.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub parameters: String,
-}
-
-impl LinuxSpec {
-    /// The boot parameters ask for CMMA (`cmma=on`); see [`crate::linux::cmdline::cmma`].
-    pub fn cmma(&self) -> bool {
-        crate::linux::cmdline::cmma(&self.parameters)
-    }
-}
-
-fn default_page_cluster() -> u32 {
-    crate::linux::memory::DEFAULT_PAGE_CLUSTER
-}
-
-fn default_swappiness() -> u32 {
-    crate::linux::memory::DEFAULT_SWAPPINESS
-}
-
-fn default_kernel() -> Size {
-    Size(256 << 20)
-}
-fn default_min_free() -> Size {
-    Size(16 << 20)
-}
-fn yes() -> bool {
-    true
-}
-
-impl Default for LinuxSpec {
-    fn default() -> Self {
-        LinuxSpec {
-            kernel: default_kernel(),
-            swap: Size(0),
-            pfault: true,
-            min_free: default_min_free(),
-            swappiness: default_swappiness(),
-            page_cluster: default_page_cluster(),
-            parameters: String::new(),
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

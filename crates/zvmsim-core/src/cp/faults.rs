@@ -105,6 +105,7 @@ impl Machine {
             block: 0,
             aliases: self.paging_alias && matches!(origin, Origin::PageIn { .. } | Origin::PageOut),
             sub: 0,
+            reach: 0,
         };
         if let Some((done, id)) = self.io.submit(r, self.now) {
             self.q.push(done, Event::Io(IoEvent::Complete(id)));

@@ -321,7 +321,8 @@ impl IoSystem {
         let bytes = r.pages as u64 * 4096;
         // The control unit holds a channel program whose extent conflicts with one running
         // (one of them may write) until that one has ended.
-        let granted = self.extents[vol as usize].admit(now + half, r.block, r.pages, r.write);
+        let granted =
+            self.extents[vol as usize].admit(now + half, r.block, r.pages, r.reach, r.write);
         let at_server = sv.adapter(p, granted);
         // The link and the adapter's data path carry the data side by side.
         let flags = Data {
@@ -339,7 +340,7 @@ impl IoSystem {
         };
         // The control unit's part ends with the data in cache (and NVS): the extent is free
         // then; status and interrupt follow.
-        self.extents[vol as usize].running(r.block, r.pages, r.write, data_end);
+        self.extents[vol as usize].running(r.block, r.pages, r.reach, r.write, data_end);
         data_end + (ch.overhead_ns - half)
     }
 
@@ -480,6 +481,15 @@ impl IoSystem {
         let vol = self.vol_of[sub as usize];
         if let (true, Some(sv)) = (vol != NONE, self.server.staged.as_mut()) {
             sv.preload(vol, block, blocks);
+        }
+    }
+
+    /// 4 KB blocks of the real volume subchannel `sub` reaches (0 outside `[io]`).
+    pub fn volume_blocks(&self, sub: u32) -> u64 {
+        let vol = self.vol_of[self.volume_of(sub) as usize];
+        match (vol != NONE, self.server.staged.as_ref()) {
+            (true, Some(sv)) => sv.volume_blocks(vol),
+            _ => 0,
         }
     }
 

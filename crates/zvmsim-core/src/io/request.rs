@@ -50,6 +50,9 @@ pub struct IoRequest {
     pub aliases: bool,
     /// The subchannel that runs it (set when it starts).
     pub sub: u32,
+    /// Tracks its Define Extent reaches past the last track of its data (Linux's DASD driver
+    /// in sequential-access caching mode: `tunedasd -n` cylinders); 0 for CP's own I/O.
+    pub reach: u32,
 }
 
 /// Requests in flight, indexed by `IoId`.

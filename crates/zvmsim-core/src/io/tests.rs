@@ -12,6 +12,7 @@ fn req(device: u32, origin: Origin) -> IoRequest {
         block: 0,
         aliases: false,
         sub: 0,
+        reach: 0,
     }
 }
 

@@ -13,6 +13,8 @@
 
 use std::collections::VecDeque;
 
+use crate::config::linux::DasdCache;
+
 pub const NONE: u32 = u32::MAX;
 
 /// How the guest's device reaches real I/O (CP's view of the virtual device).
@@ -81,6 +83,9 @@ pub struct LDev {
     /// Bases: the device's own profile (`tunedasd -P`), counted while the driver's profile
     /// is on, kept when it is switched off (only BIODASDPRRST, `tunedasd -R`, clears it).
     pub profile: crate::linux::dasdprof::DasdProfile,
+    /// Bases: the cache attribute its channel programs' Define Extent carries (set from the
+    /// driver's default when the device comes online; BIODASDSATTR changes it).
+    pub cache: DasdCache,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -117,9 +122,19 @@ pub struct DasdDriver {
     pub kept_on_base: u64,
     /// The driver's profile (/proc/dasd/statistics): off at boot.
     pub profile: crate::linux::dasdprof::DasdProfile,
+    /// The cache attribute a device gets when it comes online (the kernel level's default).
+    pub default_cache: DasdCache,
 }
 
 impl DasdDriver {
+    /// A driver whose devices come online with cache attribute `cache`.
+    pub fn with_cache(cache: DasdCache) -> Self {
+        DasdDriver {
+            default_cache: cache,
+            ..Default::default()
+        }
+    }
+
     /// Set a device online. `group_key` (real LCU, static-PAV base or NONE) says which alias
     /// group it joins; `alias` devices are handed out by their group.
     #[allow(clippy::too_many_arguments)]
@@ -165,6 +180,7 @@ impl DasdDriver {
             blocks,
             ssid,
             profile: crate::linux::dasdprof::DasdProfile::counting(),
+            cache: self.default_cache,
         });
         idx
     }
@@ -301,6 +317,18 @@ impl DasdDriver {
 
     pub fn req(&self, id: u32) -> LReq {
         self.reqs[id as usize]
+    }
+
+    /// Tracks the Define Extent of request `id` reaches past its data's last track: its
+    /// block device's cache attribute, on a device of `blocks / 180` cylinders (3390: 12
+    /// blocks of 4 KB a track, 15 tracks a cylinder). A device without blocks of its own (a
+    /// static PAV alias a 2.4 kernel uses as a disk) has its volume's geometry, `volume`.
+    pub fn extent_reach(&self, id: u32, volume: u64) -> u32 {
+        let r = &self.reqs[id as usize];
+        let d = &self.devs[r.base as usize];
+        let blocks = if d.blocks > 0 { d.blocks } else { volume };
+        let last = (r.block + r.pages.max(1) as u64 - 1) / 12;
+        (d.cache.extent_end(last, blocks / 180) - last) as u32
     }
 
     /// Request `id`'s channel program is started (SSCH) at `now`.

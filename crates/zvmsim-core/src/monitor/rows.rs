@@ -190,7 +190,8 @@ rows! {
         /// z/VM 6.3 and later (left out of the rows of earlier releases): the global aging
         /// list's size in frames (SET AGELIST SIZE) and the frames on it at the interval's
         /// end; per second, frames trial-invalidated onto it, frames reclaimed from its head,
-        /// pages revalidated on it (faults resolved without I/O) and pages written early.
+        /// pages revalidated on it (faults resolved without I/O), pages written early, and
+        /// kept slots given up because paging space was past `keepslot_release_full`.
         #[serde(skip_serializing_if = "Option::is_none")]
         agelist_target_frames: Option<u64>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -203,6 +204,8 @@ rows! {
         agelist_revalidated_per_s: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]
         agelist_early_writes_per_s: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        agelist_slots_released_per_s: Option<f64>,
         /// Runs with the apache workload (left out otherwise): real DASD's (all volumes) mean
         /// service and response time and I/Os queued (time-weighted), frames of saved
         /// segments' shared copies.

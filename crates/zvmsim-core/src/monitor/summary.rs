@@ -70,6 +70,7 @@ pub struct AgelistMeans {
     pub agelist_reclaimed_per_s: f64,
     pub agelist_revalidated_per_s: f64,
     pub agelist_early_writes_per_s: f64,
+    pub agelist_slots_released_per_s: f64,
 }
 
 impl AgelistMeans {
@@ -92,6 +93,7 @@ impl AgelistMeans {
             agelist_reclaimed_per_s: r(|x| x.agelist_reclaimed_per_s),
             agelist_revalidated_per_s: r(|x| x.agelist_revalidated_per_s),
             agelist_early_writes_per_s: r(|x| x.agelist_early_writes_per_s),
+            agelist_slots_released_per_s: r(|x| x.agelist_slots_released_per_s),
         })
     }
 }

@@ -375,7 +375,7 @@ impl Simulation {
                 memassist: false,
                 cmma_requested: spec.linux.cmma(),
                 cmma_reclaimed_mark: 0,
-                dasd: Default::default(),
+                dasd: crate::linux::dasd::DasdDriver::with_cache(spec.linux.dasd_cache),
                 lvm: wl
                     .and_then(|(_, ws)| ws.iozone.as_ref())
                     .map(crate::workload::iozone::lvm_of)

@@ -59,6 +59,7 @@ impl Machine {
             DevPath::Minidisk { base, offset, .. } => (base, offset),
             DevPath::VirtualAlias { base } => (base, 0),
         };
+        let reach = dasd.extent_reach(req, self.io.volume_blocks(volume));
         let mut io = IoRequest {
             origin: Origin::Dasd { guest: g, req },
             device: volume,
@@ -68,6 +69,7 @@ impl Machine {
             block: offset + r.block,
             aliases: false,
             sub: 0,
+            reach,
         };
         let started = match dev_path {
             DevPath::Dedicated { sub } => {

@@ -291,6 +291,7 @@ impl Simulation {
             block: 0,
             aliases: false,
             sub: 0,
+            reach: 0,
         };
         if let Some((done, id)) = self.m.io.submit(r, self.m.now) {
             self.m.q.push(done, Event::Io(IoEvent::Complete(id)));

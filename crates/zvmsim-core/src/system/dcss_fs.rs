@@ -104,8 +104,8 @@ impl Simulation {
         }
     }
 
-    /// The driver saves each segment of device `k`: CP's DEFSEG with the segment's ranges,
-    /// then SAVESEG of the pages this guest sees.
+    /// The driver saves each segment of device `k`: CP's DEFSEG with the segment's ranges
+    /// and types only, then SAVESEG of the pages this guest sees.
     pub(super) fn dcss_save(&mut self, gi: usize, k: usize) -> Out {
         let segs = self.dcss.guests[gi].devices[k].segs.clone();
         let (mut files, mut pages) = (Vec::new(), 0u64);
@@ -118,13 +118,10 @@ impl Simulation {
                 self.dcss.guests[gi].dmesg.push(m);
                 continue;
             }
-            let _ = seg.define(
-                &f.name,
-                f.ranges.clone(),
-                f.loadnshr,
-                f.rstd,
-                f.space.clone(),
-            );
+            // extmem.c's segment_save types `DEFSEG name start-end type ...` with the
+            // ranges alone: the new file has no LOADNSHR, RSTD or SPACE option, whatever the
+            // file it replaces had.
+            let _ = seg.define(&f.name, f.ranges.clone(), false, false, None);
             let Some(s) = seg.skeleton(&f.name) else {
                 continue;
             };

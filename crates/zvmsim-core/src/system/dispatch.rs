@@ -142,6 +142,7 @@ impl Simulation {
                     block: block as u64,
                     aliases: false,
                     sub: 0,
+                    reach: 0,
                 };
                 self.m.minidisk_read(g as u32, io);
                 self.m.guests[g].stats.db_reads += 1;

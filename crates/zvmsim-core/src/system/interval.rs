@@ -235,6 +235,7 @@ impl Simulation {
             agelist_reclaimed_per_s: age_rate(mv.agelist_reclaimed, mk.agelist_reclaimed),
             agelist_revalidated_per_s: age_rate(mv.agelist_revalidated, mk.agelist_revalidated),
             agelist_early_writes_per_s: age_rate(mv.agelist_early_writes, mk.agelist_early_writes),
+            agelist_slots_released_per_s: age_rate(mv.keepslot_released, mk.keepslot_released),
             ..self.text_row(now)
         }
     }

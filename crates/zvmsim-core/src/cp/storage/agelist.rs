@@ -19,7 +19,8 @@
 //!   list (`agelist_early_write_share`) to DASD ahead of need, so that reclaim finds them
 //!   clean; a written page stays on the list with its frame (and its slot).
 //! * KEEPSLOT YES: a page read back from DASD keeps its slot (`complete_pagein`); NO releases
-//!   it on page-in.
+//!   it on page-in. Past `keepslot_release_full` of the paging space (an inference), a block
+//!   read gives up its whole slot group as under NO (`Storage::keepslot_suspended`).
 //!
 //! One pair of links per frame serves every list, since a frame is on exactly one: its owner's
 //! frame-owned list while valid, the aging list while invalid but resident. The system's

@@ -268,3 +268,99 @@ fn releases_before_6_3_have_no_aging_list() {
     let st = test_util::storage(ZvmLevel::V6R4, 100_064, 0, &[4096], &[1024]);
     assert_eq!(st.agelist().unwrap().target_frames, 2000);
 }
+
+#[test]
+fn past_the_threshold_a_page_read_back_gives_up_its_slot() {
+    for keep in [true, false] {
+        let mut st = storage(40, false);
+        let page = page_on_dasd(&mut st);
+        // The threshold one group above the groups in use, or exactly at them.
+        let groups = st.slot_groups() as f64;
+        let used = groups - st.free_groups as f64;
+        st.p.keepslot_release_full = (used + if keep { 1.0 } else { 0.0 }) / groups;
+        let mut cp = CpWork::default();
+        let sp = st.space(SpaceId(0));
+        let Touch::OnDasd { group } = st.touch(sp, page, Access::Read, &mut cp) else {
+            panic!("page {page} not on DASD");
+        };
+        let free = st.free_groups;
+        let n = st.complete_pagein(group, &mut cp) as u64;
+        assert_eq!(n, 8, "the block of pages 0-7 comes back whole");
+        assert_eq!(st.page_slot(SpaceId(0), page) != NONE, keep, "keep {keep}");
+        assert_eq!(st.pg[page as usize] & CHANGED == 0, keep);
+        // Released: the whole group is free again, and counted.
+        assert_eq!(st.free_groups, free + (!keep) as u64);
+        assert_eq!(st.moved.keepslot_released, if keep { 0 } else { n });
+        st.check_invariants().unwrap();
+    }
+}
+
+#[test]
+fn before_6_3_the_threshold_does_not_apply() {
+    let mut st = test_util::storage(ZvmLevel::V5R3, 512, 0, &[4096], &[2048]);
+    st.p.keepslot_release_full = 1e-9;
+    write_pages(&mut st, 0..1200);
+    let mut cp = CpWork::default();
+    let sp = st.space(SpaceId(0));
+    let Touch::OnDasd { group } = st.touch(sp, 0, Access::Read, &mut cp) else {
+        panic!("page 0 not on DASD");
+    };
+    st.complete_pagein(group, &mut cp);
+    assert!(st.is_resident(SpaceId(0), 0));
+    assert_ne!(st.page_slot(SpaceId(0), 0), NONE);
+    assert_eq!(st.moved.keepslot_released, 0);
+}
+
+/// Random reads over 3,584 pages on a 7.1 LPAR of 2,048 frames with 4,096 slots (512 groups, 128 of
+/// them reserve): the pages alone fit, but not with a kept slot for every resident page. Each
+/// reclaim takes about 300 frames, so that its last, partial blocks waste few groups, as in a
+/// large LPAR.
+fn kept_slot_run(limit: f64) -> Storage {
+    let p = ModelParams {
+        keepslot_release_full: limit,
+        avail_low_fraction: 0.05,
+        avail_high_fraction: 0.2,
+        ..ModelParams::default()
+    };
+    let mut st = test_util::with_params(ZvmLevel::V7R1, &p, 2048, 0, &[4096], &[3584]);
+    let sp = st.space(SpaceId(0));
+    let mut cp = CpWork::default();
+    let mut x = 12345u32;
+    for _ in 0..40_000u32 {
+        if st.paging_full {
+            break;
+        }
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        let page = (x >> 8) % 3584;
+        if let Touch::OnDasd { group } = st.touch(sp, page, Access::Read, &mut cp) {
+            st.complete_pagein(group, &mut cp);
+            st.touch(sp, page, Access::Read, &mut cp);
+        }
+    }
+    st
+}
+
+#[test]
+fn kept_slots_stop_growing_before_paging_space_fills() {
+    // Slots kept until the paging space is full: PGT004.
+    let st = kept_slot_run(1.0);
+    assert!(st.paging_full, "on DASD {}", st.on_dasd());
+    assert_eq!(st.moved.keepslot_released, 0);
+    // Past 60 %, pages read back give up their slots: the run goes on.
+    let st = kept_slot_run(0.6);
+    assert!(!st.paging_full, "on DASD {}", st.on_dasd());
+    assert!(st.moved.keepslot_released > 1000, "{:?}", st.moved);
+    let used = st.slot_groups() as u64 - st.free_groups;
+    assert!(
+        used * 10 < st.slot_groups() as u64 * 7,
+        "{used} groups in use"
+    );
+    // KEEPSLOT still works below the threshold: some resident pages hold a slot.
+    let not_resident = st.touched() - st.resident();
+    assert!(
+        st.on_dasd() > not_resident,
+        "{} {not_resident}",
+        st.on_dasd()
+    );
+    st.check_invariants().unwrap();
+}

@@ -53,6 +53,9 @@ pub struct Movement {
     pub agelist_reclaimed: u64,
     pub agelist_revalidated: u64,
     pub agelist_early_writes: u64,
+    /// Pages read back that gave up their slot under KEEPSLOT YES because paging space was
+    /// past `ModelParams::keepslot_release_full`.
+    pub keepslot_released: u64,
     /// Frames of block-read pages taken back unreferenced after their window (blocks.rs).
     pub companions_stolen: u64,
 }

@@ -136,6 +136,18 @@ impl Storage {
         None
     }
 
+    /// z/VM 6.3 and later: whether paging space is so full that a page read back gives up
+    /// its slot although KEEPSLOT is YES (`ModelParams::keepslot_release_full`, an
+    /// inference). Use counts whole groups, since a block write needs a free one.
+    pub(super) fn keepslot_suspended(&self) -> bool {
+        if self.aging.is_none() {
+            return false;
+        }
+        let groups = self.slot_groups() as u64;
+        let used = groups - self.free_groups;
+        used as f64 >= self.p.keepslot_release_full * groups as f64
+    }
+
     pub(super) fn release_slot(&mut self, page: u32, s: u32) {
         self.slot_page[s as usize] = !NONE;
         self.set_slot(page as usize, NONE);

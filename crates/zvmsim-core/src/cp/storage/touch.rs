@@ -68,29 +68,40 @@ impl Storage {
     }
 
     /// A block read of `group` completed: every page of the group not in central storage is
-    /// made resident; each keeps its slot (unchanged copy). Returns the pages validated.
+    /// made resident; each keeps its slot (unchanged copy) under KEEPSLOT. On 6.3 and later
+    /// with paging space past `keepslot_release_full`, the whole group is given up instead:
+    /// the pages read and those of the group still resident (kept slots) lose their slots, so
+    /// the group is free for a new block. Returns the pages validated.
     pub fn complete_pagein(&mut self, group: u32, cp: &mut CpWork) -> u32 {
         let b = self.block as usize;
         let base = group as usize * b;
         let mut n = 0;
+        let suspended = self.keep_slot && self.keepslot_suspended();
+        let keep = self.keep_slot && !suspended;
         cp.ns += self.p.cp_pagein_dasd.ns();
         self.moved.pagein_dasd_blocks += 1;
         for s in base..base + b {
             let page = !self.slot_page[s];
+            if page == NONE {
+                continue;
+            }
             // A page on the aging list still has its frame: the read leaves it there.
-            if page != NONE && self.held_frame(page as usize).is_none() {
+            let read = self.held_frame(page as usize).is_none();
+            if read {
                 self.make_resident(page, true, cp);
                 // Block-read pages are not referenced yet, except the one that faulted, which
                 // the caller touches again.
                 self.pg[page as usize] &= !REF;
-                if !self.keep_slot {
-                    self.release_slot(page, s as u32);
-                    self.pg[page as usize] |= CHANGED;
-                }
                 let f = self.place(page as usize);
                 self.note_companion(page, f);
                 self.moved.dasd_to_ms += 1;
                 n += 1;
+            }
+            if !keep && (read || suspended) {
+                // The frame is now the only copy.
+                self.release_slot(page, s as u32);
+                self.pg[page as usize] |= CHANGED;
+                self.moved.keepslot_released += suspended as u64;
             }
         }
         n

@@ -1,0 +1,172 @@
+//! A guest's Linux settings (`[guests.linux]`): its kernel's size, swap, memory tunables,
+//! boot parameters, and the DASD driver's defaults of the kernel level it runs.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::config::units::Size;
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinuxSpec {
+    /// Kernel, modules and program text: referenced by every transaction.
+    #[serde(default = "default_kernel")]
+    pub kernel: Size,
+    /// Linux swap space on the guest's swap DASD.
+    #[serde(default)]
+    pub swap: Size,
+    /// pfault handshaking: a host page fault blocks only the faulting process (Linux default).
+    #[serde(default = "yes")]
+    pub pfault: bool,
+    /// vm.min_free_kbytes-style floor of free memory, as a size.
+    #[serde(default = "default_min_free")]
+    pub min_free: Size,
+    /// vm.swappiness (0-100): how readily reclaim swaps anonymous memory rather than
+    /// dropping page cache.
+    #[serde(default = "default_swappiness")]
+    pub swappiness: u32,
+    /// vm.page-cluster: a major fault reads 2^page_cluster swap slots at once (readahead).
+    #[serde(default = "default_page_cluster")]
+    pub page_cluster: u32,
+    /// The kernel parameter line, as the `parameters = "..."` line of zipl.conf gives it
+    /// (e.g. "root=/dev/dasda1 cmma=on"); `cat /proc/cmdline` prints it. Left out of the
+    /// serialized scenario when empty, so that existing scenarios keep their hash.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub parameters: String,
+    /// The cache attribute the DASD driver gives each ECKD device when it comes online
+    /// (what `tunedasd -g` shows and `tunedasd -c MODE -n CYL` changes). Current kernels:
+    /// normal, 0 cylinders (the default). Left out of the serialized scenario when it is
+    /// the default, so that existing scenarios keep their hash.
+    #[serde(default, skip_serializing_if = "DasdCache::is_default")]
+    pub dasd_cache: DasdCache,
+}
+
+/// A DASD's cache attribute: the caching mode its channel programs' Define Extent asks the
+/// control unit for, and for sequential access and prestage the cylinders the extent reaches
+/// past a request's last track (drivers/s390/block/dasd_eckd.c, `define_extent`: "check for
+/// sequential prestage - enhance cylinder range").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DasdCache {
+    #[serde(default)]
+    pub mode: DasdCacheMode,
+    /// `tunedasd -n`: cylinders added to the extent's end (sequential and prestage only).
+    #[serde(default)]
+    pub cylinders: u32,
+}
+
+impl DasdCache {
+    fn is_default(&self) -> bool {
+        *self == DasdCache::default()
+    }
+
+    /// The last track of a request's Define Extent on a device of `cylinders` cylinders
+    /// (15 tracks each), for a request whose data ends on track `last`: the end cylinder
+    /// moves on by `self.cylinders` in sequential and prestage modes, to the device's last
+    /// cylinder at most; the end head stays.
+    pub fn extent_end(&self, last: u64, cylinders: u64) -> u64 {
+        const HEADS: u64 = 15;
+        let (cyl, head) = (last / HEADS, last % HEADS);
+        let cyl = match self.mode {
+            DasdCacheMode::Sequential | DasdCacheMode::Prestage => {
+                if cyl + (self.cylinders as u64) < cylinders {
+                    cyl + self.cylinders as u64
+                } else {
+                    cylinders.saturating_sub(1).max(cyl)
+                }
+            }
+            _ => cyl,
+        };
+        cyl * HEADS + head
+    }
+}
+
+/// The caching modes, by tunedasd's names (dasd.h: DASD_NORMAL_CACHE 0, DASD_BYPASS_CACHE
+/// 1, DASD_INHIBIT_LOAD 2, DASD_SEQ_ACCESS 3, DASD_SEQ_PRESTAGE 4, DASD_REC_ACCESS 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DasdCacheMode {
+    #[default]
+    Normal,
+    Bypass,
+    Inhibit,
+    Sequential,
+    Prestage,
+    Record,
+}
+
+impl LinuxSpec {
+    /// The boot parameters ask for CMMA (`cmma=on`); see [`crate::linux::cmdline::cmma`].
+    pub fn cmma(&self) -> bool {
+        crate::linux::cmdline::cmma(&self.parameters)
+    }
+}
+
+fn default_page_cluster() -> u32 {
+    crate::linux::memory::DEFAULT_PAGE_CLUSTER
+}
+
+fn default_swappiness() -> u32 {
+    crate::linux::memory::DEFAULT_SWAPPINESS
+}
+
+fn default_kernel() -> Size {
+    Size(256 << 20)
+}
+fn default_min_free() -> Size {
+    Size(16 << 20)
+}
+fn yes() -> bool {
+    true
+}
+
+impl Default for LinuxSpec {
+    fn default() -> Self {
+        LinuxSpec {
+            kernel: default_kernel(),
+            swap: Size(0),
+            pfault: true,
+            min_free: default_min_free(),
+            swappiness: default_swappiness(),
+            page_cluster: default_page_cluster(),
+            parameters: String::new(),
+            dasd_cache: DasdCache::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sequential_extents_reach_whole_cylinders_past_the_data_capped_at_the_device_end() {
+        let seq = DasdCache {
+            mode: DasdCacheMode::Sequential,
+            cylinders: 2,
+        };
+        // Track 47 is cylinder 3, head 2: the extent ends on cylinder 5, head 2.
+        assert_eq!(seq.extent_end(47, 10_017), 77);
+        // Prestage reaches as far; normal, bypass and record access do not.
+        let pre = DasdCache {
+            mode: DasdCacheMode::Prestage,
+            ..seq
+        };
+        assert_eq!(pre.extent_end(47, 10_017), 77);
+        for mode in [
+            DasdCacheMode::Normal,
+            DasdCacheMode::Bypass,
+            DasdCacheMode::Record,
+        ] {
+            assert_eq!(DasdCache { mode, ..seq }.extent_end(47, 10_017), 47);
+        }
+        // Near the end the end cylinder is the device's last one (its head kept).
+        assert_eq!(seq.extent_end(10_014 * 15 + 4, 10_017), 10_016 * 15 + 4);
+        assert_eq!(seq.extent_end(10_015 * 15 + 4, 10_017), 10_016 * 15 + 4);
+        assert_eq!(seq.extent_end(10_016 * 15 + 4, 10_017), 10_016 * 15 + 4);
+        // The default is normal, 0 cylinders, and is left out of a serialized scenario.
+        assert!(DasdCache::default().is_default());
+        let t = serde_json::to_string(&LinuxSpec::default()).expect("serializes");
+        assert!(!t.contains("dasd_cache"), "{t}");
+    }
+}
