@@ -34,7 +34,7 @@ def test_validate_disk_io_pav_shape(runner) -> None:
     # Linux 2.4's sequential-access Define Extent reaches two cylinders past each write, so
     # from 2 paths every write conflicts with its predecessor in the file and the ESS runs
     # them one at a time: the writes level off whatever the number of paths, as the seed's
-    # do (docs/calibration.md, seed 004).
+    # do (docs/calibration-io.md, seed 004).
     waits = [sim[("extent_wait_pct", n)] for n in range(1, 9)]
     assert waits[0] == 0 and min(waits[1:]) > 30, waits
     assert max(write[1:]) < 1.03 * min(write[1:]), write

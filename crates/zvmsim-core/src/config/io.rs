@@ -50,9 +50,9 @@ pub struct ChannelSpec {
     /// FICON Express16S (IBM channel documentation); zHPF allows more.
     pub exchanges: u32,
     /// Channel and control-unit protocol time of one command-mode FICON I/O (CCW chain),
-    /// besides the data transfer. Calibrated (docs/calibration.md).
+    /// besides the data transfer. Calibrated (docs/calibration-io.md).
     pub ficon_overhead: Duration,
-    /// The same for one zHPF I/O. Calibrated (docs/calibration.md).
+    /// The same for one zHPF I/O. Calibrated (docs/calibration-io.md).
     pub zhpf_overhead: Duration,
     /// How the channel subsystem picks a path of the device's path group for an I/O:
     /// `least-busy` (the path with the fewest open exchanges: Dynamic Channel Path
@@ -98,27 +98,27 @@ pub struct ServerSpec {
     #[serde(skip_serializing_if = "is_one")]
     pub ports_per_adapter: u32,
     /// Host-adapter processor time per I/O (command decode, cache directory lookup).
-    /// Calibrated (docs/calibration.md).
+    /// Calibrated (docs/calibration-io.md).
     pub ha_io: Duration,
     /// Data rate through one host adapter, per second (ESS 2105: the adapter moves the data
     /// itself). None: not a limit (the DS8000 adapters of seed 003). Calibrated for the
-    /// ESS F20 (docs/calibration.md).
+    /// ESS F20 (docs/calibration-io.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ha_rate: Option<Size>,
     /// Rate of the copy of written data into the other cluster's NVS, per second, shared by
-    /// all host adapters (ESS 2105). None: not a limit. Calibrated (docs/calibration.md).
+    /// all host adapters (ESS 2105). None: not a limit. Calibrated (docs/calibration-io.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nvs_rate: Option<Size>,
     /// Rate at which the host adapter writes CKD records into the cache's fixed-block track
     /// images, per second (ESS 2105 CKD emulation; FB volumes and FCP writes do not pay
-    /// it). None: not a limit. Calibrated (docs/calibration.md).
+    /// it). None: not a limit. Calibrated (docs/calibration-io.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ckd_write_rate: Option<Size>,
     /// Data rate of one cluster's cache, per second: every read of a volume's data from the
     /// cache crosses the cache of the cluster that owns the volume's logical subsystem (ESS
     /// 2105: two clusters, each its own memory and cache; a volume's data goes through its
     /// cluster whatever host adapter carries it). Writes pay `nvs_rate` instead. None: not a
-    /// limit. Sourced for the ESS F20 (docs/calibration.md).
+    /// limit. Sourced for the ESS F20 (docs/calibration-io.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster_rate: Option<Size>,
     /// Read cache.
@@ -294,7 +294,7 @@ fn is_one(n: &u32) -> bool {
 }
 
 /// CPU per I/O. Inference from the path lengths of the Linux block and DASD layers and of CP's
-/// I/O simulation (no published per-I/O figure for these releases); see docs/calibration.md.
+/// I/O simulation (no published per-I/O figure for these releases); see docs/calibration-io.md.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct IoCost {

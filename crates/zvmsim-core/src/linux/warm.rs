@@ -26,8 +26,21 @@ impl LinuxMemory {
         // While every page so far is resident in the pool page of its own number its word is
         // implied (linux::anon); the first page placed otherwise writes the words out.
         let mut implied = true;
+        // The pool words too are expected to say so (linux::pool): the shared memory's pool
+        // pages are then never written, unless a page turns out to be placed otherwise.
+        let mut expected =
+            self.shm as u64 <= cap && self.shm <= n && self.anon_resident == 0 && self.cached == 0;
+        let mut placed = fixedbitset::FixedBitSet::new();
+        if expected {
+            self.pool.expect_identity(self.shm);
+            placed.grow(self.shm as usize);
+        }
         for (k, v) in anon_heat.enumerate() {
             if implied && ((k as u64) >= cap || v >= n) {
+                if expected {
+                    self.pool.drop_identity(&placed);
+                    expected = false;
+                }
                 self.anon_words_from_pool();
                 implied = false;
             }
@@ -37,6 +50,9 @@ impl LinuxMemory {
                 if v < n {
                     if !implied {
                         *self.anon.at_mut(v) = v | A_REF;
+                    }
+                    if expected && v < self.shm {
+                        placed.insert(v as usize);
                     }
                     self.pool.set(v, ANON | v);
                 } else {
@@ -51,6 +67,9 @@ impl LinuxMemory {
             }
         }
         self.identity = self.anon_resident == self.shm as u64 && homeless.is_empty();
+        if expected && !(self.identity && placed.count_ones(..) == self.shm as usize) {
+            self.pool.drop_identity(&placed);
+        }
         if implied && self.identity {
             self.anon.set_identity();
         } else if implied {
