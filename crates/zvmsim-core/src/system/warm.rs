@@ -8,6 +8,9 @@ use crate::workload::Workload;
 
 use super::Simulation;
 
+/// The random stream that orders the frame-owned lists after the warm start.
+const STREAM_OWNED: u64 = 1997;
+
 /// A run of pages to touch: guest pages [lo, hi), or with `anon` the resident pages of
 /// anonymous pages [lo, hi); `rev` walks it from hi down.
 #[derive(Clone, Copy)]
@@ -34,6 +37,10 @@ impl Simulation {
         } else {
             self.warm_start_stationary(ages);
         }
+        // Both starts link pages in popularity order; z/VM 6.3's frame-owned lists are in
+        // the order frames last entered them (nothing is drawn before 6.3).
+        let mut rng = crate::engine::rng::Stream::new(self.seed, STREAM_OWNED);
+        self.m.storage.shuffle_frame_owned(&mut rng);
     }
 
     /// Pages in popularity order, coldest first.

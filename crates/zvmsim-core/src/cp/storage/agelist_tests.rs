@@ -364,3 +364,51 @@ fn kept_slots_stop_growing_before_paging_space_fills() {
     );
     st.check_invariants().unwrap();
 }
+
+/// The frame-owned list's pages, head first.
+fn owned_pages(st: &Storage, g: usize) -> Vec<u32> {
+    let a = st.aging.as_ref().expect("aging list");
+    let mut out = Vec::new();
+    let mut f = a.owned[g].head;
+    while f != NONE {
+        out.push(st.fr_page[f as usize]);
+        f = a.next[f as usize];
+    }
+    out
+}
+
+#[test]
+fn the_warm_start_order_is_shuffled_on_the_frame_owned_lists_only() {
+    use crate::engine::rng::Stream;
+    let mut st = storage(10, false);
+    write_pages(&mut st, 0..300);
+    let mut cp = CpWork::default();
+    assert_eq!(st.trial_invalidate(4, &mut cp), 4);
+    let before = owned_pages(&st, 0);
+    assert_eq!(before, (4..300).collect::<Vec<_>>());
+    st.shuffle_frame_owned(&mut Stream::new(1, 9));
+    let after = owned_pages(&st, 0);
+    // The same frames in another order, the aging list untouched, every list well linked.
+    assert_ne!(after, before);
+    let mut sorted = after.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, before);
+    assert_eq!(list_pages(&st), (0..4).collect::<Vec<_>>());
+    st.check_invariants().unwrap();
+    // The visits now take the shuffled head first.
+    assert_eq!(st.trial_invalidate(3, &mut cp), 3);
+    assert_eq!(list_pages(&st)[4..], after[..3]);
+    // Deterministic: the same stream gives the same order.
+    let mut again = storage(10, false);
+    write_pages(&mut again, 0..300);
+    assert_eq!(again.trial_invalidate(4, &mut cp), 4);
+    again.shuffle_frame_owned(&mut Stream::new(1, 9));
+    assert_eq!(owned_pages(&again, 0), after);
+    // Before 6.3 there are no lists: nothing changes and nothing is drawn.
+    let mut old = test_util::storage(ZvmLevel::V5R3, 512, 0, &[8192], &[2048]);
+    write_pages(&mut old, 0..300);
+    let mut rng = Stream::new(1, 9);
+    old.shuffle_frame_owned(&mut rng);
+    assert_eq!(rng.below(1 << 40), Stream::new(1, 9).below(1 << 40));
+    old.check_invariants().unwrap();
+}
