@@ -412,3 +412,70 @@ fn the_warm_start_order_is_shuffled_on_the_frame_owned_lists_only() {
     assert_eq!(rng.below(1 << 40), Stream::new(1, 9).below(1 << 40));
     old.check_invariants().unwrap();
 }
+
+/// A first reference to a page of a segment with no PGMBK, the available list exactly at its
+/// low threshold: the page's frame leaves it there, the PGMBK's frames start a reclaim. The
+/// reclaim must not take the page being made resident (a space whose frame-owned list is that
+/// one page gives it up first): the reference finds it resident, changed, with no slot.
+#[test]
+fn the_pgmbk_of_a_first_reference_does_not_reclaim_the_page_itself() {
+    let mut st = test_util::storage(ZvmLevel::V7R1, 512, 0, &[8192], &[512, 2048]);
+    assert!(st.set_agelist(AgelistSettings {
+        size: AgelistSize::Storage(Size(0)),
+        early_writes: false,
+        keep_slot: true,
+    }));
+    let sp = st.space(SpaceId(1));
+    let mut cp = CpWork::default();
+    let mut p = 0;
+    while st.avail_free() > st.low_mark as u64 {
+        st.touch(sp, p, Access::Write, &mut cp);
+        p += 1;
+    }
+    assert_eq!(st.avail_free(), st.low_mark as u64);
+    assert_eq!(st.moved.agelist_reclaimed, 0);
+    // The visit starts at space 0, whose list is the new page alone.
+    let other = st.space(SpaceId(0));
+    assert_eq!(st.touch(other, 0, Access::Write, &mut cp), Touch::FirstUse);
+    assert!(
+        st.moved.agelist_reclaimed > 0,
+        "the PGMBK started a reclaim"
+    );
+    assert!(
+        st.is_resident(SpaceId(0), 0),
+        "the page just made resident was taken"
+    );
+    assert_eq!(st.page_slot(SpaceId(0), 0), NONE);
+    st.check_invariants().unwrap();
+    assert_eq!(st.touch(other, 0, Access::Read, &mut cp), Touch::Resident);
+}
+
+/// Early writes skip a read-only saved segment's pages: their copy is the spool file, and
+/// reclaim drops them without a write.
+#[test]
+fn early_writes_leave_read_only_segment_pages_unwritten() {
+    use super::super::{Owner, SpaceSpec};
+    let mut st = storage(40, true);
+    let seg = st.add_space(
+        SpaceSpec {
+            owner: Owner::Segment(0),
+            pages: 256,
+        },
+        true,
+    );
+    let sp = st.space(seg);
+    let mut cp = CpWork::default();
+    for p in 0..200 {
+        assert!(st.load_page(sp, p, &mut cp));
+    }
+    // The segment's pages are the only valid ones: the visit moves 40 of them to the list,
+    // and early writes then take its head share.
+    let base = st.space_base[seg.0 as usize];
+    assert_eq!(st.trial_invalidate(40, &mut cp), 40);
+    assert!((0..200).filter(|&p| on_list(&st, base + p)).count() == 40);
+    st.early_writes();
+    st.flush_open_block();
+    assert_eq!(st.space_locations(seg).dasd, 0);
+    assert_eq!(st.moved.agelist_early_writes, 0);
+    st.check_invariants().unwrap();
+}

@@ -110,6 +110,14 @@ impl Storage {
     pub(super) fn make_resident(&mut self, page: u32, paging_io: bool, cp: &mut CpWork) {
         let f = self.alloc_frame(paging_io, cp);
         let i = page as usize;
+        let seg = i / SEG_PAGES as usize;
+        // The segment's PGMBK before the page takes its frame: a reclaim the PGMBK's frames
+        // start (trial invalidation of a one-page frame-owned list, an emergency scan) must not
+        // take the page being made resident. Meanwhile its frame is neither free nor owned,
+        // so no scan looks at it.
+        if self.seg_resident[seg] == 0 && self.seg_pgmbk[seg][0] == NONE {
+            self.alloc_pgmbk(seg, cp);
+        }
         self.pg[i] = (self.pg[i] & !PLACE) | f as u64 | REF;
         self.fr_page[f as usize] = page;
         self.resident += 1;
@@ -121,10 +129,6 @@ impl Storage {
         if f < FRAMES_BELOW_2G {
             self.resident_below += 1;
             self.space_below[g] += 1;
-        }
-        let seg = i / SEG_PAGES as usize;
-        if self.seg_resident[seg] == 0 && self.seg_pgmbk[seg][0] == NONE {
-            self.alloc_pgmbk(seg, cp);
         }
         self.seg_resident[seg] += 1;
     }

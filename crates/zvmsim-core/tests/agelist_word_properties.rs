@@ -1,0 +1,267 @@
+//! Property test of the 64-bit page word on z/VM 7.1, where one word holds a page's place, its
+//! DASD slot and whether it waits on the aging list (keeping its frame number in the place
+//! field). The paths the study runs do not reach are mixed in with references and page-ins:
+//! CMMA states (CP takes unused and volatile frames first, valid or aged), DIAGNOSE X'10'
+//! releases of pages wherever they are (on the aging list included), saved segments added and
+//! given up at run time, and paging space full enough that page-ins give up their kept slots
+//! (`keepslot_release_full`). After every step CP's bookkeeping must stay consistent, a released
+//! page must be unused, and a discarded space must hold nothing.
+
+use std::cell::Cell;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use zvmsim_core::config::params::ModelParams;
+use zvmsim_core::config::scenario::{AgelistSettings, AgelistSize, ZvmLevel};
+use zvmsim_core::cp::storage::{
+    Access, CpWork, GuestState, Owner, SpaceId, SpaceSpec, Storage, Touch,
+};
+
+const GUEST_PAGES: u32 = 512;
+const GUESTS: u32 = 3;
+const SEGMENT_PAGES: u32 = 256;
+const CASES: u32 = 48;
+/// Share of generated sequences that must reach each state.
+const MIN_SHARE: f64 = 0.5;
+
+#[derive(Debug, Clone)]
+enum Op {
+    /// A reference to a guest page (index over all guests' pages).
+    Touch { page: u32, write: bool },
+    /// Complete the oldest outstanding DASD page-in.
+    Complete,
+    /// The guest sets a page's CMMA state (0 stable, 1 unused, 2 volatile).
+    Essa { page: u32, state: u8 },
+    /// DIAGNOSE X'10' for a guest page.
+    Release { page: u32 },
+    /// A saved segment is added (read-only or not).
+    AddSegment { read_only: bool },
+    /// A page of the newest live segment is loaded from spool, or referenced.
+    SegmentPage { page: u32, load: bool, write: bool },
+    /// The oldest live segment is given up.
+    Discard,
+    /// SET AGELIST.
+    Set { size: u32, early: bool, keep: bool },
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        10 => (0..GUESTS * GUEST_PAGES, any::<bool>())
+            .prop_map(|(page, write)| Op::Touch { page, write }),
+        6 => (0..GUESTS * GUEST_PAGES / 3, any::<bool>())
+            .prop_map(|(page, write)| Op::Touch { page: page * 3, write }),
+        4 => Just(Op::Complete),
+        3 => (0..GUESTS * GUEST_PAGES / 3, 0u8..3)
+            .prop_map(|(page, state)| Op::Essa { page: page * 3, state }),
+        2 => (0..GUESTS * GUEST_PAGES / 3).prop_map(|page| Op::Release { page: page * 3 }),
+        1 => any::<bool>().prop_map(|read_only| Op::AddSegment { read_only }),
+        4 => (0..SEGMENT_PAGES, any::<bool>(), any::<bool>())
+            .prop_map(|(page, load, write)| Op::SegmentPage { page, load, write }),
+        1 => Just(Op::Discard),
+        1 => (
+            prop::sample::select(vec![500u32, 1000, 2500]),
+            any::<bool>(),
+            any::<bool>()
+        )
+            .prop_map(|(size, early, keep)| Op::Set { size, early, keep }),
+    ]
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct Reached {
+    revalidated: bool,
+    cmma_reclaimed: bool,
+    released_resident: bool,
+    keepslot_released: bool,
+    segment_discarded: bool,
+}
+
+/// 256 frames (32 for CP) for three guests of 512 pages and the segments, no XSTOR, 2,048
+/// slots on each of two volumes; `full` is `keepslot_release_full`.
+fn run(ops: &[Op], full: f64) -> Result<Reached, String> {
+    let p = ModelParams {
+        keepslot_release_full: full,
+        ..ModelParams::default()
+    };
+    let spaces: Vec<SpaceSpec> = (0..GUESTS)
+        .map(|g| SpaceSpec {
+            owner: Owner::Guest(g),
+            pages: GUEST_PAGES,
+        })
+        .collect();
+    let mut st = Storage::new(ZvmLevel::V7R1, &p, 256, 32, 0, &[2048, 2048], &spaces);
+    st.set_agelist(AgelistSettings {
+        size: AgelistSize::Percent(1000),
+        ..AgelistSettings::default()
+    });
+    let mut pending: Vec<u32> = Vec::new();
+    // Live segments: (space, read-only), oldest first.
+    let mut segments: Vec<(SpaceId, bool)> = Vec::new();
+    let mut next_segment = 0u32;
+    let mut cp = CpWork::default();
+    let mut r = Reached::default();
+    for (k, op) in ops.iter().enumerate() {
+        match *op {
+            Op::Touch { page, write } => {
+                let (sp, pg) = (st.space(SpaceId(page / GUEST_PAGES)), page % GUEST_PAGES);
+                match st.touch(sp, pg, Access::write(write), &mut cp) {
+                    Touch::OnDasd { group } => {
+                        if !pending.contains(&group) {
+                            pending.push(group);
+                        }
+                    }
+                    Touch::Revalidated => {
+                        r.revalidated = true;
+                        if !st.is_resident(sp.id, pg) {
+                            return Err(format!("page {page} revalidated but not resident"));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Op::Complete => {
+                if !pending.is_empty() {
+                    let group = pending.remove(0);
+                    st.complete_pagein(group, &mut cp);
+                }
+            }
+            Op::Essa { page, state } => {
+                let sp = st.space(SpaceId(page / GUEST_PAGES));
+                let state =
+                    [GuestState::Stable, GuestState::Unused, GuestState::Volatile][state as usize];
+                st.set_guest_state(sp, page % GUEST_PAGES, state);
+            }
+            Op::Release { page } => {
+                let (sp, pg) = (st.space(SpaceId(page / GUEST_PAGES)), page % GUEST_PAGES);
+                r.released_resident |= st.is_resident(sp.id, pg);
+                st.release_page(sp, pg, &mut cp);
+                if st.was_touched(sp.id, pg) || st.is_resident(sp.id, pg) {
+                    return Err(format!(
+                        "page {page} still has a place after DIAGNOSE X'10'"
+                    ));
+                }
+                if st.page_slot(sp.id, pg) != u32::MAX {
+                    return Err(format!("page {page} kept its slot after DIAGNOSE X'10'"));
+                }
+            }
+            Op::AddSegment { read_only } => {
+                if segments.len() < 3 {
+                    let id = st.add_space(
+                        SpaceSpec {
+                            owner: Owner::Segment(next_segment),
+                            pages: SEGMENT_PAGES,
+                        },
+                        read_only,
+                    );
+                    next_segment += 1;
+                    segments.push((id, read_only));
+                }
+            }
+            Op::SegmentPage { page, load, write } => {
+                if let Some(&(id, read_only)) = segments.last() {
+                    let sp = st.space(id);
+                    if load {
+                        st.load_page(sp, page, &mut cp);
+                    } else {
+                        let access = Access::write(write && !read_only);
+                        if let Touch::OnDasd { group } = st.touch(sp, page, access, &mut cp) {
+                            if !pending.contains(&group) {
+                                pending.push(group);
+                            }
+                        }
+                    }
+                }
+            }
+            Op::Discard => {
+                if !segments.is_empty() {
+                    let (id, _) = segments.remove(0);
+                    st.discard_space(id);
+                    r.segment_discarded = true;
+                    let l = st.space_locations(id);
+                    if l.resident + l.xstor + l.dasd != 0 {
+                        return Err(format!("discarded space {id:?} still holds pages: {l:?}"));
+                    }
+                    // Its page-ins under way find no page of it any more.
+                }
+            }
+            Op::Set { size, early, keep } => {
+                if !st.set_agelist(AgelistSettings {
+                    size: AgelistSize::Percent(size),
+                    early_writes: early,
+                    keep_slot: keep,
+                }) {
+                    return Err("7.1 refused SET AGELIST".into());
+                }
+            }
+        }
+        st.writes.clear();
+        if st.paging_full {
+            return Err("the paging space filled".into());
+        }
+        if k % 16 == 0 {
+            st.check_invariants()
+                .map_err(|e| format!("after op {k} ({op:?}): {e}"))?;
+        }
+    }
+    st.check_invariants()?;
+    let m = st.moved;
+    r.cmma_reclaimed = m.cmma_reclaimed > 0;
+    r.keepslot_released = m.keepslot_released > 0;
+    if m.scans != 0 {
+        return Err(format!("demand scan ran {} times on 7.1", m.scans));
+    }
+    Ok(r)
+}
+
+#[allow(clippy::print_stderr)]
+#[test]
+fn page_words_stay_consistent_under_cmma_releases_segments_and_full_paging_space() {
+    let mut runner = TestRunner::new(Config {
+        failure_persistence: None,
+        ..Config::with_cases(CASES)
+    });
+    let counts = Cell::new([0u32; 5]);
+    let cases = Cell::new(0u32);
+    let strategy = (
+        proptest::collection::vec(op(), 600..2500),
+        prop::sample::select(vec![0.02f64, 0.1, 0.9]),
+    );
+    let result = runner.run(&strategy, |(ops, full)| {
+        let r = run(&ops, full).map_err(TestCaseError::fail)?;
+        let mut c = counts.get();
+        for (k, hit) in [
+            r.revalidated,
+            r.cmma_reclaimed,
+            r.released_resident,
+            r.keepslot_released,
+            r.segment_discarded,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            c[k] += hit as u32;
+        }
+        counts.set(c);
+        cases.set(cases.get() + 1);
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    assert_eq!(cases.get(), CASES);
+    let names = [
+        "revalidation",
+        "CMMA reclaim",
+        "release of a resident page",
+        "kept slot given up",
+        "segment discarded",
+    ];
+    for (name, n) in names.iter().zip(counts.get()) {
+        let share = n as f64 / CASES as f64;
+        eprintln!(
+            "7.1 {name}: {n} of {CASES} sequences ({:.0} %)",
+            share * 100.0
+        );
+        assert!(share >= MIN_SHARE, "{name}: {n} of {CASES}");
+    }
+}
