@@ -36,7 +36,7 @@ fn invariants_hold_while_requests_run_on_base_and_aliases() {
     let a = aliases(10);
     let mut s = sim(
         "hyperpav/attached-1job.toml",
-        &[&a, "run.measure=5s", "run.interval=5s"],
+        &[&a, "run.priming=5s", "run.measure=5s", "run.interval=5s"],
     );
     let end = s.end_ns();
     let mut t = 0;
@@ -53,12 +53,12 @@ fn invariants_hold_while_requests_run_on_base_and_aliases() {
 fn aliases_raise_throughput_of_one_job() {
     let mut none = sim(
         "hyperpav/attached-1job.toml",
-        &[&aliases(0), "run.measure=5s", "run.interval=5s"],
+        &[&aliases(0), "run.priming=5s", "run.measure=5s", "run.interval=5s"],
     );
     none.run();
     let mut five = sim(
         "hyperpav/attached-1job.toml",
-        &[&aliases(5), "run.measure=5s", "run.interval=5s"],
+        &[&aliases(5), "run.priming=5s", "run.measure=5s", "run.interval=5s"],
     );
     five.run();
     let (a, b) = (mb_s(&none), mb_s(&five));
@@ -111,6 +111,7 @@ fn invariants_hold_with_virtual_aliases_on_cp_owned_real_aliases() {
         &[
             "console[1].cp=\"ATTACH B9E0-B9E9 TO SYSTEM\"",
             &dir,
+            "run.priming=5s",
             "run.measure=3s",
             "run.interval=3s",
         ],
