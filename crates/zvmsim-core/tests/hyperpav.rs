@@ -53,12 +53,22 @@ fn invariants_hold_while_requests_run_on_base_and_aliases() {
 fn aliases_raise_throughput_of_one_job() {
     let mut none = sim(
         "hyperpav/attached-1job.toml",
-        &[&aliases(0), "run.priming=5s", "run.measure=5s", "run.interval=5s"],
+        &[
+            &aliases(0),
+            "run.priming=5s",
+            "run.measure=5s",
+            "run.interval=5s",
+        ],
     );
     none.run();
     let mut five = sim(
         "hyperpav/attached-1job.toml",
-        &[&aliases(5), "run.priming=5s", "run.measure=5s", "run.interval=5s"],
+        &[
+            &aliases(5),
+            "run.priming=5s",
+            "run.measure=5s",
+            "run.interval=5s",
+        ],
     );
     five.run();
     let (a, b) = (mb_s(&none), mb_s(&five));

@@ -402,7 +402,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     let frames = l.central.pages();
     let blocks = l.expanded.pages();
     let slots = s.paging_slots();
-    if virtual_pages > frames + blocks && slots + frames + blocks < virtual_pages {
+    if virtual_pages > frames + blocks && slots.saturating_add(frames + blocks) < virtual_pages {
         let field = if s.paging.slots.is_some() {
             "paging.slots"
         } else {

@@ -106,9 +106,10 @@ mod tests {
         for v in [3u32, 0, 5] {
             p.set(v, ANON | v);
         }
-        p.set(6, 1234); // a file block where shared memory was expected
-        p.set(12, ANON | 2); // past the expected range
-                             // Words equal to the expected ones left the memory as it was.
+        // A file block where shared memory was expected; shared memory past the range.
+        p.set(6, 1234);
+        p.set(12, ANON | 2);
+        // Words equal to the expected ones left the memory as it was.
         assert!(p.diff[..6].iter().all(|&d| d == 0));
         assert_eq!(p.at(6), 1234);
         assert_eq!(p.at(12), ANON | 2);

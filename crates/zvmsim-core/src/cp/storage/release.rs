@@ -52,8 +52,8 @@ impl Storage {
             had = true;
             self.release_slot(page, slot);
         }
-        // Not resident, not referenced, nothing to write: the state of a page never used. The
-        // bits above (the guest's CMMA page state) are the guest's and stay.
+        // Not resident, not referenced, nothing to write, no slot (released above): the state
+        // of a page never used. The guest's CMMA page state is kept beside the word and stays.
         self.pg[i] = (self.pg[i] | PLACE) & !(REF | CHANGED);
         if had {
             self.touched -= 1;
