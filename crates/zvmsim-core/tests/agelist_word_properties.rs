@@ -105,10 +105,8 @@ fn run(ops: &[Op], full: f64) -> Result<Reached, String> {
             Op::Touch { page, write } => {
                 let (sp, pg) = (st.space(SpaceId(page / GUEST_PAGES)), page % GUEST_PAGES);
                 match st.touch(sp, pg, Access::write(write), &mut cp) {
-                    Touch::OnDasd { group } => {
-                        if !pending.contains(&group) {
-                            pending.push(group);
-                        }
+                    Touch::OnDasd { group } if !pending.contains(&group) => {
+                        pending.push(group);
                     }
                     Touch::Revalidated => {
                         r.revalidated = true;

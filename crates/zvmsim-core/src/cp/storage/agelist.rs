@@ -373,8 +373,7 @@ impl Storage {
             }
             if slot != NONE {
                 // A stale copy: the page is written to a new block.
-                let s = slot;
-                self.release_slot(page, s);
+                self.release_slot(page, slot);
             }
             self.page_out_to_dasd(page);
             self.moved.agelist_early_writes += 1;

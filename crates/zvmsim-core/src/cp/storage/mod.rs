@@ -391,6 +391,12 @@ impl Storage {
             top as u64 + xstor_blocks as u64 <= FRAME_NONE as u64,
             "central and expanded storage exceed the page word"
         );
+        // Slot numbers must stay below the word's "no slot" value (config::bounds checks the
+        // scenario; this guards direct callers).
+        assert!(
+            volume_slots.iter().sum::<u64>() <= MAX_SLOTS,
+            "paging space exceeds the page word's slot field"
+        );
         for f in top..frames {
             st.fr_page[f as usize] = CP_OWNED;
         }
