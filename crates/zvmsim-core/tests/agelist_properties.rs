@@ -4,13 +4,13 @@
 //! sums over pages), and most sequences reach the states worth checking: DASD page-ins, pages
 //! revalidated on the aging list, early writes and reclaims from the list's head.
 
-use std::cell::Cell;
+mod common;
 
+use common::props::{guest_spaces, reach_states, PageIns};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
 use zvmsim_core::config::params::ModelParams;
 use zvmsim_core::config::scenario::{AgelistSettings, AgelistSize, ZvmLevel};
-use zvmsim_core::cp::storage::{Access, CpWork, Owner, SpaceId, SpaceSpec, Storage, Touch};
+use zvmsim_core::cp::storage::{Access, CpWork, SpaceId, Storage, Touch};
 
 const GUEST_PAGES: u32 = 512;
 const GUESTS: u32 = 3;
@@ -53,59 +53,37 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-#[derive(Debug, Default, Clone, Copy)]
-struct Reached {
-    pagein: bool,
-    revalidated: bool,
-    early_write: bool,
-    reclaimed: bool,
-}
+const STATES: [&str; 4] = ["DASD page-in", "revalidation", "early write", "reclaim"];
 
 /// 256 frames (32 for CP, 224 pageable) for three guests of 512 pages, no XSTOR, paging
 /// space for every page.
-fn run(ops: &[Op]) -> Result<Reached, String> {
+/// Returns which of `STATES` the sequence reached.
+fn run(ops: &[Op]) -> Result<Vec<bool>, String> {
     let p = ModelParams::default();
-    let spaces: Vec<SpaceSpec> = (0..GUESTS)
-        .map(|g| SpaceSpec {
-            owner: Owner::Guest(g),
-            pages: GUEST_PAGES,
-        })
-        .collect();
+    let spaces = guest_spaces(GUESTS, GUEST_PAGES);
     let mut st = Storage::new(ZvmLevel::V7R1, &p, 256, 32, 0, &[4096, 4096], &spaces);
     // A list of 10 % (22 frames), so that references find pages on it.
     st.set_agelist(AgelistSettings {
         size: AgelistSize::Percent(1000),
         ..AgelistSettings::default()
     });
-    let mut pending: Vec<u32> = Vec::new();
+    let mut pageins = PageIns::default();
     let mut cp = CpWork::default();
-    let mut r = Reached::default();
+    let (mut pagein, mut revalidated) = (false, false);
     for (k, op) in ops.iter().enumerate() {
         match *op {
             Op::Touch { page, write } => {
                 let (sp, pg) = (st.space(SpaceId(page / GUEST_PAGES)), page % GUEST_PAGES);
-                match st.touch(sp, pg, Access::write(write), &mut cp) {
-                    Touch::OnDasd { group } => {
-                        r.pagein = true;
-                        if !pending.contains(&group) {
-                            pending.push(group);
-                        }
+                let t = st.touch(sp, pg, Access::write(write), &mut cp);
+                pagein |= pageins.note(t);
+                if t == Touch::Revalidated {
+                    revalidated = true;
+                    if !st.is_resident(sp.id, pg) {
+                        return Err(format!("page {page} revalidated but not resident"));
                     }
-                    Touch::Revalidated => {
-                        r.revalidated = true;
-                        if !st.is_resident(sp.id, pg) {
-                            return Err(format!("page {page} revalidated but not resident"));
-                        }
-                    }
-                    _ => {}
                 }
             }
-            Op::Complete => {
-                if !pending.is_empty() {
-                    let group = pending.remove(0);
-                    st.complete_pagein(group, &mut cp);
-                }
-            }
+            Op::Complete => pageins.complete_oldest(&mut st, &mut cp),
             Op::Set { size, early, keep } => {
                 let applied = st.set_agelist(AgelistSettings {
                     size: AgelistSize::Percent(size),
@@ -127,51 +105,22 @@ fn run(ops: &[Op]) -> Result<Reached, String> {
     }
     st.check_invariants()?;
     let m = st.moved;
-    r.early_write = m.agelist_early_writes > 0;
-    r.reclaimed = m.agelist_reclaimed > 0;
     if m.scans != 0 {
         return Err(format!("demand scan ran {} times on 7.1", m.scans));
     }
     if m.ms_to_xs + m.xs_to_dasd != 0 {
         return Err("pages went to XSTOR on 7.1".into());
     }
-    Ok(r)
+    Ok(vec![
+        pagein,
+        revalidated,
+        m.agelist_early_writes > 0,
+        m.agelist_reclaimed > 0,
+    ])
 }
 
-#[allow(clippy::print_stderr)]
 #[test]
 fn aging_list_sequences_stay_consistent_and_page_from_dasd() {
-    let mut runner = TestRunner::new(Config {
-        failure_persistence: None,
-        ..Config::with_cases(CASES)
-    });
-    let counts = Cell::new([0u32; 4]);
-    let cases = Cell::new(0u32);
     let strategy = proptest::collection::vec(op(), 600..3000);
-    let result = runner.run(&strategy, |ops| {
-        let r = run(&ops).map_err(TestCaseError::fail)?;
-        let mut c = counts.get();
-        for (k, hit) in [r.pagein, r.revalidated, r.early_write, r.reclaimed]
-            .into_iter()
-            .enumerate()
-        {
-            c[k] += hit as u32;
-        }
-        counts.set(c);
-        cases.set(cases.get() + 1);
-        Ok(())
-    });
-    if let Err(e) = result {
-        panic!("{e}");
-    }
-    assert_eq!(cases.get(), CASES);
-    let names = ["DASD page-in", "revalidation", "early write", "reclaim"];
-    for (name, n) in names.iter().zip(counts.get()) {
-        let share = n as f64 / CASES as f64;
-        eprintln!(
-            "7.1 {name}: {n} of {CASES} sequences ({:.0} %)",
-            share * 100.0
-        );
-        assert!(share >= MIN_SHARE, "{name}: {n} of {CASES}");
-    }
+    reach_states("7.1", CASES, strategy, &STATES, MIN_SHARE, |ops| run(&ops));
 }

@@ -7,10 +7,10 @@
 //! (`keepslot_release_full`). After every step CP's bookkeeping must stay consistent, a released
 //! page must be unused, and a discarded space must hold nothing.
 
-use std::cell::Cell;
+mod common;
 
+use common::props::{guest_spaces, reach_states, PageIns};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
 use zvmsim_core::config::params::ModelParams;
 use zvmsim_core::config::scenario::{AgelistSettings, AgelistSize, ZvmLevel};
 use zvmsim_core::cp::storage::{
@@ -67,62 +67,48 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-#[derive(Debug, Default, Clone, Copy)]
-struct Reached {
-    revalidated: bool,
-    cmma_reclaimed: bool,
-    released_resident: bool,
-    keepslot_released: bool,
-    segment_discarded: bool,
-}
+const STATES: [&str; 5] = [
+    "revalidation",
+    "CMMA reclaim",
+    "release of a resident page",
+    "kept slot given up",
+    "segment discarded",
+];
 
 /// 256 frames (32 for CP) for three guests of 512 pages and the segments, no XSTOR, 2,048
-/// slots on each of two volumes; `full` is `keepslot_release_full`.
-fn run(ops: &[Op], full: f64) -> Result<Reached, String> {
+/// slots on each of two volumes; `full` is `keepslot_release_full`. Returns which of `STATES`
+/// the sequence reached.
+fn run(ops: &[Op], full: f64) -> Result<Vec<bool>, String> {
     let p = ModelParams {
         keepslot_release_full: full,
         ..ModelParams::default()
     };
-    let spaces: Vec<SpaceSpec> = (0..GUESTS)
-        .map(|g| SpaceSpec {
-            owner: Owner::Guest(g),
-            pages: GUEST_PAGES,
-        })
-        .collect();
+    let spaces = guest_spaces(GUESTS, GUEST_PAGES);
     let mut st = Storage::new(ZvmLevel::V7R1, &p, 256, 32, 0, &[2048, 2048], &spaces);
     st.set_agelist(AgelistSettings {
         size: AgelistSize::Percent(1000),
         ..AgelistSettings::default()
     });
-    let mut pending: Vec<u32> = Vec::new();
+    let mut pageins = PageIns::default();
     // Live segments: (space, read-only), oldest first.
     let mut segments: Vec<(SpaceId, bool)> = Vec::new();
     let mut next_segment = 0u32;
     let mut cp = CpWork::default();
-    let mut r = Reached::default();
+    let (mut revalidated, mut released_resident, mut segment_discarded) = (false, false, false);
     for (k, op) in ops.iter().enumerate() {
         match *op {
             Op::Touch { page, write } => {
                 let (sp, pg) = (st.space(SpaceId(page / GUEST_PAGES)), page % GUEST_PAGES);
-                match st.touch(sp, pg, Access::write(write), &mut cp) {
-                    Touch::OnDasd { group } if !pending.contains(&group) => {
-                        pending.push(group);
+                let t = st.touch(sp, pg, Access::write(write), &mut cp);
+                pageins.note(t);
+                if t == Touch::Revalidated {
+                    revalidated = true;
+                    if !st.is_resident(sp.id, pg) {
+                        return Err(format!("page {page} revalidated but not resident"));
                     }
-                    Touch::Revalidated => {
-                        r.revalidated = true;
-                        if !st.is_resident(sp.id, pg) {
-                            return Err(format!("page {page} revalidated but not resident"));
-                        }
-                    }
-                    _ => {}
                 }
             }
-            Op::Complete => {
-                if !pending.is_empty() {
-                    let group = pending.remove(0);
-                    st.complete_pagein(group, &mut cp);
-                }
-            }
+            Op::Complete => pageins.complete_oldest(&mut st, &mut cp),
             Op::Essa { page, state } => {
                 let sp = st.space(SpaceId(page / GUEST_PAGES));
                 let state =
@@ -131,7 +117,7 @@ fn run(ops: &[Op], full: f64) -> Result<Reached, String> {
             }
             Op::Release { page } => {
                 let (sp, pg) = (st.space(SpaceId(page / GUEST_PAGES)), page % GUEST_PAGES);
-                r.released_resident |= st.is_resident(sp.id, pg);
+                released_resident |= st.is_resident(sp.id, pg);
                 st.release_page(sp, pg, &mut cp);
                 if st.was_touched(sp.id, pg) || st.is_resident(sp.id, pg) {
                     return Err(format!(
@@ -162,11 +148,7 @@ fn run(ops: &[Op], full: f64) -> Result<Reached, String> {
                         st.load_page(sp, page, &mut cp);
                     } else {
                         let access = Access::write(write && !read_only);
-                        if let Touch::OnDasd { group } = st.touch(sp, page, access, &mut cp) {
-                            if !pending.contains(&group) {
-                                pending.push(group);
-                            }
-                        }
+                        pageins.note(st.touch(sp, page, access, &mut cp));
                     }
                 }
             }
@@ -174,7 +156,7 @@ fn run(ops: &[Op], full: f64) -> Result<Reached, String> {
                 if !segments.is_empty() {
                     let (id, _) = segments.remove(0);
                     st.discard_space(id);
-                    r.segment_discarded = true;
+                    segment_discarded = true;
                     let l = st.space_locations(id);
                     if l.resident + l.xstor + l.dasd != 0 {
                         return Err(format!("discarded space {id:?} still holds pages: {l:?}"));
@@ -203,63 +185,25 @@ fn run(ops: &[Op], full: f64) -> Result<Reached, String> {
     }
     st.check_invariants()?;
     let m = st.moved;
-    r.cmma_reclaimed = m.cmma_reclaimed > 0;
-    r.keepslot_released = m.keepslot_released > 0;
     if m.scans != 0 {
         return Err(format!("demand scan ran {} times on 7.1", m.scans));
     }
-    Ok(r)
+    Ok(vec![
+        revalidated,
+        m.cmma_reclaimed > 0,
+        released_resident,
+        m.keepslot_released > 0,
+        segment_discarded,
+    ])
 }
 
-#[allow(clippy::print_stderr)]
 #[test]
 fn page_words_stay_consistent_under_cmma_releases_segments_and_full_paging_space() {
-    let mut runner = TestRunner::new(Config {
-        failure_persistence: None,
-        ..Config::with_cases(CASES)
-    });
-    let counts = Cell::new([0u32; 5]);
-    let cases = Cell::new(0u32);
     let strategy = (
         proptest::collection::vec(op(), 600..2500),
         prop::sample::select(vec![0.02f64, 0.1, 0.9]),
     );
-    let result = runner.run(&strategy, |(ops, full)| {
-        let r = run(&ops, full).map_err(TestCaseError::fail)?;
-        let mut c = counts.get();
-        for (k, hit) in [
-            r.revalidated,
-            r.cmma_reclaimed,
-            r.released_resident,
-            r.keepslot_released,
-            r.segment_discarded,
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            c[k] += hit as u32;
-        }
-        counts.set(c);
-        cases.set(cases.get() + 1);
-        Ok(())
+    reach_states("7.1", CASES, strategy, &STATES, MIN_SHARE, |(ops, full)| {
+        run(&ops, full)
     });
-    if let Err(e) = result {
-        panic!("{e}");
-    }
-    assert_eq!(cases.get(), CASES);
-    let names = [
-        "revalidation",
-        "CMMA reclaim",
-        "release of a resident page",
-        "kept slot given up",
-        "segment discarded",
-    ];
-    for (name, n) in names.iter().zip(counts.get()) {
-        let share = n as f64 / CASES as f64;
-        eprintln!(
-            "7.1 {name}: {n} of {CASES} sequences ({:.0} %)",
-            share * 100.0
-        );
-        assert!(share >= MIN_SHARE, "{name}: {n} of {CASES}");
-    }
 }

@@ -4,10 +4,10 @@
 //! measures how many sequences reach the states that matter (frames reclaimed without a
 //! page-out, discard faults, HPMA reuse, DASD page-ins) and fails when too few do.
 
-use std::cell::Cell;
+mod common;
 
+use common::props::{reach_states, PageIns};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
 use zvmsim_core::config::params::ModelParams;
 use zvmsim_core::config::scenario::ZvmLevel;
 use zvmsim_core::cp::storage::{
@@ -43,7 +43,7 @@ fn state(k: u8) -> GuestState {
 }
 
 /// States reached: [reclaimed without page-out, discard fault, HPMA reuse, DASD page-in].
-fn run(ops: &[Op]) -> Result<[bool; 4], String> {
+fn run(ops: &[Op]) -> Result<Vec<bool>, String> {
     let p = ModelParams::default();
     let spaces = [SpaceSpec {
         owner: Owner::Guest(0),
@@ -53,7 +53,7 @@ fn run(ops: &[Op]) -> Result<[bool; 4], String> {
     let mut st = Storage::new(ZvmLevel::V5R3, &p, 256, 32, 32, &[4096], &spaces);
     let sp = st.space(SpaceId(0));
     let mut states = vec![GuestState::Stable; PAGES as usize];
-    let mut pending: Vec<u32> = Vec::new();
+    let mut pageins = PageIns::default();
     let mut cp = CpWork::default();
     let mut reached = [false; 4];
     for (k, o) in ops.iter().enumerate() {
@@ -79,19 +79,9 @@ fn run(ops: &[Op]) -> Result<[bool; 4], String> {
                         return Err(format!("discarded page {page} not rebuilt: {t:?}"));
                     }
                 }
-                if let Touch::OnDasd { group } = t {
-                    reached[3] = true;
-                    if !pending.contains(&group) {
-                        pending.push(group);
-                    }
-                }
+                reached[3] |= pageins.note(t);
             }
-            Op::Complete => {
-                if !pending.is_empty() {
-                    let group = pending.remove(0);
-                    st.complete_pagein(group, &mut cp);
-                }
-            }
+            Op::Complete => pageins.complete_oldest(&mut st, &mut cp),
             Op::Essa { page, state: s } => {
                 st.set_guest_state(sp, page, state(s));
                 states[page as usize] = state(s);
@@ -116,41 +106,17 @@ fn run(ops: &[Op]) -> Result<[bool; 4], String> {
     let c = st.cmma_counts(SpaceId(0));
     reached[0] = c.reclaimed > 0;
     reached[2] = c.hpma > 0;
-    Ok(reached)
+    Ok(reached.to_vec())
 }
 
 #[test]
-#[allow(clippy::print_stderr)]
 fn cmma_keeps_storage_consistent_and_never_pages_out_unused_pages() {
-    let mut runner = TestRunner::new(Config {
-        failure_persistence: None,
-        ..Config::with_cases(CASES)
-    });
-    let counts = Cell::new([0u32; 4]);
-    let result = runner.run(&proptest::collection::vec(op(), 1500..3000), |ops| {
-        let r = run(&ops).map_err(TestCaseError::fail)?;
-        let mut c = counts.get();
-        for (n, hit) in c.iter_mut().zip(r) {
-            *n += hit as u32;
-        }
-        counts.set(c);
-        Ok(())
-    });
-    if let Err(e) = result {
-        panic!("{e}");
-    }
     let names = [
         "reclaimed without page-out",
         "discard fault",
         "HPMA reuse",
         "DASD page-in",
     ];
-    for (name, n) in names.iter().zip(counts.get()) {
-        let share = n as f64 / CASES as f64;
-        eprintln!(
-            "CMMA {name}: {n} of {CASES} sequences ({:.0} %)",
-            share * 100.0
-        );
-        assert!(share >= MIN_SHARE, "too few sequences reach: {name}");
-    }
+    let strategy = proptest::collection::vec(op(), 1500..3000);
+    reach_states("CMMA", CASES, strategy, &names, MIN_SHARE, |ops| run(&ops));
 }

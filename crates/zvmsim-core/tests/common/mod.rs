@@ -1,6 +1,8 @@
 //! The small scenario and helpers shared by the scenario and Linux swap tests.
 #![allow(dead_code)] // each test binary uses a subset
 
+pub(crate) mod props;
+
 use zvmsim_core::config::scenario::{self, ScenarioError};
 
 pub(crate) const SMALL: &str = r#"
