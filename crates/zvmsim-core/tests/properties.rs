@@ -1,17 +1,18 @@
 //! Property tests: random sequences of operations keep CP's storage and Linux's memory
 //! bookkeeping consistent (every page in exactly one place, frames and slots conserved,
-//! counters equal to the sums over pages). The host properties also count how many of the
+//! counters equal to the sums over pages). Each property also counts how many of the
 //! generated sequences reach the states worth checking (DASD page-ins, XSTOR migration, full
-//! paging space) and fail when too few do, so that a change of sizes cannot silently leave
-//! them testing only the easy states.
+//! paging space; Linux swapping, balloon pages, the balloon given back when memory runs out)
+//! and fails when too few do, so that a change of sizes cannot silently leave it testing only
+//! the easy states.
 
-use std::cell::Cell;
+mod common;
 
+use common::props::{guest_spaces, reach_states, PageIns};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
 use zvmsim_core::config::params::ModelParams;
 use zvmsim_core::config::scenario::ZvmLevel;
-use zvmsim_core::cp::storage::{Access, CpWork, Owner, SpaceId, SpaceSpec, Storage, Touch};
+use zvmsim_core::cp::storage::{Access, CpWork, SpaceId, Storage};
 use zvmsim_core::linux::memory::{Anon, LinuxMemory};
 
 const GUEST_PAGES: u32 = 512;
@@ -61,51 +62,31 @@ fn host_op() -> impl Strategy<Value = HostOp> {
     ]
 }
 
-/// The states a sequence reached.
-#[derive(Debug, Default, Clone, Copy)]
-struct Reached {
-    /// A reference found its page on DASD (`Touch::OnDasd`).
-    dasd_pagein: bool,
-    /// XSTOR was full and pages migrated to DASD.
-    migrated: bool,
-    /// Paging space full (abend PGT004 in z/VM).
-    full: bool,
-}
+/// The states a host sequence may reach: a reference found its page on DASD
+/// (`Touch::OnDasd`); XSTOR was full and pages migrated to DASD; paging space full (abend
+/// PGT004 in z/VM).
+const HOST_STATES: [&str; 3] = ["DASD page-in", "XSTOR migration", "paging space full"];
 
-fn run_host(level: ZvmLevel, host: &Host, ops: &[HostOp]) -> Result<Reached, String> {
+/// Which of `HOST_STATES` the sequence reached.
+fn run_host(level: ZvmLevel, host: &Host, ops: &[HostOp]) -> Result<Vec<bool>, String> {
     let p = ModelParams::default();
-    let spaces: Vec<SpaceSpec> = (0..GUESTS)
-        .map(|g| SpaceSpec {
-            owner: Owner::Guest(g),
-            pages: GUEST_PAGES,
-        })
-        .collect();
+    let spaces = guest_spaces(GUESTS, GUEST_PAGES);
     let mut st = Storage::new(level, &p, 256, 32, 32, host.volumes, &spaces);
-    let mut pending: Vec<u32> = Vec::new();
+    let mut pageins = PageIns::default();
     let mut cp = CpWork::default();
-    let mut reached = Reached::default();
+    let (mut dasd_pagein, mut full) = (false, false);
     for (k, op) in ops.iter().enumerate() {
         match *op {
             HostOp::Touch { page, write } => {
                 let (sp, pg) = (st.space(SpaceId(page / GUEST_PAGES)), page % GUEST_PAGES);
-                if let Touch::OnDasd { group } = st.touch(sp, pg, Access::write(write), &mut cp) {
-                    reached.dasd_pagein = true;
-                    if !pending.contains(&group) {
-                        pending.push(group);
-                    }
-                }
+                dasd_pagein |= pageins.note(st.touch(sp, pg, Access::write(write), &mut cp));
             }
-            HostOp::Complete => {
-                if !pending.is_empty() {
-                    let group = pending.remove(0);
-                    st.complete_pagein(group, &mut cp);
-                }
-            }
+            HostOp::Complete => pageins.complete_oldest(&mut st, &mut cp),
         }
         st.writes.clear();
         if st.paging_full {
             // z/VM ends here; the reserve must have held every page written so far.
-            reached.full = true;
+            full = true;
             let placed = (0..GUESTS * GUEST_PAGES)
                 .filter(|&g| st.was_touched(SpaceId(g / GUEST_PAGES), g % GUEST_PAGES))
                 .count() as u64;
@@ -122,61 +103,39 @@ fn run_host(level: ZvmLevel, host: &Host, ops: &[HostOp]) -> Result<Reached, Str
         }
     }
     st.check_invariants()?;
-    reached.migrated = st.moved.xs_to_dasd > 0;
-    Ok(reached)
+    Ok(vec![dasd_pagein, st.moved.xs_to_dasd > 0, full])
 }
 
-/// Runs `HOST_CASES` generated sequences on `host`, each checked by `run_host`, and returns
-/// how many reached each state (DASD page-in, migration, full) and how many ran.
-fn measure(level: ZvmLevel, host: &Host) -> ([u32; 3], u32) {
-    let mut runner = TestRunner::new(Config {
-        // The runner is driven by hand, so proptest knows no source file to persist to.
-        failure_persistence: None,
-        ..Config::with_cases(HOST_CASES)
-    });
-    let counts = Cell::new([0u32; 3]);
-    let cases = Cell::new(0u32);
+/// Storage stays consistent on `host`; every state in `must` is reached by most sequences,
+/// and none reaches a full paging space unless `full` is among them.
+fn host_property(level: ZvmLevel, host: &Host, must: &[usize]) {
     let strategy = proptest::collection::vec(host_op(), host.ops.clone());
-    let result = runner.run(&strategy, |ops| {
-        let r = run_host(level, host, &ops).map_err(TestCaseError::fail)?;
-        let mut c = counts.get();
-        c[0] += r.dasd_pagein as u32;
-        c[1] += r.migrated as u32;
-        c[2] += r.full as u32;
-        counts.set(c);
-        cases.set(cases.get() + 1);
-        Ok(())
-    });
-    if let Err(e) = result {
-        panic!("{level:?}: {e}");
-    }
-    (counts.get(), cases.get())
-}
-
-#[allow(clippy::print_stderr)]
-fn report(what: &str, level: ZvmLevel, reached: u32, cases: u32) -> f64 {
-    let share = reached as f64 / cases as f64;
-    eprintln!(
-        "{level:?} {what}: {reached} of {cases} sequences ({:.0} %)",
-        share * 100.0
+    let names: Vec<&str> = must.iter().map(|&k| HOST_STATES[k]).collect();
+    let fills = must.contains(&2);
+    reach_states(
+        &format!("{level:?}"),
+        HOST_CASES,
+        strategy,
+        &names,
+        MIN_SHARE,
+        |ops| {
+            let r = run_host(level, host, &ops)?;
+            if r[2] && !fills {
+                return Err("the roomy paging space filled".into());
+            }
+            Ok(must.iter().map(|&k| r[k]).collect())
+        },
     );
-    share
 }
 
 /// Storage stays consistent, and most sequences page from DASD and migrate from XSTOR.
 fn pages_from_dasd(level: ZvmLevel) {
-    let ([dasd, migrated, full], cases) = measure(level, &ROOMY);
-    assert_eq!(cases, HOST_CASES);
-    assert_eq!(full, 0, "the roomy paging space filled");
-    assert!(report("DASD page-in", level, dasd, cases) >= MIN_SHARE);
-    assert!(report("XSTOR migration", level, migrated, cases) >= MIN_SHARE);
+    host_property(level, &ROOMY, &[0, 1]);
 }
 
 /// Storage stays consistent up to a full paging space, which most sequences reach.
 fn fills_paging_space(level: ZvmLevel) {
-    let ([_, _, full], cases) = measure(level, &TIGHT);
-    assert_eq!(cases, HOST_CASES);
-    assert!(report("paging space full", level, full, cases) >= MIN_SHARE);
+    host_property(level, &TIGHT, &[2]);
 }
 
 #[test]
@@ -214,7 +173,11 @@ fn host_sweep_reaches_dasd() {
         .collect();
     for level in [ZvmLevel::V5R2, ZvmLevel::V5R3] {
         let r = run_host(level, &ROOMY, &ops).unwrap();
-        assert!(r.dasd_pagein && r.migrated && !r.full, "{level:?}: {r:?}");
+        assert_eq!(
+            r,
+            [true, true, false],
+            "{level:?}: DASD page-in, migration, full"
+        );
     }
 }
 
@@ -233,9 +196,29 @@ enum GuestOp {
     PageCluster(u32),
     /// Drop the pages a fault read ahead whose frames "CP has not got" (every other one).
     CancelReadahead,
+    /// The cmm thread takes up to `pages` pages into a pool (as after `CMM SHRINK` or a
+    /// write to cmm_timed_pages).
+    Inflate {
+        pages: u32,
+        timed: bool,
+    },
+    /// The cmm thread gives up to `pages` pages of a pool back.
+    Deflate {
+        pages: u32,
+        timed: bool,
+    },
 }
 
 const SHM: u32 = 3000;
+const POOL: u64 = 3100;
+const LINUX_CASES: u32 = 64;
+/// The states a Linux sequence may reach.
+const LINUX_STATES: [&str; 4] = [
+    "swap-out",
+    "swap-in",
+    "balloon pages",
+    "balloon given back when memory ran out",
+];
 
 fn guest_op() -> impl Strategy<Value = GuestOp> {
     prop_oneof![
@@ -246,54 +229,101 @@ fn guest_op() -> impl Strategy<Value = GuestOp> {
         1 => (0u32..=100).prop_map(GuestOp::Swappiness),
         1 => (0u32..=4).prop_map(GuestOp::PageCluster),
         1 => Just(GuestOp::CancelReadahead),
+        3 => (1u32..=64, any::<bool>()).prop_map(|(pages, timed)| GuestOp::Inflate { pages, timed }),
+        1 => (1u32..=64, any::<bool>()).prop_map(|(pages, timed)| GuestOp::Deflate { pages, timed }),
     ]
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
-
-    /// A 3,200-page guest whose 3,000 pages of shared memory do not all fit: Linux swaps.
-    #[test]
-    fn linux_memory_stays_consistent(ops in proptest::collection::vec(guest_op(), 0..2000)) {
-        let mut m = LinuxMemory::new(0, 3200, 100, SHM, 5000, 40, 2000);
-        m.swap_areas = 2;
-        m.warm(0..SHM, |i| i);
-        m.check().unwrap();
-        let mut pending: Vec<u32> = Vec::new();
-        for op in &ops {
-            match *op {
-                GuestOp::Anon { v, write, start_read } => {
-                    if let (Anon::SwapIn { .. }, _) = m.anon_ref(v, write) {
-                        if start_read {
-                            m.swapin_started(v);
-                        } else if !pending.contains(&v) {
-                            pending.push(v);
-                        }
-                    }
-                }
-                GuestOp::File { block } => {
-                    m.alloc_for(block);
-                }
-                GuestOp::Kswapd => {
-                    m.kswapd();
-                }
-                GuestOp::Swappiness(s) => m.swappiness = s,
-                GuestOp::PageCluster(c) => m.page_cluster = c,
-                GuestOp::CancelReadahead => {
-                    let ra = std::mem::take(&mut m.readahead);
-                    for (k, &(w, page)) in ra.iter().enumerate() {
-                        if k % 2 == 0 {
-                            m.cancel_readahead(w, page);
-                        }
+/// A 3,200-page guest whose 3,000 pages of shared memory do not all fit, with the cmm module
+/// loaded: Linux swaps, and the balloon takes pages until reclaim finds none. Returns which
+/// of `LINUX_STATES` the sequence reached.
+fn run_linux(ops: &[GuestOp]) -> Result<Vec<bool>, String> {
+    let mut m = LinuxMemory::new(0, 3200, 100, SHM, 5000, 40, 2000);
+    m.swap_areas = 2;
+    m.warm(0..SHM, |i| i);
+    m.cmm_load(None);
+    m.check()?;
+    let mut pending: Vec<u32> = Vec::new();
+    let (mut swapped_out, mut swapped_in, mut ballooned) = (false, false, false);
+    for op in ops {
+        match *op {
+            GuestOp::Anon {
+                v,
+                write,
+                start_read,
+            } => {
+                if let (Anon::SwapIn { .. }, _) = m.anon_ref(v, write) {
+                    swapped_in = true;
+                    // A fault on a page whose read is pending finds it pending again; the
+                    // read is started once, by whichever fault starts it.
+                    if start_read {
+                        m.swapin_started(v);
+                        pending.retain(|&p| p != v);
+                    } else if !pending.contains(&v) {
+                        pending.push(v);
                     }
                 }
             }
-            m.swap_out.clear();
+            GuestOp::File { block } => {
+                m.alloc_for(block);
+            }
+            GuestOp::Kswapd => {
+                m.kswapd();
+            }
+            GuestOp::Swappiness(s) => m.swappiness = s,
+            GuestOp::PageCluster(c) => m.page_cluster = c,
+            GuestOp::CancelReadahead => {
+                let ra = std::mem::take(&mut m.readahead);
+                for (k, &(w, page)) in ra.iter().enumerate() {
+                    if k % 2 == 0 {
+                        m.cancel_readahead(w, page);
+                    }
+                }
+            }
+            GuestOp::Inflate { pages, timed } => {
+                for _ in 0..pages {
+                    if m.cmm_take_page(timed).0.is_none() {
+                        break;
+                    }
+                }
+            }
+            GuestOp::Deflate { pages, timed } => {
+                for _ in 0..pages {
+                    if !m.cmm_give_page(timed) {
+                        break;
+                    }
+                }
+            }
         }
-        for v in pending {
-            m.swapin_started(v);
-        }
-        m.check().unwrap();
-        prop_assert!(m.free_pages() as u64 + m.cached + m.anon() == 3100);
+        ballooned |= m.cmm.balloon() > 0;
+        swapped_out |= !m.swap_out.is_empty();
+        m.swap_out.clear();
     }
+    for v in pending {
+        m.swapin_started(v);
+    }
+    m.check()?;
+    let used = u64::from(m.free_pages()) + m.cached + m.anon() + m.cmm.balloon();
+    if used != POOL {
+        return Err(format!("{used} pool pages accounted for, not {POOL}"));
+    }
+    Ok(vec![
+        swapped_out,
+        swapped_in,
+        ballooned,
+        m.cmm.oom_notifications > 0,
+    ])
+}
+
+#[test]
+fn linux_memory_stays_consistent() {
+    let strategy = proptest::collection::vec(guest_op(), 600..2000);
+    reach_states(
+        "Linux",
+        LINUX_CASES,
+        strategy,
+        &LINUX_STATES,
+        MIN_SHARE,
+        |ops| run_linux(&ops),
+    );
 }

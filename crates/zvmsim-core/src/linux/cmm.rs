@@ -389,6 +389,25 @@ impl LinuxMemory {
         done
     }
 
+    /// The balloon thread's allocation (cmm_alloc_pages): a page as the allocator finds one,
+    /// reclaiming as it must but without the out-of-memory path, taken into the static or the
+    /// timed pool. Returns the pool page (None: reclaim freed nothing) and the pages scanned;
+    /// the caller gives the page to CP.
+    pub fn cmm_take_page(&mut self, timed: bool) -> (Option<u32>, u64) {
+        let (got, scanned) = self.try_alloc_page();
+        if let Some(i) = got {
+            self.balloon_take(i, timed);
+            self.cmm.diag10_pages += 1;
+        }
+        (got, scanned)
+    }
+
+    /// The balloon thread gives one page of a pool back to the free pages (true if it had
+    /// one).
+    pub fn cmm_give_page(&mut self, timed: bool) -> bool {
+        self.balloon_free(1, timed) == 1
+    }
+
     /// The pool page `i`, just allocated, joins a balloon pool.
     fn balloon_take(&mut self, i: u32, timed: bool) {
         self.pool.set(i, BALLOON);
@@ -423,12 +442,10 @@ impl Machine {
     /// One page for a pool of guest `g`'s balloon: allocated as Linux allocates (reclaiming
     /// as it must) and given to CP with DIAGNOSE X'10'. False when nothing could be freed.
     fn cmm_alloc(&mut self, g: usize, timed: bool, w: &mut Work) -> bool {
-        let (got, scanned) = self.guests[g].mem.try_alloc_page();
+        let (got, scanned) = self.guests[g].mem.cmm_take_page(timed);
         self.after_alloc(g, scanned, w);
         let Some(i) = got else { return false };
         let gs = &mut self.guests[g];
-        gs.mem.balloon_take(i, timed);
-        gs.mem.cmm.diag10_pages += 1;
         gs.stats.cmm_diag10_pages += 1;
         let page = gs.mem.pool_global(i);
         let space = gs.space;
@@ -483,7 +500,7 @@ impl Machine {
                         }
                     }
                 } else if target < have {
-                    self.guests[g].mem.balloon_free(1, timed);
+                    self.guests[g].mem.cmm_give_page(timed);
                     w.guest_ns += free_ns;
                 }
             }

@@ -298,12 +298,14 @@ impl LinuxMemory {
         }
         // Every page is referenced anonymous memory and swap is full. Validation keeps
         // anonymous memory within the pool and swap, so at least one page is a file page
-        // or a page with a swap copy; take the first such page found.
+        // or a page with a swap copy; take the first such page found (not one whose swap
+        // read is still pending: evict leaves those, as the kernel skips locked pages).
         let i = (0..self.pool.len() as u32)
             .find(|&i| {
                 let o = self.pool.at(i);
+                let slot_copy = |at: u32| at & (A_SLOT | A_PENDING) == A_SLOT;
                 (o & ANON == 0 && o != BALLOON)
-                    || (o & ANON != 0 && self.anon.at(o & !ANON) & A_SLOT != 0)
+                    || (o & ANON != 0 && slot_copy(self.anon.at(o & !ANON)))
             })
             .expect("anonymous memory exceeds memory and swap");
         self.evict(i);
