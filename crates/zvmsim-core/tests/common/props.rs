@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 
 use proptest::strategy::Strategy;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use zvmsim_core::cp::storage::{CpWork, Owner, SpaceSpec, Storage, Touch};
 
 /// One address space of `pages` pages per guest.
@@ -47,7 +47,8 @@ impl PageIns {
 /// Runs `cases` sequences drawn from `strategy` through `run`, which returns for each of
 /// `names` whether the sequence reached that state (or why it is inconsistent). Panics on the
 /// first inconsistency, and if fewer than `min_share` of the sequences reach any state;
-/// prints the share reached per state.
+/// prints the share reached per state. The sequences are the same on every run, so that a
+/// share near its floor cannot fail CI by chance; `ZVMSIM_PROPTEST_RANDOM=1` draws new ones.
 #[allow(clippy::print_stderr)]
 pub(crate) fn reach_states<S: Strategy>(
     label: &str,
@@ -57,10 +58,15 @@ pub(crate) fn reach_states<S: Strategy>(
     min_share: f64,
     run: impl Fn(S::Value) -> Result<Vec<bool>, String>,
 ) {
-    let mut runner = TestRunner::new(Config {
+    let config = Config {
         failure_persistence: None,
         ..Config::with_cases(cases)
-    });
+    };
+    let mut runner = if std::env::var_os("ZVMSIM_PROPTEST_RANDOM").is_some() {
+        TestRunner::new(config)
+    } else {
+        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha))
+    };
     let counts = RefCell::new((0u32, vec![0u32; names.len()]));
     let result = runner.run(&strategy, |v| {
         let reached = run(v).map_err(TestCaseError::fail)?;
