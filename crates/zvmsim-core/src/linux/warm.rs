@@ -90,7 +90,10 @@ impl LinuxMemory {
         // The blocks come at random: each is drawn WARM_AHEAD places early and its entry asked
         // for, so that the writes' misses overlap. Every i below `cached` is drawn once, in
         // order, as before (there are at least `cached` free pool pages).
-        self.pc.reserve(cached, &self.pool);
+        // Room for every page the cache can hold while the anonymous memory stays resident
+        // (the free pages above the watermark fill with cache first): the index then needs
+        // no rehash of the whole cache when the run grows it past the warm start's size.
+        self.pc.reserve(room, &self.pool);
         let mut ahead = std::collections::VecDeque::with_capacity(WARM_AHEAD);
         let mut drawn = 0u32;
         for idx in 0..n {
