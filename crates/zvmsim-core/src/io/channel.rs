@@ -26,8 +26,9 @@ struct Chpid {
 
 pub struct Channels {
     chpids: Vec<Chpid>,
-    /// Link data time per KiB, ns; of writes (outbound data), when it differs.
+    /// Link data time per KiB, ns.
     ns_per_kib: u64,
+    /// Of writes (outbound data), when slower.
     write_ns_per_kib: Option<u64>,
     pub overhead_ns: u64,
     pub exchanges: u32,
@@ -127,7 +128,7 @@ impl Channels {
         self.ns_per_kib = self.ns_per_kib.max(ns);
     }
 
-    /// Writes slower than reads: outbound data at `bytes_per_s` (at most the link's rate).
+    /// Writes slower than reads: outbound data at `bytes_per_s` (at most the reads' rate).
     pub fn limit_write_rate(&mut self, bytes_per_s: u64) {
         let ns = 1024 * 1_000_000_000 / bytes_per_s.max(1);
         self.write_ns_per_kib = Some(self.ns_per_kib.max(ns));
