@@ -59,4 +59,9 @@ def test_validate_disk_io_fcp_limits(runner) -> None:
             assert r["within"] is True, r
     assert sim[("fcp-single-chpid", "read_limit")] == 0
     assert sim[("fcp-single-ha", "write_limit")] == 1
+    # Two CHPIDs limit both tests ("two CHPIDs ... 2 CHPIDs"); the four HAs' write capacity
+    # needs all four channels ("but 4 CHPIDs are required to make use of it").
+    assert sim[("fcp-two-chpids", "write_limit")] == 0
+    assert sim[("fcp-two-chpids", "read_limit")] == 0
+    assert sim[("fcp-four-chpids", "write_mb_s")] > 1.1 * sim[("fcp-two-chpids", "write_mb_s")]
     assert sim[("fcp-four-chpids", "read_mb_s")] > 2.5 * sim[("fcp-single-ha", "read_mb_s")]

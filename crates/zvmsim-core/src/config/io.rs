@@ -206,6 +206,12 @@ pub struct FcpSpec {
     /// second; the link's rate when not given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel_rate: Option<Size>,
+    /// Data rate of the channel's writes (outbound: data the channel fetches from central
+    /// storage and sends), per second; `channel_rate` when not given. A FICON channel has
+    /// a capacity per direction (RMF and OMEGAMON report its read and write units against a
+    /// maximum of each).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_rate: Option<Size>,
     /// Protocol time of one SCSI command besides its data (QDIO, zfcp, switch, the adapter's
     /// FCP exchange).
     pub overhead: Duration,

@@ -28,6 +28,8 @@ pub struct Channels {
     chpids: Vec<Chpid>,
     /// Link data time per KiB, ns.
     ns_per_kib: u64,
+    /// Of writes (outbound data), when slower.
+    write_ns_per_kib: Option<u64>,
     pub overhead_ns: u64,
     pub exchanges: u32,
     /// I/Os that found every path at its exchange limit (they run anyway, counted).
@@ -50,6 +52,7 @@ impl Channels {
                 })
                 .collect(),
             ns_per_kib: 1024 * 1_000_000_000 / (mb_per_s * 1_000_000),
+            write_ns_per_kib: None,
             overhead_ns: if spec.zhpf {
                 spec.zhpf_overhead.ns()
             } else {
@@ -90,9 +93,20 @@ impl Channels {
     /// Data of `bytes` ready at `at` crosses path `p`'s link: returns when the last byte is
     /// over.
     pub fn transfer(&mut self, p: u32, at: u64, bytes: u64) -> u64 {
+        self.transfer_at(p, at, bytes, self.ns_per_kib)
+    }
+
+    /// A write's data of `bytes`, ready at `at`, goes out over path `p` (at the write rate
+    /// when one is set): returns when the last byte is over.
+    pub fn transfer_out(&mut self, p: u32, at: u64, bytes: u64) -> u64 {
+        let ns = self.write_ns_per_kib.unwrap_or(self.ns_per_kib);
+        self.transfer_at(p, at, bytes, ns)
+    }
+
+    fn transfer_at(&mut self, p: u32, at: u64, bytes: u64, ns_per_kib: u64) -> u64 {
         let c = &mut self.chpids[p as usize];
         let start = at.max(c.link_free);
-        let dur = bytes * self.ns_per_kib / 1024;
+        let dur = bytes * ns_per_kib / 1024;
         c.link_free = start + dur;
         c.stats.wait_ns += start - at;
         c.stats.busy_ns += dur;
@@ -112,6 +126,12 @@ impl Channels {
     pub fn limit_rate(&mut self, bytes_per_s: u64) {
         let ns = 1024 * 1_000_000_000 / bytes_per_s.max(1);
         self.ns_per_kib = self.ns_per_kib.max(ns);
+    }
+
+    /// Writes slower than reads: outbound data at `bytes_per_s` (at most the reads' rate).
+    pub fn limit_write_rate(&mut self, bytes_per_s: u64) {
+        let ns = 1024 * 1_000_000_000 / bytes_per_s.max(1);
+        self.write_ns_per_kib = Some(self.ns_per_kib.max(ns));
     }
 
     /// The I/O on path `p` ended.
@@ -156,5 +176,26 @@ mod tests {
         ch.release(p);
         ch.release(q);
         assert_eq!(ch.open_exchanges(), 0);
+    }
+
+    /// A write rate set below the link's slows outbound data only; inbound keeps the link's.
+    #[test]
+    fn writes_go_out_at_the_write_rate() {
+        let spec = ChannelSpec {
+            count: 1,
+            speed: 2,
+            ..Default::default()
+        };
+        let mut ch = Channels::new(&spec, Stream::new(1, 1));
+        ch.limit_write_rate(50_000_000);
+        // 1 MB: 5 ms at the link's 200 MB/s, 20 ms at 50 MB/s.
+        let read = ch.transfer(0, 0, 1_000_000);
+        assert!((read as i64 - 5_000_000).abs() < 10_000, "{read}");
+        let write = ch.transfer_out(0, read, 1_000_000) - read;
+        assert!((write as i64 - 20_000_000).abs() < 40_000, "{write}");
+        // A write rate above the link's is the link's (this one queues behind the others).
+        ch.limit_write_rate(1_000_000_000);
+        let fast = ch.transfer_out(0, 0, 1_000_000) - (read + write);
+        assert!((fast as i64 - 5_000_000).abs() < 10_000, "{fast}");
     }
 }

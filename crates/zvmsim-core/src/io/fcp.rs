@@ -30,6 +30,9 @@ impl IoSystem {
         if let Some(r) = f.channel_rate {
             ch.limit_rate(r.bytes());
         }
+        if let Some(r) = f.write_rate {
+            ch.limit_write_rate(r.bytes());
+        }
         self.fcp_chans = Some(ch);
         // Bytes already placed per rank.
         let mut used: Vec<u64> = Vec::new();
@@ -109,7 +112,7 @@ impl IoSystem {
             ckd: false,
         };
         let data_end = if r.write {
-            let arrived = ch.transfer(p, at_server, bytes);
+            let arrived = ch.transfer_out(p, at_server, bytes);
             let moved = sv.adapter_data(fp.1, vol, at_server, bytes, flags);
             sv.write(vol, r.block, r.pages as u64, arrived.max(moved))
         } else {
