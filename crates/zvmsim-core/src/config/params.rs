@@ -171,6 +171,17 @@ params! {
     /// them, valid, to their owner's frame-owned list's tail (they age a whole round).
     #[serde(skip_serializing_if = "is_true")]
     agelist_block_read_ibr: bool = true;
+    /// Before z/VM 6.3, after the ordered warm start: the resident pages are put in random
+    /// frames (cp/storage/frame_order.rs), since the warm start leaves them in the order demand
+    /// scan's clock will meet them, coldest first. Inference, as the 6.3 frame-owned lists'
+    /// shuffle. Off by default (an experiment: docs/storage.md, "What decays").
+    #[serde(skip_serializing_if = "is_false")]
+    warm_shuffle_frames: bool = false;
+    /// After the ordered warm start: each guest's pages on DASD are put in random slots of
+    /// those it holds (frame_order.rs), since the warm start writes blocks of pages of
+    /// neighbouring popularity. Inference, as above. Off by default (an experiment).
+    #[serde(skip_serializing_if = "is_false")]
+    warm_shuffle_blocks: bool = false;
 
     /// 3390 on DS8300, 15k rpm DDMs: service of a random read that misses the storage-server
     /// cache (seek + rotation + transfer).

@@ -42,6 +42,7 @@ mod cmma;
 mod counts;
 pub use counts::{CpWork, Movement, PageLocations, PageWrite};
 mod demand_scan;
+mod frame_order;
 mod frames;
 mod invariants;
 mod migrate;
