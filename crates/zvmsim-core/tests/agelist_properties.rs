@@ -59,6 +59,8 @@ struct Reached {
     revalidated: bool,
     early_write: bool,
     reclaimed: bool,
+    /// A block read's page nobody faulted on came in IBR and was reclaimed unreferenced.
+    companion: bool,
 }
 
 /// 256 frames (32 for CP, 224 pageable) for three guests of 512 pages, no XSTOR, paging
@@ -129,6 +131,17 @@ fn run(ops: &[Op]) -> Result<Reached, String> {
     let m = st.moved;
     r.early_write = m.agelist_early_writes > 0;
     r.reclaimed = m.agelist_reclaimed > 0;
+    r.companion = m.companions_stolen > 0;
+    // A block read's companions are its pages but the one that faulted at least; a frame
+    // reclaimed was trial-invalidated or came in with a block read, never referenced.
+    if m.companions_stolen > m.dasd_to_ms - m.pagein_dasd_blocks.min(m.dasd_to_ms) {
+        return Err(format!("companions reclaimed beyond those read: {m:?}"));
+    }
+    if m.agelist_reclaimed > m.agelist_invalidated + m.companions_stolen {
+        return Err(format!(
+            "reclaims beyond invalidations and companions: {m:?}"
+        ));
+    }
     if m.scans != 0 {
         return Err(format!("demand scan ran {} times on 7.1", m.scans));
     }
@@ -145,15 +158,21 @@ fn aging_list_sequences_stay_consistent_and_page_from_dasd() {
         failure_persistence: None,
         ..Config::with_cases(CASES)
     });
-    let counts = Cell::new([0u32; 4]);
+    let counts = Cell::new([0u32; 5]);
     let cases = Cell::new(0u32);
     let strategy = proptest::collection::vec(op(), 600..3000);
     let result = runner.run(&strategy, |ops| {
         let r = run(&ops).map_err(TestCaseError::fail)?;
         let mut c = counts.get();
-        for (k, hit) in [r.pagein, r.revalidated, r.early_write, r.reclaimed]
-            .into_iter()
-            .enumerate()
+        for (k, hit) in [
+            r.pagein,
+            r.revalidated,
+            r.early_write,
+            r.reclaimed,
+            r.companion,
+        ]
+        .into_iter()
+        .enumerate()
         {
             c[k] += hit as u32;
         }
@@ -165,7 +184,13 @@ fn aging_list_sequences_stay_consistent_and_page_from_dasd() {
         panic!("{e}");
     }
     assert_eq!(cases.get(), CASES);
-    let names = ["DASD page-in", "revalidation", "early write", "reclaim"];
+    let names = [
+        "DASD page-in",
+        "revalidation",
+        "early write",
+        "reclaim",
+        "companion reclaimed unreferenced",
+    ];
     for (name, n) in names.iter().zip(counts.get()) {
         let share = n as f64 / CASES as f64;
         eprintln!(
