@@ -81,7 +81,9 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
     "dasd_to_ms_per_s": _f("system", "pages/s", "Pages read from DASD into main storage per second."),
     "steals_per_s": _f("system", "frames/s", "Frames taken from guests by the demand scan per second."),
     "companions_stolen_per_s": _f("system", "frames/s", "Block paging: frames of pages a block read brought in "
-                                                        "and nobody referenced, taken back first, per second."),
+                                                        "and nobody referenced, taken back first, per second "
+                                                        "(z/VM 6.3+: reclaimed from the aging list, where they "
+                                                        "came in invalid)."),
     "agelist_target_frames": _f("system", "frames", "z/VM 6.3+: the global aging list's size (SET AGELIST SIZE) "
                                                    "in frames."),
     "agelist_frames": _f("system", "frames", "z/VM 6.3+: frames on the global aging list (invalidated, still "

@@ -53,7 +53,14 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-const STATES: [&str; 4] = ["DASD page-in", "revalidation", "early write", "reclaim"];
+const STATES: [&str; 5] = [
+    "DASD page-in",
+    "revalidation",
+    "early write",
+    "reclaim",
+    // A block read's page nobody faulted on came in IBR and was reclaimed unreferenced.
+    "companion reclaimed unreferenced",
+];
 
 /// 256 frames (32 for CP, 224 pageable) for three guests of 512 pages, no XSTOR, paging
 /// space for every page.
@@ -105,6 +112,16 @@ fn run(ops: &[Op]) -> Result<Vec<bool>, String> {
     }
     st.check_invariants()?;
     let m = st.moved;
+    // A block read's companions are its pages but the one that faulted at least; a frame
+    // reclaimed was trial-invalidated or came in with a block read, never referenced.
+    if m.companions_stolen > m.dasd_to_ms - m.pagein_dasd_blocks.min(m.dasd_to_ms) {
+        return Err(format!("companions reclaimed beyond those read: {m:?}"));
+    }
+    if m.agelist_reclaimed > m.agelist_invalidated + m.companions_stolen {
+        return Err(format!(
+            "reclaims beyond invalidations and companions: {m:?}"
+        ));
+    }
     if m.scans != 0 {
         return Err(format!("demand scan ran {} times on 7.1", m.scans));
     }
@@ -116,6 +133,7 @@ fn run(ops: &[Op]) -> Result<Vec<bool>, String> {
         revalidated,
         m.agelist_early_writes > 0,
         m.agelist_reclaimed > 0,
+        m.companions_stolen > 0,
     ])
 }
 

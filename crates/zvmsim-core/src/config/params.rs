@@ -160,6 +160,28 @@ params! {
     /// until paging space is full (PGT004).
     #[serde(skip_serializing_if = "default_keepslot_release_full")]
     keepslot_release_full: f64 = 0.9;
+    /// z/VM 6.3 and later: the pages a block read brings in besides those whose faults it
+    /// serves come in invalid but resident (IBR) at the tail of the global aging list, where
+    /// a reference revalidates them without I/O and reclaim takes them, slot kept, if none
+    /// comes (cp/storage/agelist.rs). Inference: no stored IBM text says where 6.3 puts them;
+    /// IBM's PGAUX names an IBR state (PGSIBR) apart from being on the aging list (PGSAGING),
+    /// and the block paging patent (US 4,967,353) makes pages a block read brought in and
+    /// nobody referenced available again on their own, which under 6.3 only an invalid page
+    /// can show (a fault is CP's only sign of use: no reference bits are read). False joins
+    /// them, valid, to their owner's frame-owned list's tail (they age a whole round).
+    #[serde(skip_serializing_if = "is_true")]
+    agelist_block_read_ibr: bool = true;
+    /// Before z/VM 6.3, after the ordered warm start: the resident pages are put in random
+    /// frames (cp/storage/frame_order.rs), since the warm start leaves them in the order demand
+    /// scan's clock will meet them, coldest first. Inference, as the 6.3 frame-owned lists'
+    /// shuffle. Off by default (an experiment: docs/storage.md, "What decays").
+    #[serde(skip_serializing_if = "is_false")]
+    warm_shuffle_frames: bool = false;
+    /// After the ordered warm start: each guest's pages on DASD are put in random slots of
+    /// those it holds (frame_order.rs), since the warm start writes blocks of pages of
+    /// neighbouring popularity. Inference, as above. Off by default (an experiment).
+    #[serde(skip_serializing_if = "is_false")]
+    warm_shuffle_blocks: bool = false;
 
     /// 3390 on DS8300, 15k rpm DDMs: service of a random read that misses the storage-server
     /// cache (seek + rotation + transfer).
@@ -292,6 +314,9 @@ fn default_nonshared_page(d: &Duration) -> bool {
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+fn is_true(b: &bool) -> bool {
+    *b
 }
 fn default_trial_invalidate(d: &Duration) -> bool {
     *d == ModelParams::default().cp_trial_invalidate

@@ -10,6 +10,11 @@ use super::Simulation;
 
 /// The random stream that orders the frame-owned lists after the warm start.
 const STREAM_OWNED: u64 = 1997;
+/// The random stream that puts resident pages in random frames after the ordered warm start
+/// (before 6.3, `ModelParams::warm_shuffle_frames`).
+const STREAM_FRAMES: u64 = 1996;
+/// The random stream that mixes the warm start's DASD blocks (`warm_shuffle_blocks`).
+const STREAM_BLOCKS: u64 = 1995;
 
 /// A run of pages to touch: guest pages [lo, hi), or with `anon` the resident pages of
 /// anonymous pages [lo, hi); `rev` walks it from hi down.
@@ -34,6 +39,14 @@ impl Simulation {
         }
         if ages.is_empty() {
             self.warm_start_ordered();
+            if self.m.p.warm_shuffle_frames {
+                let mut rng = crate::engine::rng::Stream::new(self.seed, STREAM_FRAMES);
+                self.m.storage.shuffle_resident_frames(&mut rng);
+            }
+            if self.m.p.warm_shuffle_blocks {
+                let mut rng = crate::engine::rng::Stream::new(self.seed, STREAM_BLOCKS);
+                self.m.storage.shuffle_dasd_blocks(&mut rng);
+            }
         } else {
             self.warm_start_stationary(ages);
         }

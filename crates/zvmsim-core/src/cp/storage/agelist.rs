@@ -18,6 +18,9 @@
 //! * EARLYWRITES YES: after each reclaim, CP writes the changed pages of the head share of the
 //!   list (`agelist_early_write_share`) to DASD ahead of need, so that reclaim finds them
 //!   clean; a written page stays on the list with its frame (and its slot).
+//! * A block read validates the pages whose faults it serves; the block's other pages come in
+//!   invalid but resident at the tail of the aging list (`ModelParams::agelist_block_read_ibr`,
+//!   an inference): a reference revalidates one, reclaim takes it unreferenced, slot kept.
 //! * KEEPSLOT YES: a page read back from DASD keeps its slot (`complete_pagein`); NO releases
 //!   it on page-in. Past `keepslot_release_full` of the paging space (an inference), a block
 //!   read gives up its whole slot group as under NO (`Storage::keepslot_suspended`).
@@ -64,7 +67,15 @@ pub(super) struct Aging {
     early_last: u32,
     /// The address space the next visit starts with (round robin).
     visit_next: usize,
+    /// Pages whose faults started or joined a block read still under way: (slot group, page).
+    faulted: Vec<(u32, u32)>,
+    /// The pages of the block read completing now that faulted (a buffer reused).
+    faulted_now: Vec<u32>,
 }
+
+/// Fault records kept at most (a bound on memory only: a record outlives its read only when a
+/// fault is never followed by the read, and the oldest half is dropped past it).
+const FAULTED_BOUND: usize = 1 << 16;
 
 /// What the aging list holds, for QUERY AGELIST, the interval rows and the tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,6 +104,8 @@ impl Aging {
             early_len: 0,
             early_last: NONE,
             visit_next: 0,
+            faulted: Vec::new(),
+            faulted_now: Vec::new(),
         }
     }
 
@@ -240,6 +253,64 @@ impl Storage {
         }
     }
 
+    /// A reference found `page` (of slot group `group`) on DASD: CP resolves the fault with a
+    /// block read, which validates this page. Noted only where the block's other pages come in
+    /// IBR (`block_read_ibr`).
+    #[inline]
+    pub(super) fn note_fault(&mut self, group: u32, page: u32) {
+        if !self.p.agelist_block_read_ibr {
+            return;
+        }
+        if let Some(a) = self.aging.as_mut() {
+            if a.faulted.len() >= FAULTED_BOUND {
+                a.faulted.drain(..FAULTED_BOUND / 2);
+            }
+            a.faulted.push((group, page));
+        }
+    }
+
+    /// The block read of slot group `group` completes: take the faults it serves. Returns
+    /// whether the block's other pages come in IBR on the aging list.
+    pub(super) fn block_read_ibr(&mut self, group: u32) -> bool {
+        if !self.p.agelist_block_read_ibr {
+            return false;
+        }
+        let Some(a) = self.aging.as_mut() else {
+            return false;
+        };
+        let mut now = std::mem::take(&mut a.faulted_now);
+        now.clear();
+        a.faulted.retain(|&(gr, p)| {
+            if gr == group {
+                now.push(p);
+            }
+            gr != group
+        });
+        a.faulted_now = now;
+        true
+    }
+
+    /// Whether `page`'s fault is one the completing block read serves (`block_read_ibr`).
+    pub(super) fn faulted_now(&self, page: u32) -> bool {
+        self.aging
+            .as_ref()
+            .is_some_and(|a| a.faulted_now.contains(&page))
+    }
+
+    /// A block read brought `page` into frame `f` besides the faults it serves: the page table
+    /// entry stays invalid and the frame goes to the tail of the aging list, the page
+    /// unreferenced (REF, free on an aged page, marks it so until a reference revalidates it
+    /// or reclaim takes it: `companions_stolen`). Its frame just joined its owner's list.
+    pub(super) fn park_companion(&mut self, page: u32, f: u32) {
+        let g = self.space_of(page);
+        let Some(a) = self.aging.as_mut() else {
+            return;
+        };
+        a.remove(Some(g), f);
+        a.push_tail(None, f);
+        self.pg[page as usize] |= AGED | REF;
+    }
+
     /// A reference found `page` on the aging list in frame `f`: the page is valid again in its
     /// frame, which goes back to the tail of its owner's list. No I/O.
     pub(super) fn revalidate(&mut self, page: u32, f: u32, cp: &mut CpWork) {
@@ -329,6 +400,10 @@ impl Storage {
                     break;
                 }
                 continue;
+            }
+            // A block-read page nobody referenced (`park_companion`): taken with its slot kept.
+            if self.pg[self.fr_page[head as usize] as usize] & REF != 0 {
+                self.moved.companions_stolen += 1;
             }
             self.steal(head, cp);
             self.moved.agelist_reclaimed += 1;

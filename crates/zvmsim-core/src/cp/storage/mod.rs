@@ -42,6 +42,7 @@ mod cmma;
 mod counts;
 pub use counts::{CpWork, Movement, PageLocations, PageWrite};
 mod demand_scan;
+mod frame_order;
 mod frames;
 mod invariants;
 mod migrate;
@@ -417,9 +418,8 @@ impl Storage {
             ));
             st.keep_slot = crate::config::agelist::AgelistSettings::default().keep_slot;
             st.slot_until_ref = false;
-            // Block-read pages nobody references join their owner's frame-owned list and age
-            // like any other page: demand scan's taking of unreferenced companions
-            // (`blocks.rs`) has no clock to run on here.
+            // Demand scan's taking of unreferenced block-read companions (`blocks.rs`) has no
+            // clock to run on here: they come in IBR on the aging list (`park_companion`).
             st.companion_window = 0;
         }
         st

@@ -36,9 +36,9 @@ impl Storage {
             }
             Touch::FromXstor
         } else if self.slot(i) != NONE {
-            Touch::OnDasd {
-                group: self.slot(i) / self.block,
-            }
+            let group = self.slot(i) / self.block;
+            self.note_fault(group, page);
+            Touch::OnDasd { group }
         } else if self.kinds.read_only(self.space_of(page)) {
             // A read-only saved segment's page dropped under pressure: CP reads it again from
             // the segment's spool file.
@@ -71,13 +71,16 @@ impl Storage {
     /// made resident; each keeps its slot (unchanged copy) under KEEPSLOT. On 6.3 and later
     /// with paging space past `keepslot_release_full`, the whole group is given up instead:
     /// the pages read and those of the group still resident (kept slots) lose their slots, so
-    /// the group is free for a new block. Returns the pages validated.
+    /// the group is free for a new block. On 6.3 and later the pages whose faults the read
+    /// serves are valid; the others come in invalid but resident on the aging list
+    /// (`park_companion`). Returns the pages read.
     pub fn complete_pagein(&mut self, group: u32, cp: &mut CpWork) -> u32 {
         let b = self.block as usize;
         let base = group as usize * b;
         let mut n = 0;
         let suspended = self.keep_slot && self.keepslot_suspended();
         let keep = self.keep_slot && !suspended;
+        let ibr = self.block_read_ibr(group);
         cp.ns += self.p.cp_pagein_dasd.ns();
         self.moved.pagein_dasd_blocks += 1;
         for s in base..base + b {
@@ -93,7 +96,11 @@ impl Storage {
                 // the caller touches again.
                 self.pg[page as usize] &= !REF;
                 let f = self.place(page as usize);
-                self.note_companion(page, f);
+                if ibr && !self.faulted_now(page) {
+                    self.park_companion(page, f);
+                } else {
+                    self.note_companion(page, f);
+                }
                 self.moved.dasd_to_ms += 1;
                 n += 1;
             }
