@@ -130,7 +130,7 @@ impl Simulation {
         let mut m = Machine {
             now: 0,
             q: EventQueue::with_capacity(4096),
-            disp: Dispatcher::new(sc.lpar.ifls, p.time_slice.ns()),
+            disp: Dispatcher::new(sc.lpar.ifls, p.time_slice.ns()).with_threads(sc.lpar.smt),
             p,
             storage,
             io,
