@@ -174,3 +174,21 @@ def test_dcss_memory_saving_cases_and_orderings() -> None:
     fake[(memsave.DISK, 773)]["throughput_tx_per_s"] = 99.0
     held = {r["ordering"]: r["held"] for r in ordering_rows(dcss, fake)}
     assert held["minidisk: 773 MB above 768 MB"] is False
+
+
+def test_hyperpav_orderings_need_their_margin() -> None:
+    from zvmsim.studies import hyperpav
+
+    o = next(x for x in hyperpav.ORDERINGS if x.name.startswith("4 jobs: more aliases lose"))
+    # Equal within the runs' noise is no loss; a loss beyond the margin is.
+    assert o.held({("attached-4jobs", 20): {"mb_per_s": 4550.0}, ("attached-4jobs", 30): {"mb_per_s": 4549.0}}) is False
+    assert o.held({("attached-4jobs", 20): {"mb_per_s": 4550.0}, ("attached-4jobs", 30): {"mb_per_s": 4300.0}}) is True
+    assert o.held({("attached-4jobs", 20): {"mb_per_s": 4550.0}}) is None
+    row = o.row("hyperpav", {})
+    assert row["kind"] == "ordering" and "by > 2 %" in row["case"] and row["source"].startswith("But it also")
+    # Cross-metric: the 2-job gain over one job against the 4-job gain over two, at 10 aliases.
+    s = hyperpav.ORDERINGS[0]
+    d = {("attached-2jobs", 10): {"gain_vs_1job": 1.5}, ("attached-4jobs", 10): {"gain_vs_2jobs": 1.05}}
+    assert s.held(d) is True
+    d[("attached-4jobs", 10)]["gain_vs_2jobs"] = 1.3
+    assert s.held(d) is False

@@ -76,6 +76,40 @@ fn aliases_raise_throughput_of_one_job() {
     assert_eq!(none.summary()["alias_io_pct"].as_f64().unwrap(), 0.0);
 }
 
+/// Throughput per guest CPU second of a short run of `file` with `n` aliases and SMT `smt`.
+fn mb_per_cpu(file: &str, n: u32, smt: &str) -> f64 {
+    let a = aliases(n);
+    let mut s = sim(
+        file,
+        &[
+            &a,
+            smt,
+            "run.priming=2s",
+            "run.measure=3s",
+            "run.interval=3s",
+        ],
+    );
+    s.run();
+    s.summary()["mb_per_cpu_s"].as_f64().unwrap()
+}
+
+#[test]
+fn smt_makes_concurrent_io_dearer_per_mb() {
+    // Four jobs, 20 aliases: many virtual CPUs run at once, so siblings share cores and each
+    // path takes longer; with 0 aliases one subchannel serializes them and SMT costs little.
+    let f = "hyperpav/attached-4jobs.toml";
+    let busy = mb_per_cpu(f, 20, "lpar.smt=2") / mb_per_cpu(f, 20, "lpar.smt=1");
+    let calm = mb_per_cpu(f, 0, "lpar.smt=2") / mb_per_cpu(f, 0, "lpar.smt=1");
+    assert!(
+        busy < 0.85,
+        "20 aliases: SMT-2 / SMT-1 throughput per CPU {busy:.3}"
+    );
+    assert!(
+        calm > 0.97,
+        "0 aliases: SMT-2 / SMT-1 throughput per CPU {calm:.3}"
+    );
+}
+
 #[test]
 #[ignore]
 #[allow(clippy::print_stdout)]

@@ -112,6 +112,15 @@ params! {
     /// changes no within count; see docs/dcss-text.md.
     #[serde(skip_serializing_if = "is_false")]
     working_set_steal: bool = false;
+    /// Linux: the appserver's program text read from a file system is mapped into the server
+    /// (execve and the dynamic loader map executables and shared libraries), so reclaim
+    /// treats its page-cache pages as mapped pages, taken only with the swap tendency, as
+    /// anonymous memory is (2.6.16 `refill_inactive_zone` tests `page_mapped`). Off by
+    /// default: with the memory-saving scenarios' text inference (20 pages a request over a
+    /// Zipf law on 2 GB) the text's working set outgrows the guests and the minidisk runs
+    /// swap (1,414 -> 153 tx/s at 768 MB); see docs/dcss-text.md.
+    #[serde(skip_serializing_if = "is_false")]
+    mapped_text: bool = false;
     /// CP CPU to reclaim the frame of a CMMA unused or volatile page (invalidate, no
     /// page-out). Inference: the steal without the PGOUT; z/VM does not publish it.
     cp_cmma_reclaim: Duration = ns(300);

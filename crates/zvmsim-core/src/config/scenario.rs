@@ -146,6 +146,19 @@ pub struct Lpar {
     /// AGELIST statement sets it). Left out: IBM's defaults. Refused on earlier releases.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agelist: Option<AgelistSpec>,
+    /// Threads per IFL core: 2 with simultaneous multithreading (z13 and later, z/VM 6.3
+    /// and later, the MULTITHREADING statement), else 1. Left out when 1, so that existing
+    /// scenarios keep their hash.
+    #[serde(default = "one_thread", skip_serializing_if = "is_one_thread")]
+    pub smt: u32,
+}
+
+fn one_thread() -> u32 {
+    1
+}
+
+fn is_one_thread(n: &u32) -> bool {
+    *n == 1
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]

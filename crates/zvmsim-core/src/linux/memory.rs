@@ -107,6 +107,13 @@ pub struct LinuxMemory {
     pub swappiness: u32,
     pub kswapd_queued: bool,
     pub cached: u64,
+    /// File blocks below this are mapped into a process: program text and shared libraries
+    /// run from a file system (execve and the dynamic loader map them with mmap), so
+    /// reclaim treats their page-cache pages as mapped pages, as it does anonymous memory
+    /// (2.6.16 `refill_inactive_zone` tests `page_mapped`, file or anonymous). 0: none.
+    pub mapped_below: u32,
+    /// Page-cache pages of mapped file blocks.
+    pub(super) mapped_resident: u64,
     pub(super) anon_resident: u64,
     pub swap_pages: u64,
     /// Pages written to swap by reclaim, for the caller to start the writes.
@@ -168,6 +175,8 @@ impl LinuxMemory {
             swappiness: DEFAULT_SWAPPINESS,
             kswapd_queued: false,
             cached: 0,
+            mapped_below: 0,
+            mapped_resident: 0,
             anon_resident: 0,
             swap_pages: swap as u64,
             swap_out: Vec::new(),
@@ -349,6 +358,7 @@ impl LinuxMemory {
         self.pc.insert(block, i, &self.pool);
         self.pool_ref.remove(i as usize);
         self.cached += 1;
+        self.mapped_resident += u64::from(block < self.mapped_below);
         (i, scanned)
     }
 
@@ -421,6 +431,7 @@ impl LinuxMemory {
     /// equal their sums, and swap slots are conserved.
     pub fn check(&self) -> Result<(), String> {
         let (mut cached, mut anon, mut free, mut balloon) = (0u64, 0u64, 0u64, 0u64);
+        let mut mapped = 0u64;
         for (i, o) in self.pool.iter().enumerate() {
             if o == FREE {
                 free += 1;
@@ -436,6 +447,7 @@ impl LinuxMemory {
                 }
             } else {
                 cached += 1;
+                mapped += u64::from(o < self.mapped_below);
                 if self.pc.get(o, &self.pool) != i as u32 {
                     return Err(format!(
                         "pool page {i} caches block {o} that maps elsewhere"
@@ -449,6 +461,12 @@ impl LinuxMemory {
                 self.free.len(),
                 self.cached,
                 self.anon_resident
+            ));
+        }
+        if mapped != self.mapped_resident {
+            return Err(format!(
+                "mapped file pages {mapped}/{}",
+                self.mapped_resident
             ));
         }
         self.check_balloon(balloon)?;

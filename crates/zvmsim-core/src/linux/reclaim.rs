@@ -7,7 +7,8 @@
 //! `distress = 100 >> priority` and `mapped_ratio` the mapped share of memory in percent,
 //! mapped pages are taken only when `mapped_ratio / 2 + distress + swappiness >= 100` (the
 //! swap tendency). Each pass scans `pool >> priority` pages, from DEF_PRIORITY down to 0, as
-//! `shrink_zone` does.
+//! `shrink_zone` does. Mapped file pages (program text, `mapped_below`) count as mapped too;
+//! being clean, they need no swap slot to be freed.
 
 use super::memory::{LinuxMemory, SwapOut, ANON, A_OUT, A_PENDING, A_REF, A_SLOT, BALLOON, FREE};
 use crate::cp::storage::GuestState;
@@ -80,6 +81,7 @@ impl LinuxMemory {
         } else {
             self.pc.remove(o, &self.pool);
             self.cached -= 1;
+            self.mapped_resident -= u64::from(o < self.mapped_below);
         }
         self.pool.set(i, FREE);
         self.free.push(i);
@@ -94,11 +96,23 @@ impl LinuxMemory {
         let n = self.pool.len() as u32;
         let mut scanned = 0u64;
         let mut freed = 0;
-        let mapped_ratio = (self.anon_resident * 100 / self.pages as u64) as u32;
+        let mapped_ratio =
+            ((self.anon_resident + self.mapped_resident) * 100 / self.pages as u64) as u32;
         let mut priority = DEF_PRIORITY;
         loop {
-            let reclaim_mapped =
-                self.has_free_slot() && reclaim_mapped(mapped_ratio, priority, self.swappiness);
+            // A mapped file page is clean and needs no swap slot; an anonymous one does.
+            let take_mapped = reclaim_mapped(mapped_ratio, priority, self.swappiness);
+            let reclaim_mapped = self.has_free_slot() && take_mapped;
+            if !take_mapped && self.cached == self.mapped_resident {
+                // Nothing this pass may take: every page is free, mapped or in the balloon.
+                // (Speed: the pass would visit the whole pool to find nothing and leave the
+                // hand where it was.)
+                if priority == 0 {
+                    break;
+                }
+                priority -= 1;
+                continue;
+            }
             if reclaim_mapped && self.identity {
                 self.identity = false;
                 for at in self.anon.all_mut() {
@@ -113,7 +127,11 @@ impl LinuxMemory {
                 visited += 1;
                 let o = self.pool.at(i);
                 // Balloon pages are the cmm module's: reclaim passes them by.
-                if o == FREE || o == BALLOON || (o & ANON != 0 && !reclaim_mapped) {
+                if o == FREE
+                    || o == BALLOON
+                    || (o & ANON != 0 && !reclaim_mapped)
+                    || (o < self.mapped_below && !take_mapped)
+                {
                     continue;
                 }
                 examined += 1;
@@ -204,5 +222,32 @@ mod tests {
         };
         assert_eq!(run(0), 0);
         assert!(run(100) > 100, "swappiness 100 swaps");
+    }
+
+    /// Program text's pages (file blocks below `mapped_below`) are mapped: while the swap
+    /// tendency is low, reclaim takes the other file pages and leaves the text, which an
+    /// unmapped page cache would have given up in its turn.
+    #[test]
+    fn mapped_text_stays_while_other_file_pages_go() {
+        let run = |mapped_below| {
+            let mut m = LinuxMemory::new(0, 10_000, 200, 1_000, 20_000, 40, 4_000);
+            m.mapped_below = mapped_below;
+            m.swappiness = 0;
+            m.warm(0..1_000, |i| i);
+            // 2,000 text pages, then streaming file data through the rest of the pool.
+            for b in 0..2_000 {
+                m.alloc_for(b);
+            }
+            for b in 10_000..30_000 {
+                m.alloc_for(b);
+                if m.needs_kswapd() {
+                    m.kswapd();
+                }
+            }
+            m.check().unwrap();
+            (0..2_000).filter(|&b| m.cached_page(b).is_some()).count()
+        };
+        assert_eq!(run(2_000), 2_000, "mapped text kept");
+        assert_eq!(run(0), 0, "unmapped, the same pages are reclaimed");
     }
 }

@@ -115,6 +115,7 @@ impl LinuxMemory {
                     self.pool.set(idx, b);
                     self.pc.insert(b, idx, &self.pool);
                     self.cached += 1;
+                    self.mapped_resident += u64::from(b < self.mapped_below);
                     continue;
                 }
             }

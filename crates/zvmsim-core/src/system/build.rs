@@ -130,7 +130,7 @@ impl Simulation {
         let mut m = Machine {
             now: 0,
             q: EventQueue::with_capacity(4096),
-            disp: Dispatcher::new(sc.lpar.ifls, p.time_slice.ns()),
+            disp: Dispatcher::new(sc.lpar.ifls, p.time_slice.ns()).with_threads(sc.lpar.smt),
             p,
             storage,
             io,
@@ -191,6 +191,11 @@ impl Simulation {
             );
             mem.swappiness = spec.linux.swappiness;
             mem.page_cluster = spec.linux.page_cluster;
+            // The program text's file pages are mapped into the server (its executable and
+            // shared libraries), unlike a database's or Apache's file data.
+            if sc.model.mapped_text && apache.is_none() && dbspec.is_none() {
+                mem.mapped_below = text.map_or(0, |t| t.size.pages() as u32);
+            }
             // The guest's volumes in device order (dasda, dasdb, ...): the database's LVM
             // stripes and the swap partitions are simulated devices.
             let (mut db_vols, mut swap_devs, mut swap_names) = (Vec::new(), Vec::new(), Vec::new());

@@ -53,10 +53,20 @@ impl Simulation {
         let slice = self.m.disp.slice_ns;
         let vi = v as usize;
         let g = self.m.disp.vcpus[vi].guest as usize;
+        self.m.disp.set_on_cpu(v, true);
+        // SMT: the whole burst runs at the speed its thread has at the start (a sibling on the
+        // core's other thread or not); bursts are microseconds, and the siblings' states change
+        // on that scale too (approximation).
+        let slow = self.m.disp.thread_slowdown(v);
         // CP work left over from I/O interrupts runs first on this IFL, charged to the guest
         // it was done for.
         let mut t = 0;
         for (guest, ns) in self.m.disp.take_backlog() {
+            let ns = if slow != 1.0 {
+                (ns as f64 * slow) as u64
+            } else {
+                ns
+            };
             t += ns;
             match guest {
                 Some(g) => self.m.guests[g as usize].stats.cp_ns += ns,
@@ -64,6 +74,7 @@ impl Simulation {
             }
         }
         self.m.sys.cp_ns += t;
+        let before = (slow != 1.0).then(|| self.cpu_charged(g));
         loop {
             if self.m.disp.vcpus[vi].task == NONE {
                 match self.m.guests[g].ready.pop_front() {
@@ -97,12 +108,40 @@ impl Simulation {
                 break;
             }
         }
+        if let Some(b) = before {
+            t += self.stretch(g, b, slow);
+        }
         self.m.disp.vcpus[vi].slice_used += t;
         self.m.keep_burst_ssch(vi);
         self.m.q.push(
             self.m.now + t,
             Event::Dispatch(DispatchEvent::BurstEnd { vcpu: v }),
         );
+    }
+
+    /// CPU time charged so far: guest `g`'s (Linux, CP) and the system's (guest, CP, CP
+    /// system).
+    fn cpu_charged(&self, g: usize) -> [u64; 5] {
+        let (st, sy) = (&self.m.guests[g].stats, &self.m.sys);
+        [st.cpu_ns, st.cp_ns, sy.guest_ns, sy.cp_ns, sy.cp_system_ns]
+    }
+
+    /// SMT: the work charged since `before` took `slow` times as long on its thread; charge
+    /// the difference where the work was charged and return it (the burst's extra time).
+    fn stretch(&mut self, g: usize, before: [u64; 5], slow: f64) -> u64 {
+        let now = self.cpu_charged(g);
+        let extra: [u64; 5] =
+            std::array::from_fn(|i| ((now[i] - before[i]) as f64 * (slow - 1.0)) as u64);
+        let st = &mut self.m.guests[g].stats;
+        st.cpu_ns += extra[0];
+        st.cp_ns += extra[1];
+        let sy = &mut self.m.sys;
+        sy.guest_ns += extra[2];
+        sy.cp_ns += extra[3];
+        sy.cp_system_ns += extra[4];
+        // The system's guest and CP time cover every charge of the burst (cp_ns includes
+        // CP's system time).
+        extra[2] + extra[3]
     }
 
     /// Run task `t` for up to `budget` ns of IFL time: kswapd in Linux, a user in its workload.
@@ -173,17 +212,20 @@ impl Simulation {
             }
         }
         if self.m.disp.vcpus[vi].blocked {
+            self.m.disp.set_on_cpu(v, false);
             self.release_ifl();
             return;
         }
         let has_work = self.m.disp.vcpus[vi].task != NONE || !self.m.guests[g].ready.is_empty();
         if !has_work {
+            self.m.disp.set_on_cpu(v, false);
             self.m.guests[g].idle_vcpus.push(v);
             self.release_ifl();
             return;
         }
         if self.m.disp.vcpus[vi].slice_used >= self.m.disp.slice_ns {
             if let Some(next) = self.m.disp.preempt(v, now) {
+                self.m.disp.set_on_cpu(v, false);
                 self.run_burst(next);
                 return;
             }
