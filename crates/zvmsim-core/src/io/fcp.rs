@@ -42,8 +42,10 @@ impl IoSystem {
                 .ok_or_else(|| format!("io.fcp.luns[{li}].rdev: `{}` is not hex", l.rdev))?;
             if l.chpid >= f.chpids.max(1) {
                 return Err(format!(
-                    "io.fcp.luns[{li}].chpid: {} of {} channels",
-                    l.chpid, f.chpids
+                    "io.fcp.luns[{li}].chpid: channel {} of {} (chpids): give 0 to {}",
+                    l.chpid,
+                    f.chpids.max(1),
+                    f.chpids.max(1) - 1
                 ));
             }
             for k in 0..l.count {
@@ -58,7 +60,8 @@ impl IoSystem {
                     let rdev = (first as u32 + k * depth + s)
                         .try_into()
                         .map_err(|_| format!("io.fcp.luns[{li}]: range passes FFFF"))?;
-                    self.unique(rdev)?;
+                    self.unique(rdev)
+                        .map_err(|e| format!("io.fcp.luns[{li}].rdev: {e}"))?;
                     let mut sc = Subchannel::new(rdev, SubKind::Base, FCP, 0.0);
                     sc.owner = SubOwner::Free;
                     self.subs.push(sc);

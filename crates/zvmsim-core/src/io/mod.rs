@@ -136,7 +136,8 @@ impl IoSystem {
                     let rdev = first
                         .checked_add(k as u16)
                         .ok_or_else(|| format!("io.lcus[{li}].bases: range passes FFFF"))?;
-                    self.unique(rdev)?;
+                    self.unique(rdev)
+                        .map_err(|e| format!("io.lcus[{li}].bases: {e}"))?;
                     let vol = staged.add_volume(b.model.pages() * 4096);
                     staged.own(vol, li as u32);
                     self.extents.push(extent::Extents::default());
@@ -181,7 +182,8 @@ impl IoSystem {
                     let rdev = first
                         .checked_add(k as u16)
                         .ok_or_else(|| format!("io.lcus[{li}].aliases: range passes FFFF"))?;
-                    self.unique(rdev)?;
+                    self.unique(rdev)
+                        .map_err(|e| format!("io.lcus[{li}].aliases: {e}"))?;
                     let kind = if hyperpav {
                         SubKind::HyperPavAlias
                     } else {
