@@ -332,7 +332,8 @@ impl IoSystem {
             ckd: true,
         };
         let data_end = if r.write {
-            let arrived = ch.transfer(p, at_server, bytes);
+            // Outbound: the write rate when one is set (none for FICON today: the link's).
+            let arrived = ch.transfer_out(p, at_server, bytes);
             let moved = sv.adapter_data(p, vol, at_server, bytes, flags);
             sv.write(vol, r.block, r.pages as u64, arrived.max(moved))
         } else {
