@@ -245,7 +245,9 @@ fn run_linux(ops: &[GuestOp]) -> Result<Vec<bool>, String> {
     m.check()?;
     let mut pending: Vec<u32> = Vec::new();
     let (mut swapped_out, mut swapped_in, mut ballooned) = (false, false, false);
-    for op in ops {
+    let mut given_back = false;
+    for (k, op) in ops.iter().enumerate() {
+        let (balloon, notified) = (m.cmm.balloon(), m.cmm.oom_notifications);
         match *op {
             GuestOp::Anon {
                 v,
@@ -298,6 +300,19 @@ fn run_linux(ops: &[GuestOp]) -> Result<Vec<bool>, String> {
         ballooned |= m.cmm.balloon() > 0;
         swapped_out |= !m.swap_out.is_empty();
         m.swap_out.clear();
+        // Only the out-of-memory notifier shrinks the balloon besides a deflate. Its count
+        // alone would not do: it counts each time memory ran out, balloon or none.
+        let shrank = m.cmm.balloon() < balloon && !matches!(op, GuestOp::Deflate { .. });
+        let ran_out = m.cmm.oom_notifications > notified;
+        if shrank && !ran_out {
+            return Err(format!(
+                "op {k}: the balloon shrank without running out of memory"
+            ));
+        }
+        given_back |= shrank;
+        if k % 64 == 0 {
+            m.check()?;
+        }
     }
     for v in pending {
         m.swapin_started(v);
@@ -307,12 +322,7 @@ fn run_linux(ops: &[GuestOp]) -> Result<Vec<bool>, String> {
     if used != POOL {
         return Err(format!("{used} pool pages accounted for, not {POOL}"));
     }
-    Ok(vec![
-        swapped_out,
-        swapped_in,
-        ballooned,
-        m.cmm.oom_notifications > 0,
-    ])
+    Ok(vec![swapped_out, swapped_in, ballooned, given_back])
 }
 
 #[test]

@@ -561,8 +561,13 @@ fn check_io(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             crate::engine::rng::Stream::new(1, 4),
         )
         .map_err(|e| {
-            let field = e.split(':').next().unwrap_or("io").to_string();
-            src.error(&field, e)
+            // "io.x.y: detail" names its field; a message without one is the table's.
+            match e.split_once(": ") {
+                Some((field, detail)) if field.starts_with("io.") && !field.contains(' ') => {
+                    src.error(field, detail)
+                }
+                _ => src.error("io", e),
+            }
         })?;
     }
     crate::config::directory::check(s, src)?;

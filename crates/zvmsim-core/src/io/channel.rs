@@ -90,8 +90,8 @@ impl Channels {
         i as u32
     }
 
-    /// Data of `bytes` ready at `at` crosses path `p`'s link: returns when the last byte is
-    /// over.
+    /// A read's data of `bytes`, ready at `at`, comes in over path `p`'s link: returns when
+    /// the last byte is over. Writes use `transfer_out`.
     pub fn transfer(&mut self, p: u32, at: u64, bytes: u64) -> u64 {
         self.transfer_at(p, at, bytes, self.ns_per_kib)
     }

@@ -26,6 +26,7 @@ impl IoSystem {
             ficon_overhead: f.overhead,
             ..Default::default()
         };
+        check_rates(f)?;
         let mut ch = Channels::new(&spec, Stream::new(0, 0));
         if let Some(r) = f.channel_rate {
             ch.limit_rate(r.bytes());
@@ -42,8 +43,10 @@ impl IoSystem {
                 .ok_or_else(|| format!("io.fcp.luns[{li}].rdev: `{}` is not hex", l.rdev))?;
             if l.chpid >= f.chpids.max(1) {
                 return Err(format!(
-                    "io.fcp.luns[{li}].chpid: {} of {} channels",
-                    l.chpid, f.chpids
+                    "io.fcp.luns[{li}].chpid: channel {} of {} (chpids): give 0 to {}",
+                    l.chpid,
+                    f.chpids.max(1),
+                    f.chpids.max(1) - 1
                 ));
             }
             for k in 0..l.count {
@@ -58,7 +61,8 @@ impl IoSystem {
                     let rdev = (first as u32 + k * depth + s)
                         .try_into()
                         .map_err(|_| format!("io.fcp.luns[{li}]: range passes FFFF"))?;
-                    self.unique(rdev)?;
+                    self.unique(rdev)
+                        .map_err(|e| format!("io.fcp.luns[{li}].rdev: {e}"))?;
                     let mut sc = Subchannel::new(rdev, SubKind::Base, FCP, 0.0);
                     sc.owner = SubOwner::Free;
                     self.subs.push(sc);
@@ -122,4 +126,35 @@ impl IoSystem {
         };
         data_end + (ch.overhead_ns - half)
     }
+}
+
+/// The channel's data rates are above 0 (a zero rate would stretch every transfer to hours),
+/// and the write rate is at most the reads' (Channels::limit_write_rate would silently take
+/// the reads' rate for a higher one).
+fn check_rates(f: &crate::config::io::FcpSpec) -> Result<(), String> {
+    for (field, rate) in [
+        ("channel_rate", f.channel_rate),
+        ("write_rate", f.write_rate),
+    ] {
+        if rate.is_some_and(|r| r.bytes() == 0) {
+            return Err(format!(
+                "io.fcp.{field}: a rate of 0 moves no data; give bytes per second above 0"
+            ));
+        }
+    }
+    let Some(w) = f.write_rate else {
+        return Ok(());
+    };
+    // The link's rate as Channels::new takes it: 100 MB/s per Gbit/s.
+    let link = u64::from(f.speed.max(1)) * 100_000_000;
+    let (read, what) = match f.channel_rate {
+        Some(r) if r.bytes() < link => (r.bytes(), format!("channel_rate {r}")),
+        _ => (link, format!("the link's {} Gbit/s", f.speed.max(1))),
+    };
+    if w.bytes() > read {
+        return Err(format!(
+            "io.fcp.write_rate: {w} per second is above the channel's {read} bytes per second ({what}); a channel writes at most as fast as it reads"
+        ));
+    }
+    Ok(())
 }

@@ -136,7 +136,8 @@ impl IoSystem {
                     let rdev = first
                         .checked_add(k as u16)
                         .ok_or_else(|| format!("io.lcus[{li}].bases: range passes FFFF"))?;
-                    self.unique(rdev)?;
+                    self.unique(rdev)
+                        .map_err(|e| format!("io.lcus[{li}].bases: {e}"))?;
                     let vol = staged.add_volume(b.model.pages() * 4096);
                     staged.own(vol, li as u32);
                     self.extents.push(extent::Extents::default());
@@ -181,7 +182,8 @@ impl IoSystem {
                     let rdev = first
                         .checked_add(k as u16)
                         .ok_or_else(|| format!("io.lcus[{li}].aliases: range passes FFFF"))?;
-                    self.unique(rdev)?;
+                    self.unique(rdev)
+                        .map_err(|e| format!("io.lcus[{li}].aliases: {e}"))?;
                     let kind = if hyperpav {
                         SubKind::HyperPavAlias
                     } else {
@@ -330,7 +332,8 @@ impl IoSystem {
             ckd: true,
         };
         let data_end = if r.write {
-            let arrived = ch.transfer(p, at_server, bytes);
+            // Outbound: the write rate when one is set (none for FICON today: the link's).
+            let arrived = ch.transfer_out(p, at_server, bytes);
             let moved = sv.adapter_data(p, vol, at_server, bytes, flags);
             sv.write(vol, r.block, r.pages as u64, arrived.max(moved))
         } else {

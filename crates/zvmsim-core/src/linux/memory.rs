@@ -526,4 +526,31 @@ mod tests {
         assert_eq!(m.essa.last(), Some(&(page, GuestState::Unused)));
         m.check().unwrap();
     }
+
+    /// Out of memory with swap full and no balloon: the fallback passes over a page whose swap
+    /// read is pending (evict refuses it) and drops the next page with a copy on swap.
+    #[test]
+    fn out_of_memory_passes_over_a_pending_swap_read() {
+        // A pool of 4 pages, 5 anonymous pages all on 5 slots of swap, no page cache.
+        let mut m = LinuxMemory::new(0, 104, 100, 5, 0, 0, 5);
+        m.warm(0..5, |i| i);
+        m.page_cluster = 1;
+        assert_eq!((m.anon(), m.free_pages(), m.swap_used()), (0, 4, 5));
+        // Faults on 0 and 2 (their reads not started: pending) read 1 and 3 ahead (swap
+        // cache): every pool page is anonymous, every slot held.
+        for v in [0, 2] {
+            assert!(matches!(m.anon_ref(v, false).0, Anon::SwapIn { .. }));
+        }
+        assert_eq!((m.anon(), m.free_pages(), m.swap_used()), (4, 0, 5));
+        let pool = |m: &LinuxMemory, v| m.pool_index(m.anon_page(v).unwrap()).unwrap();
+        assert_eq!(pool(&m, 0), 0, "the pending page is the first candidate");
+        let ahead = pool(&m, 1);
+        // The fault on 4 finds nothing to reclaim: it takes page 1's pool page, not 0's.
+        assert!(matches!(m.anon_ref(4, false).0, Anon::SwapIn { .. }));
+        assert_eq!(pool(&m, 4), ahead);
+        assert_eq!(m.anon_page(1), None, "page 1 is back on swap only");
+        assert!(m.anon_page(0).is_some(), "the pending read keeps its page");
+        assert!(m.swap_out.is_empty(), "a swap copy needs no write");
+        m.check().unwrap();
+    }
 }

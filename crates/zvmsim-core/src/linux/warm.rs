@@ -124,3 +124,34 @@ impl LinuxMemory {
         self.free = crate::engine::freelist::FreePages::from_ascending(free.into_iter(), n);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The index is reserved for the cache the warm start leaves room for; when anonymous
+    /// memory is swapped out the cache grows past that room and the index grows with it.
+    #[test]
+    fn page_cache_grows_past_the_warm_room() {
+        // A pool of 1,000 pages: 488 anonymous pages resident, room for 512 of cache.
+        let mut m = LinuxMemory::new(0, 1100, 100, 488, 20_000, 40, 1000);
+        m.warm(0..488, |i| i);
+        let room = 1000 - m.anon();
+        assert_eq!((m.anon(), m.cached), (488, room - m.high as u64));
+        m.swappiness = 100;
+        for b in 1000..6000 {
+            m.alloc_for(b);
+            m.swap_out.clear();
+            if m.needs_kswapd() {
+                m.kswapd();
+            }
+        }
+        assert!(m.pswpout > 200, "anonymous memory swapped: {}", m.pswpout);
+        assert!(m.cached > room + 100, "cache {} beyond {room}", m.cached);
+        // Every cached block is found at its page (check), a block never read is not.
+        m.check().unwrap();
+        assert_eq!(m.cached_page(7000), None);
+        let last = m.cached_page(5999).expect("the last block read is cached");
+        assert_eq!(m.lookup(5999).map(|i| m.pool_global(i)), Some(last));
+    }
+}
