@@ -95,6 +95,22 @@ impl ZvmLevel {
     pub fn has_agelist(self) -> bool {
         matches!(self, ZvmLevel::V6R4 | ZvmLevel::V7R1 | ZvmLevel::V7R3)
     }
+    /// Why this release refuses `threads` threads per IFL core (None: it takes them). SMT-2
+    /// came with z/VM 6.3 (for the z13), as the global aging list did.
+    pub fn smt_refusal(self, threads: u32) -> Option<String> {
+        if threads != 1 && threads != 2 {
+            return Some(format!(
+                "{threads} threads per core: an IFL core runs 1 thread, or 2 with multithreading"
+            ));
+        }
+        (threads == 2 && !self.has_agelist()).then(|| {
+            format!(
+                "z/VM {} does not support multithreading (z/VM 6.3 and later do): \
+                 remove lpar.smt or set lpar.zvm_level to \"6.4\" or \"7.1\"",
+                self.as_str()
+            )
+        })
+    }
     /// The release for a level string (None: not one zvmsim simulates).
     pub fn from_release(s: &str) -> Option<ZvmLevel> {
         [

@@ -65,25 +65,8 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             ),
         );
     }
-    if l.smt != 1 && l.smt != 2 {
-        return err(
-            "lpar.smt",
-            format!(
-                "{} threads per core: an IFL core runs 1 thread, or 2 with multithreading",
-                l.smt
-            ),
-        );
-    }
-    if l.smt == 2 && !l.zvm_level.has_agelist() {
-        // SMT came with z/VM 6.3 (for the z13), as the global aging list did.
-        return err(
-            "lpar.smt",
-            format!(
-                "z/VM {} does not support multithreading (z/VM 6.3 and later do): \
-                 remove lpar.smt or set lpar.zvm_level to \"6.4\" or \"7.1\"",
-                l.zvm_level.as_str()
-            ),
-        );
+    if let Some(why) = l.zvm_level.smt_refusal(l.smt) {
+        return err("lpar.smt", why);
     }
     if let Some(a) = &l.agelist {
         if !l.zvm_level.has_agelist() {
