@@ -128,10 +128,16 @@ impl IoSystem {
     }
 }
 
-/// The channel's data rates are above 0 (a zero rate would stretch every transfer to hours),
-/// and the write rate is at most the reads' (Channels::limit_write_rate would silently take
-/// the reads' rate for a higher one).
+/// The link speed and the channel's data rates are above 0 (a zero rate would stretch every
+/// transfer to hours), and the write rate is at most the reads' (Channels::limit_write_rate
+/// would silently take the reads' rate for a higher one).
 fn check_rates(f: &crate::config::io::FcpSpec) -> Result<(), String> {
+    if f.speed == 0 {
+        return Err(
+            "io.fcp.speed: a link of 0 Gbit/s moves no data; give the link speed (2 for 2 Gbit/s FCP)"
+                .into(),
+        );
+    }
     for (field, rate) in [
         ("channel_rate", f.channel_rate),
         ("write_rate", f.write_rate),

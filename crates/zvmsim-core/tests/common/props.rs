@@ -62,7 +62,7 @@ pub(crate) fn reach_states<S: Strategy>(
         failure_persistence: None,
         ..Config::with_cases(cases)
     };
-    let mut runner = if std::env::var_os("ZVMSIM_PROPTEST_RANDOM").is_some() {
+    let mut runner = if std::env::var("ZVMSIM_PROPTEST_RANDOM").is_ok_and(|v| v == "1") {
         TestRunner::new(config)
     } else {
         TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha))
