@@ -6,11 +6,11 @@
 
 mod common;
 
-use common::props::{guest_spaces, reach_states, PageIns};
+use common::props::{aging_storage, reach_states, touch_guest_page, PageIns};
 use proptest::prelude::*;
 use zvmsim_core::config::params::ModelParams;
-use zvmsim_core::config::scenario::{AgelistSettings, AgelistSize, ZvmLevel};
-use zvmsim_core::cp::storage::{Access, CpWork, SpaceId, Storage, Touch};
+use zvmsim_core::config::scenario::{AgelistSettings, AgelistSize};
+use zvmsim_core::cp::storage::{CpWork, Touch};
 
 const GUEST_PAGES: u32 = 512;
 const GUESTS: u32 = 3;
@@ -66,29 +66,17 @@ const STATES: [&str; 5] = [
 /// space for every page.
 /// Returns which of `STATES` the sequence reached.
 fn run(ops: &[Op]) -> Result<Vec<bool>, String> {
-    let p = ModelParams::default();
-    let spaces = guest_spaces(GUESTS, GUEST_PAGES);
-    let mut st = Storage::new(ZvmLevel::V7R1, &p, 256, 32, 0, &[4096, 4096], &spaces);
-    // A list of 10 % (22 frames), so that references find pages on it.
-    st.set_agelist(AgelistSettings {
-        size: AgelistSize::Percent(1000),
-        ..AgelistSettings::default()
-    });
+    let mut st = aging_storage(&ModelParams::default(), &[4096, 4096], GUESTS, GUEST_PAGES);
     let mut pageins = PageIns::default();
     let mut cp = CpWork::default();
     let (mut pagein, mut revalidated) = (false, false);
     for (k, op) in ops.iter().enumerate() {
         match *op {
             Op::Touch { page, write } => {
-                let (sp, pg) = (st.space(SpaceId(page / GUEST_PAGES)), page % GUEST_PAGES);
-                let t = st.touch(sp, pg, Access::write(write), &mut cp);
-                pagein |= pageins.note(t);
-                if t == Touch::Revalidated {
-                    revalidated = true;
-                    if !st.is_resident(sp.id, pg) {
-                        return Err(format!("page {page} revalidated but not resident"));
-                    }
-                }
+                let t =
+                    touch_guest_page(&mut st, &mut pageins, &mut cp, GUEST_PAGES, (page, write))?;
+                pagein |= matches!(t, Touch::OnDasd { .. });
+                revalidated |= t == Touch::Revalidated;
             }
             Op::Complete => pageins.complete_oldest(&mut st, &mut cp),
             Op::Set { size, early, keep } => {

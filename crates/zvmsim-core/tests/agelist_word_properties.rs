@@ -9,13 +9,11 @@
 
 mod common;
 
-use common::props::{guest_spaces, reach_states, PageIns};
+use common::props::{aging_storage, reach_states, touch_guest_page, PageIns};
 use proptest::prelude::*;
 use zvmsim_core::config::params::ModelParams;
-use zvmsim_core::config::scenario::{AgelistSettings, AgelistSize, ZvmLevel};
-use zvmsim_core::cp::storage::{
-    Access, CpWork, GuestState, Owner, SpaceId, SpaceSpec, Storage, Touch,
-};
+use zvmsim_core::config::scenario::{AgelistSettings, AgelistSize};
+use zvmsim_core::cp::storage::{Access, CpWork, GuestState, Owner, SpaceId, SpaceSpec, Touch};
 
 const GUEST_PAGES: u32 = 512;
 const GUESTS: u32 = 3;
@@ -83,12 +81,7 @@ fn run(ops: &[Op], full: f64) -> Result<Vec<bool>, String> {
         keepslot_release_full: full,
         ..ModelParams::default()
     };
-    let spaces = guest_spaces(GUESTS, GUEST_PAGES);
-    let mut st = Storage::new(ZvmLevel::V7R1, &p, 256, 32, 0, &[2048, 2048], &spaces);
-    st.set_agelist(AgelistSettings {
-        size: AgelistSize::Percent(1000),
-        ..AgelistSettings::default()
-    });
+    let mut st = aging_storage(&p, &[2048, 2048], GUESTS, GUEST_PAGES);
     let mut pageins = PageIns::default();
     // Live segments: (space, read-only), oldest first.
     let mut segments: Vec<(SpaceId, bool)> = Vec::new();
@@ -98,15 +91,9 @@ fn run(ops: &[Op], full: f64) -> Result<Vec<bool>, String> {
     for (k, op) in ops.iter().enumerate() {
         match *op {
             Op::Touch { page, write } => {
-                let (sp, pg) = (st.space(SpaceId(page / GUEST_PAGES)), page % GUEST_PAGES);
-                let t = st.touch(sp, pg, Access::write(write), &mut cp);
-                pageins.note(t);
-                if t == Touch::Revalidated {
-                    revalidated = true;
-                    if !st.is_resident(sp.id, pg) {
-                        return Err(format!("page {page} revalidated but not resident"));
-                    }
-                }
+                let t =
+                    touch_guest_page(&mut st, &mut pageins, &mut cp, GUEST_PAGES, (page, write))?;
+                revalidated |= t == Touch::Revalidated;
             }
             Op::Complete => pageins.complete_oldest(&mut st, &mut cp),
             Op::Essa { page, state } => {

@@ -6,7 +6,9 @@ use std::cell::RefCell;
 
 use proptest::strategy::Strategy;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
-use zvmsim_core::cp::storage::{CpWork, Owner, SpaceSpec, Storage, Touch};
+use zvmsim_core::config::params::ModelParams;
+use zvmsim_core::config::scenario::{AgelistSettings, AgelistSize, ZvmLevel};
+use zvmsim_core::cp::storage::{Access, CpWork, Owner, SpaceId, SpaceSpec, Storage, Touch};
 
 /// One address space of `pages` pages per guest.
 pub(crate) fn guest_spaces(guests: u32, pages: u32) -> Vec<SpaceSpec> {
@@ -16,6 +18,38 @@ pub(crate) fn guest_spaces(guests: u32, pages: u32) -> Vec<SpaceSpec> {
             pages,
         })
         .collect()
+}
+
+/// z/VM 7.1 with 256 frames (32 for CP, 224 pageable), no XSTOR, paging `volumes`, `guests`
+/// guests of `pages` pages, and an aging list of 10 % (22 frames), so that references find
+/// pages on it.
+pub(crate) fn aging_storage(p: &ModelParams, volumes: &[u64], guests: u32, pages: u32) -> Storage {
+    let spaces = guest_spaces(guests, pages);
+    let mut st = Storage::new(ZvmLevel::V7R1, p, 256, 32, 0, volumes, &spaces);
+    st.set_agelist(AgelistSettings {
+        size: AgelistSize::Percent(1000),
+        ..AgelistSettings::default()
+    });
+    st
+}
+
+/// A reference to guest page `page`, numbered over all guests' pages (`pages` each): notes
+/// the block read it waits for, and checks that a page revalidated from the aging list is
+/// resident.
+pub(crate) fn touch_guest_page(
+    st: &mut Storage,
+    pageins: &mut PageIns,
+    cp: &mut CpWork,
+    pages: u32,
+    (page, write): (u32, bool),
+) -> Result<Touch, String> {
+    let (sp, pg) = (st.space(SpaceId(page / pages)), page % pages);
+    let t = st.touch(sp, pg, Access::write(write), cp);
+    pageins.note(t);
+    if t == Touch::Revalidated && !st.is_resident(sp.id, pg) {
+        return Err(format!("page {page} revalidated but not resident"));
+    }
+    Ok(t)
 }
 
 /// Block reads under way, oldest first: the model starts one per paging group a reference
