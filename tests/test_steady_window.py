@@ -60,3 +60,23 @@ def test_doubling_the_window_moves_the_headline_figures_by_less_than_5_percent()
     assert r.summary["steady_state"]["verdict"] == "stationary", r.summary["steady_state"]
     # The run overcommits storage: the check is not vacuous.
     assert short["pages_dasd"] > 10_000_000
+
+
+def test_the_shipped_scenario_passes_the_doubling_check_too() -> None:
+    # Issue 9's must-show as stated: the shipped ten-guest 5.3 scenario (ordered start, its own
+    # priming, window and intervals), measured over twice its window. Its run still drifts (the
+    # warm start's blocks wear off: docs/storage.md, "Companion takes move the hand"), so only
+    # the doubling is asserted, not the verdict.
+    text = SCENARIO.read_text()
+    priming = priming_seconds(text, str(SCENARIO), ())
+    assert priming is not None
+    measure = float(_core.check(text, str(SCENARIO), [])["end_s"]) - priming
+    r = zvmsim.run(str(SCENARIO), overrides=[f"run.measure={int(2 * measure)}s"])
+    rows = r.system.sort("interval")
+    assert rows.height >= 6 and rows.height % 2 == 0
+    short, doubled = _means(rows.head(rows.height // 2)), _means(rows)
+    for f in FIGURES:
+        change = (doubled[f] - short[f]) / short[f] * 100.0
+        print(f"{f}: {short[f]:.1f} over {measure:.0f} s, {doubled[f]:.1f} over {2 * measure:.0f} s ({change:+.2f} %)")
+        assert abs(change) < 5.0, f"{f}: {short[f]:.1f} over {measure:.0f} s, {doubled[f]:.1f} over {2 * measure:.0f} s"
+    assert short["pages_dasd"] > 20_000_000

@@ -112,7 +112,10 @@ impl Storage {
     }
 
     /// Take the frames of block-read companions that are past their due point and still
-    /// unreferenced, oldest first, until the available list reaches `high`.
+    /// unreferenced, oldest first, until the available list reaches `high`. Each one taken
+    /// counts in the clock's travel: in CP it is a frame demand scan passed on its lists, and
+    /// without it the hand stood still while due companions met every demand, so their window
+    /// stretched with no bound in time (docs/storage.md, "Block paging").
     pub(super) fn steal_unreferenced_companions(&mut self, high: u64, cp: &mut CpWork) {
         while self.avail_free() < high {
             let Some((page, f, due)) = self.companions.front() else {
@@ -136,6 +139,7 @@ impl Storage {
                 continue;
             }
             self.moved.scanned += 1;
+            self.clock_travel += 1;
             self.moved.companions_stolen += 1;
             cp.ns += self.p.cp_scan_frame.ns();
             self.steal(f, cp);
@@ -246,6 +250,34 @@ mod tests {
             // Taken without a write: it kept its slot.
             assert_ne!(st.page_slot(SpaceId(0), c), NONE);
         }
+        st.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn taking_a_companion_moves_the_hand_on() {
+        // A companion taken at its due point is a frame demand scan passed: the clock's travel
+        // counts it, so later companions fall due even while companions meet every demand.
+        let p = ModelParams {
+            block_companion_window: 0.25,
+            ..ModelParams::default()
+        };
+        let mut st = test_util::with_params(ZvmLevel::V5R3, &p, 512, 0, &[4096], &[2048]);
+        write_pages(&mut st, 0..1200);
+        let mut cp = CpWork::default();
+        let Touch::OnDasd { group } = st.touch(st.space(SpaceId(0)), 0, Access::Read, &mut cp)
+        else {
+            panic!("page 0 not on DASD");
+        };
+        let n = st.complete_pagein(group, &mut cp) as u64;
+        assert!(n > 2, "block brought {n} pages");
+        st.touch(st.space(SpaceId(0)), 0, Access::Read, &mut cp);
+        // Every companion past its due point; the hand has not moved since.
+        st.clock_travel += st.companion_window;
+        let (travel, stolen) = (st.clock_travel, st.moved.companions_stolen);
+        st.steal_unreferenced_companions(u64::MAX, &mut cp);
+        let taken = st.moved.companions_stolen - stolen;
+        assert_eq!(taken, n - 1, "all but the faulting page");
+        assert_eq!(st.clock_travel - travel, taken);
         st.check_invariants().unwrap();
     }
 }
