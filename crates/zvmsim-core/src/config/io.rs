@@ -331,6 +331,14 @@ pub struct IoCost {
     /// dispatches it again (SIE entry), Linux leaves its idle loop. Paid once per wake, so
     /// per I/O it falls as the guest gets busier and completions find a virtual CPU running.
     pub vcpu_wake: Duration,
+    /// Guest CPU of a kblockd worker's run of a blk-mq hardware queue for the DASD driver
+    /// (the worker's wake-up and schedule, the queue run's entry and exit), without its
+    /// dispatch attempts (`linux/blkmq.rs`).
+    pub blk_mq_run: Duration,
+    /// Guest CPU of one dispatch attempt beyond a request's first (blk-mq hands it to the
+    /// DASD driver again, which builds its channel program or refuses it: -EBUSY, back on
+    /// the dispatch list).
+    pub blk_mq_dispatch: Duration,
 }
 
 impl Default for IoCost {
@@ -345,6 +353,8 @@ impl Default for IoCost {
             cp_virtual_alias: Duration(800),
             cp_real_io: Duration(2_000),
             vcpu_wake: Duration(10_000),
+            blk_mq_run: Duration(3_000),
+            blk_mq_dispatch: Duration(2_000),
         }
     }
 }

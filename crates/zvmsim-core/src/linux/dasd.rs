@@ -17,6 +17,11 @@ use crate::config::linux::DasdCache;
 
 pub const NONE: u32 = u32::MAX;
 
+/// `DASD_ECKD_CHANQ_MAX_SIZE` (drivers/s390/block/dasd_eckd.c): the requests a device (base
+/// or alias) may have built and not yet freed; `dasd_eckd_build_alias_cp` refuses more
+/// (-EBUSY) and blk-mq holds the request (`linux/blkmq.rs`).
+pub const CHANQ_MAX: u32 = 4;
+
 /// How the guest's device reaches real I/O (CP's view of the virtual device).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DevPath {
@@ -124,6 +129,11 @@ pub struct DasdDriver {
     pub profile: crate::linux::dasdprof::DasdProfile,
     /// The cache attribute a device gets when it comes online (the kernel level's default).
     pub default_cache: DasdCache,
+    /// blk-mq's dispatch lists of the requests the driver refused (`linux/blkmq.rs`).
+    pub mq: crate::linux::blkmq::HwQueues,
+    /// Requests a device may have built (`CHANQ_MAX` for the 4.18 ECKD discipline; 0: no
+    /// limit, `[guests.linux] dasd_request_limit`).
+    pub chanq_max: u32,
 }
 
 impl DasdDriver {
@@ -133,6 +143,12 @@ impl DasdDriver {
             default_cache: cache,
             ..Default::default()
         }
+    }
+
+    /// The driver builds at most `n` requests per device (0: no limit).
+    pub fn request_limit(mut self, n: u32) -> Self {
+        self.chanq_max = n;
+        self
     }
 
     /// Set a device online. `group_key` (real LCU, static-PAV base or NONE) says which alias
@@ -246,6 +262,29 @@ impl DasdDriver {
     ) -> (u32, Option<u32>) {
         let dev = self.start_dev(b);
         self.enqueue(task, b, dev, block, pages, write, now)
+    }
+
+    /// dasd_eckd_build_alias_cp: the alias choice, then the chosen device's limit. None
+    /// (-EBUSY) when that device already has `chanq_max` requests built; the request was
+    /// submitted at `at` (its latency counts from there).
+    #[allow(clippy::too_many_arguments)]
+    pub fn try_submit(
+        &mut self,
+        task: u32,
+        b: u32,
+        block: u64,
+        pages: u32,
+        write: bool,
+        at: u64,
+        now: u64,
+    ) -> Option<(u32, Option<u32>)> {
+        let dev = self.start_dev(b);
+        if self.chanq_max > 0 && self.devs[dev as usize].count >= self.chanq_max {
+            return None;
+        }
+        let (id, started) = self.enqueue(task, b, dev, block, pages, write, now);
+        self.reqs[id as usize].queued_at = at;
+        Some((id, started))
     }
 
     /// A request for device `d` that runs on `d` itself, without the alias choice (a Linux

@@ -2,6 +2,7 @@
 //! surface workloads use, and the commands typed in it.
 
 mod anon;
+pub mod blkmq;
 pub mod catalog;
 pub mod cmdline;
 pub mod cmm;

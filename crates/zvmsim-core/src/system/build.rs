@@ -146,6 +146,8 @@ impl Simulation {
             deferred_ssch: Default::default(),
             vdisk: super::vdisk::VdiskSystem::new(&sc.model, sc.lpar.central.pages()),
             burst_at: 0,
+            burst_vcpu: 0,
+            mq_started: Vec::new(),
             mdc: crate::cp::mdc::Mdc::new(sc.lpar.central.pages()),
             mdc_hits: Default::default(),
         };
@@ -364,6 +366,7 @@ impl Simulation {
                 pfault: spec.linux.pfault,
                 kswapd_task,
                 cmm_task: NONE,
+                kblockd_task: NONE,
                 swap_names,
                 swap_devs,
                 swap_x: Vec::new(),
@@ -380,7 +383,8 @@ impl Simulation {
                 memassist: false,
                 cmma_requested: spec.linux.cmma(),
                 cmma_reclaimed_mark: 0,
-                dasd: crate::linux::dasd::DasdDriver::with_cache(spec.linux.dasd_cache),
+                dasd: crate::linux::dasd::DasdDriver::with_cache(spec.linux.dasd_cache)
+                    .request_limit(spec.linux.dasd_request_limit),
                 lvm: wl
                     .and_then(|(_, ws)| ws.iozone.as_ref())
                     .map(crate::workload::iozone::lvm_of)

@@ -46,6 +46,26 @@ impl Machine {
         self.burst_ssch[v].append(&mut self.pending_ssch);
     }
 
+    /// A kblockd worker of guest `g` runs blk-mq's hardware queues that hold requests the
+    /// DASD driver refused: the oldest of each is built if its device has room. Returns the
+    /// CPU used (the SSCHs of those built on idle devices follow at the burst's end).
+    pub(crate) fn kblockd_run(&mut self, g: usize) -> u64 {
+        let mut started = std::mem::take(&mut self.mq_started);
+        let (runs, attempts) = self.guests[g].dasd.mq_run(self.now, &mut started);
+        let c = &self.io_cost;
+        let guest_ns = runs as u64 * c.blk_mq_run.ns() + attempts as u64 * c.blk_mq_dispatch.ns();
+        let mut cp_ns = 0;
+        for &(req, d) in &started {
+            let pages = self.guests[g].dasd.req(req).pages;
+            cp_ns += self.ssch_cost(g, d, pages);
+            self.pending_ssch.push((g as u32, req));
+        }
+        started.clear();
+        self.mq_started = started;
+        self.charge(g, guest_ns, cp_ns);
+        guest_ns + cp_ns
+    }
+
     /// Start DASD request `req` of guest `g` on the device the driver chose.
     pub(crate) fn guest_ssch(&mut self, g: u32, req: u32) {
         self.guests[g as usize].dasd.started(req, self.now);
@@ -153,6 +173,7 @@ impl Simulation {
                 .q
                 .push(now + turnaround, Event::Io(IoEvent::GuestStart(slot)));
         }
+        self.rerun_hw_queues(gi);
         let st = &mut self.m.guests[gi].stats;
         st.tx += 1;
         st.resp_ns += (now - r.queued_at) as u128;
@@ -168,6 +189,30 @@ impl Simulation {
             }
             self.make_ready(r.task);
         }
+    }
+
+    /// dasd_request_done: blk_mq_run_hw_queues(q, true). Each hardware context holding
+    /// refused requests gets a kblockd run on one of its CPUs, waking it if it waits (CP's
+    /// wake of a virtual CPU, at most as many as wait); one worker task of the guest does
+    /// the runs. A run already queued is only re-armed.
+    fn rerun_hw_queues(&mut self, g: usize) {
+        let gs = &mut self.m.guests[g];
+        if gs.dasd.mq.held() == 0 || gs.dasd.mq.run_pending {
+            return;
+        }
+        gs.dasd.mq.run_pending = true;
+        let wakes = (gs.dasd.mq.busy_hctxs() as usize).min(gs.idle_vcpus.len()) as u64;
+        if wakes > 0 {
+            let w = self.m.io_cost.vcpu_wake.ns();
+            self.m.disp.defer_cp(Some(g as u32), wakes * w);
+        }
+        if gs.kblockd_task == crate::linux::dasd::NONE {
+            gs.kblockd_task = self.m.tasks.len() as u32;
+            let t = super::machine::Task::new(g as u32, super::machine::TaskKind::Kblockd);
+            self.m.tasks.push(t);
+        }
+        let t = self.m.guests[g].kblockd_task;
+        self.make_ready(t);
     }
 
     /// For tests: the I/O invariants (real subchannels and every guest's DASD driver).

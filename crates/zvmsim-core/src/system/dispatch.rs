@@ -85,6 +85,7 @@ impl Simulation {
             let task = self.m.disp.vcpus[vi].task;
             let budget = slice.saturating_sub(self.m.disp.vcpus[vi].slice_used + t);
             self.m.burst_at = self.m.now + t;
+            self.m.burst_vcpu = v;
             let (used, outcome) = self.exec(task, budget.max(1));
             t += used;
             match outcome {
@@ -151,6 +152,7 @@ impl Simulation {
         match task.kind {
             TaskKind::Kswapd => (self.m.kswapd_run(g), Outcome::Done),
             TaskKind::Cmm => (self.m.cmm_run(g, budget), Outcome::Done),
+            TaskKind::Kblockd => (self.m.kblockd_run(g), Outcome::Done),
             TaskKind::User(u) => self.workloads[g].run(t, u, g, budget, &mut self.m),
         }
     }

@@ -29,6 +29,9 @@ pub(crate) struct Guest {
     pub kswapd_task: u32,
     /// The cmm module's kernel thread (NONE until `modprobe cmm` first loads it).
     pub cmm_task: u32,
+    /// The kblockd worker that reruns blk-mq's queues for the DASD driver (NONE until the
+    /// driver first refuses a request).
+    pub kblockd_task: u32,
     /// The swap devices (device indices); slot s is on `swap_devs[s % len]` (equal priorities:
     /// Linux spreads pages round robin).
     pub swap_devs: Vec<u32>,
@@ -79,6 +82,8 @@ pub(crate) enum TaskKind {
     Kswapd,
     /// The cmm module's balloon thread (cmmthread).
     Cmm,
+    /// A kblockd worker running blk-mq's hardware queues (`linux/blkmq.rs`).
+    Kblockd,
     /// A workload's user (its index in the guest's workload).
     User(u32),
 }
@@ -167,6 +172,10 @@ pub(crate) struct Machine {
     /// When the running burst's current step started (the burst's start plus the IFL time
     /// its earlier steps used): the time a VDISK I/O asks for the lock.
     pub burst_at: u64,
+    /// The virtual CPU of the running burst (blk-mq's hardware context of an io_submit).
+    pub burst_vcpu: u32,
+    /// Scratch list of the channel programs a dispatch built on idle devices.
+    pub mq_started: Vec<(u32, u32)>,
     /// CP's minidisk cache (cp/mdc.rs), and the origins of the reads it answered whose
     /// completion is due after CP's copy.
     pub mdc: crate::cp::mdc::Mdc,

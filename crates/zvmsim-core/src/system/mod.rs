@@ -4,6 +4,8 @@
 
 #[cfg(test)]
 mod apache_tests;
+#[cfg(test)]
+mod blkmq_tests;
 mod build;
 mod console;
 mod console_view;

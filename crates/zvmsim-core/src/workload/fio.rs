@@ -145,18 +145,33 @@ impl Fio {
         self.procs[pi].inflight -= reaped;
         let mut guest_ns = reaped as u64 * c.linux_complete.ns();
         let mut cp_ns = 0;
+        let mut started = std::mem::take(&mut k.mq_started);
         while self.procs[pi].inflight < self.depth {
             let (block, pages, write) = self.next_io(pi);
-            let (req, start) = k.guests[g]
-                .dasd
-                .submit(t, self.dev, block, pages, write, k.now);
-            guest_ns += c.linux_submit.ns() + c.app_per_io.ns();
-            if let Some(d) = start {
-                cp_ns += k.ssch_cost(g, d, pages);
-                k.pending_ssch.push((g as u32, req));
-            }
+            // blk-mq dispatches its hardware context's list: requests the driver refused
+            // before this one go first (each try beyond this request's own costs a dispatch).
+            let tries = k.guests[g].dasd.mq_submit(
+                t,
+                self.dev,
+                block,
+                pages,
+                write,
+                k.burst_vcpu,
+                k.now,
+                &mut started,
+            );
+            guest_ns += c.linux_submit.ns()
+                + c.app_per_io.ns()
+                + tries.saturating_sub(1) as u64 * c.blk_mq_dispatch.ns();
             self.procs[pi].inflight += 1;
         }
+        for &(req, d) in &started {
+            let pages = k.guests[g].dasd.req(req).pages;
+            cp_ns += k.ssch_cost(g, d, pages);
+            k.pending_ssch.push((g as u32, req));
+        }
+        started.clear();
+        k.mq_started = started;
         k.charge(g, guest_ns, cp_ns);
         let used = guest_ns + cp_ns;
         k.tasks[t as usize].aio_waiting = true;
