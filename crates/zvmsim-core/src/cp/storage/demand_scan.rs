@@ -173,7 +173,7 @@ impl Storage {
         cp.ns += self.p.cp_steal.ns();
         let keep_slot = self.slot(i) != NONE && self.pg[i] & CHANGED == 0;
         // Out of its frame first: an XSTOR block, if it gets one, takes the word's place field.
-        self.pg[i] = (self.pg[i] | PLACE) & !REF;
+        self.set_word(i, (self.word(i) | PLACE) & !REF);
         if self.reclaim_without_pageout(page, cp) {
             // CMMA: unused or volatile, nothing to write.
         } else if !keep_slot {

@@ -92,7 +92,8 @@ pub const MAX_SLOTS: u64 = SLOT_FIELD;
 /// On the global aging list (z/VM 6.3 and later): the page is invalid, and its place still
 /// names the frame it keeps there (no second array of kept frames: 4 bytes a page less).
 const AGED: u64 = 1 << 63;
-/// A page never used: no place, no slot.
+/// A page never used: no place, no slot. The array stores each word XOR this value
+/// (`Storage::word`), so a page never used is a zero in memory never written.
 const WORD_NONE: u64 = PLACE | (SLOT_FIELD << SLOT_SHIFT);
 /// Largest central storage the model holds: the 2^30 frames of z/VM 7.3's 4 TB. The page word
 /// names frames 0 to 2^30 - 2 (the last number is FRAME_NONE), so CP keeps the top frame of a
@@ -320,7 +321,7 @@ impl Storage {
         let mut st = Storage {
             level,
             p: params.clone(),
-            pg: crate::engine::huge::HugeArray::filled(total_pages, WORD_NONE),
+            pg: crate::engine::huge::HugeArray::filled(total_pages, 0),
             xs_base: frames.min(FMASK),
             space_base,
             fr_page: vec![NONE; frames as usize],
@@ -545,7 +546,7 @@ impl Storage {
         let write = access == Access::Write;
         let i = page as usize;
         self.references += 1;
-        let st = self.pg[i];
+        let st = self.word(i);
         // One compare: a page on the aging list has its top bit set.
         if st & (AGED | PLACE) < self.xs_base as u64 {
             if write && st & CHANGED == 0 {

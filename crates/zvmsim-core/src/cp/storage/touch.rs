@@ -125,7 +125,7 @@ impl Storage {
         if self.seg_resident[seg] == 0 && self.seg_pgmbk[seg][0] == NONE {
             self.alloc_pgmbk(seg, cp);
         }
-        self.pg[i] = (self.pg[i] & !PLACE) | f as u64 | REF;
+        self.set_word(i, (self.word(i) & !PLACE) | f as u64 | REF);
         self.fr_page[f as usize] = page;
         self.resident += 1;
         let g = self.space_of(page);
