@@ -352,7 +352,7 @@ impl Storage {
                 let a = self.aging.as_mut().expect("aging list");
                 let f = a.owned[g].head;
                 a.remove(Some(g), f);
-                let page = self.fr_page[f as usize];
+                let page = self.fr_page.get(f);
                 let i = page as usize;
                 a.push_tail(None, f);
                 // The page table entry is invalid; the frame keeps the page (and whether it
@@ -402,7 +402,7 @@ impl Storage {
                 continue;
             }
             // A block-read page nobody referenced (`park_companion`): taken with its slot kept.
-            if self.pg[self.fr_page[head as usize] as usize] & REF != 0 {
+            if self.pg[self.fr_page.get(head) as usize] & REF != 0 {
                 self.moved.companions_stolen += 1;
             }
             self.steal(head, cp);
@@ -437,7 +437,7 @@ impl Storage {
             a.early.insert(f as usize);
             a.early_len += 1;
             a.early_last = f;
-            let page = self.fr_page[f as usize];
+            let page = self.fr_page.get(f);
             let i = page as usize;
             let slot = self.slot(i);
             let current = slot != NONE && self.pg[i] & CHANGED == 0;
@@ -462,7 +462,7 @@ impl Storage {
         let Some(a) = &self.aging else {
             return Ok(());
         };
-        for (f, &page) in self.fr_page.iter().enumerate() {
+        for (f, page) in self.fr_page.iter().enumerate() {
             if page >= CP_OWNED {
                 continue;
             }
@@ -478,7 +478,7 @@ impl Storage {
             let Some(f) = self.aged_frame(i) else {
                 continue;
             };
-            if self.fr_page[f as usize] != i as u32 {
+            if self.fr_page.get(f) != i as u32 {
                 return Err(format!(
                     "page {i} keeps frame {f} on the aging list wrongly"
                 ));
@@ -502,7 +502,7 @@ impl Storage {
             }
             Ok(n)
         };
-        let page_of = |f: u32| self.fr_page[f as usize] as usize;
+        let page_of = |f: u32| self.fr_page.get(f) as usize;
         walk(
             &a.list,
             &|f| self.aged_frame(page_of(f)) == Some(f),

@@ -43,6 +43,7 @@ mod counts;
 pub use counts::{CpWork, Movement, PageLocations, PageWrite};
 mod demand_scan;
 mod frame_order;
+mod frame_table;
 mod frames;
 mod invariants;
 mod migrate;
@@ -191,7 +192,7 @@ pub struct Storage {
     /// First page of each address space, and the end of the last (ascending).
     space_base: Vec<u32>,
     // --- frames ---
-    fr_page: Vec<u32>,
+    fr_page: frame_table::FrameTable,
     avail_lo: Vec<u32>,
     /// Exact count of free frames below 2 GB (`avail_lo` may hold stale entries).
     lo_free_count: u64,
@@ -324,7 +325,7 @@ impl Storage {
             pg: crate::engine::huge::HugeArray::filled(total_pages, 0),
             xs_base: frames.min(FMASK),
             space_base,
-            fr_page: vec![NONE; frames as usize],
+            fr_page: frame_table::FrameTable::new(frames as usize),
             avail_lo: Vec::new(),
             lo_free_count: 0,
             avail_hi: crate::engine::freelist::FreePages::default(),
@@ -382,7 +383,7 @@ impl Storage {
         // CP's nucleus and fixed control blocks occupy the lowest frames.
         let cp = cp_frames.min(frames / CP_FRAMES_MAX_DIVISOR);
         for f in 0..cp {
-            st.fr_page[f as usize] = CP_OWNED;
+            st.fr_page.set(f, CP_OWNED);
         }
         // The page word cannot name frame 2^30 - 1 (its FRAME_NONE): in a 4 TB LPAR CP keeps
         // that one frame for itself, a 4 KB difference no figure shows.
@@ -400,7 +401,7 @@ impl Storage {
             "paging space exceeds the page word's slot field"
         );
         for f in top..frames {
-            st.fr_page[f as usize] = CP_OWNED;
+            st.fr_page.set(f, CP_OWNED);
         }
         // Frames above 2 GB start as the available list's untouched run (no entries).
         let hi_start = cp.max(FRAMES_BELOW_2G).min(top);

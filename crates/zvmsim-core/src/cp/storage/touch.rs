@@ -126,7 +126,7 @@ impl Storage {
             self.alloc_pgmbk(seg, cp);
         }
         self.set_word(i, (self.word(i) & !PLACE) | f as u64 | REF);
-        self.fr_page[f as usize] = page;
+        self.fr_page.set(f, page);
         self.resident += 1;
         let g = self.space_of(page);
         self.space_resident[g] += 1;

@@ -161,7 +161,7 @@ mod tests {
         let mut cp = CpWork::default();
         assert!(st.release_page(sp, page, &mut cp));
         assert_eq!(st.word(page as usize), WORD_NONE);
-        assert_eq!(st.fr_page[f as usize], NONE, "the frame is free");
+        assert_eq!(st.fr_page.get(f), NONE, "the frame is free");
         assert_eq!((st.resident(), st.on_dasd()), (resident - 1, slots - 1));
         st.check_invariants().unwrap();
         // The next reference is a first use, not a revalidation of the freed frame.
