@@ -28,7 +28,7 @@ fn list_pages(st: &Storage) -> Vec<u32> {
     let mut f = a.list.head;
     while f != NONE {
         out.push(st.fr_page.get(f));
-        f = a.next[f as usize];
+        f = a.next.get(f);
     }
     out
 }
@@ -435,7 +435,7 @@ fn owned_pages(st: &Storage, g: usize) -> Vec<u32> {
     let mut f = a.owned[g].head;
     while f != NONE {
         out.push(st.fr_page.get(f));
-        f = a.next[f as usize];
+        f = a.next.get(f);
     }
     out
 }

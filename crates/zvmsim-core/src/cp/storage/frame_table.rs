@@ -1,29 +1,30 @@
-//! The frame table: the page each frame holds (NONE: free; CP_OWNED: CP's own). Entries are
-//! held complemented, so that a frame never used since IPL is a zero in memory the kernel has
-//! not yet handed out: an LPAR's frames cost host memory only once CP uses them.
+//! A 32-bit entry per frame whose empty value is NONE: the frame table (the page each frame
+//! holds; NONE free, CP_OWNED CP's own) and the aging list's links. Entries are held
+//! complemented, so that a frame never used since IPL is a zero in memory the kernel has not
+//! yet handed out: an LPAR's frames cost host memory only once CP uses them.
 
-/// The page owning each frame, complemented.
+/// A u32 per frame, complemented.
 pub(super) struct FrameTable(Vec<u32>);
 
 impl FrameTable {
-    /// `frames` free frames (all-zero memory, mapped lazily).
+    /// `frames` entries, all NONE (all-zero memory, mapped lazily).
     pub(super) fn new(frames: usize) -> Self {
         FrameTable(vec![0; frames])
     }
 
-    /// The page in frame `f`.
+    /// Frame `f`'s entry.
     #[inline]
     pub(super) fn get(&self, f: u32) -> u32 {
         !self.0[f as usize]
     }
 
-    /// The page in frame `f`, or None past the last frame.
+    /// Frame `f`'s entry, or None past the last frame.
     #[inline]
     pub(super) fn try_get(&self, f: u32) -> Option<u32> {
         self.0.get(f as usize).map(|&w| !w)
     }
 
-    /// Frame `f` now holds `page`.
+    /// Frame `f`'s entry is now `page`.
     #[inline]
     pub(super) fn set(&mut self, f: u32, page: u32) {
         self.0[f as usize] = !page;
@@ -33,7 +34,7 @@ impl FrameTable {
         self.0.len()
     }
 
-    /// Each frame's page, in frame order.
+    /// Each frame's entry, in frame order.
     pub(super) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.0.iter().map(|&w| !w)
     }
