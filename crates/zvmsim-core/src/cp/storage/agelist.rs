@@ -54,8 +54,8 @@ pub(super) struct Aging {
     /// Frames the list is kept at (SIZE of the dynamic paging area).
     target: u64,
     /// Per frame: its neighbours on the list it is on.
-    prev: Vec<u32>,
-    next: Vec<u32>,
+    prev: super::frame_table::FrameTable,
+    next: super::frame_table::FrameTable,
     /// Per frame: in the head share early writes have processed (a bit, not a byte: 0.9 GB
     /// less at 4 TB).
     early: fixedbitset::FixedBitSet,
@@ -96,8 +96,8 @@ impl Aging {
             settings,
             dpa,
             target: settings.size.frames(dpa),
-            prev: vec![NONE; frames],
-            next: vec![NONE; frames],
+            prev: super::frame_table::FrameTable::new(frames),
+            next: super::frame_table::FrameTable::new(frames),
             early: fixedbitset::FixedBitSet::with_capacity(frames),
             list: EMPTY,
             owned: vec![EMPTY; spaces],
@@ -119,19 +119,19 @@ impl Aging {
             Some(g) => &mut self.owned[g],
             None => &mut self.list,
         };
-        self.prev[f as usize] = l.tail;
-        self.next[f as usize] = NONE;
+        self.prev.set(f, l.tail);
+        self.next.set(f, NONE);
         if l.tail == NONE {
             l.head = f;
         } else {
-            self.next[l.tail as usize] = f;
+            self.next.set(l.tail, f);
         }
         l.tail = f;
         l.len += 1;
     }
 
     fn remove(&mut self, which: Option<usize>, f: u32) {
-        let (p, n) = (self.prev[f as usize], self.next[f as usize]);
+        let (p, n) = (self.prev.get(f), self.next.get(f));
         let l = match which {
             Some(g) => &mut self.owned[g],
             None => &mut self.list,
@@ -139,16 +139,16 @@ impl Aging {
         if p == NONE {
             l.head = n;
         } else {
-            self.next[p as usize] = n;
+            self.next.set(p, n);
         }
         if n == NONE {
             l.tail = p;
         } else {
-            self.prev[n as usize] = p;
+            self.prev.set(n, p);
         }
         l.len -= 1;
-        self.prev[f as usize] = NONE;
-        self.next[f as usize] = NONE;
+        self.prev.set(f, NONE);
+        self.next.set(f, NONE);
     }
 
     /// Frame `f` of address space `g` became valid: the tail of its frame-owned list.
@@ -164,7 +164,7 @@ impl Aging {
             self.early.set(f as usize, false);
             self.early_len -= 1;
             if self.early_last == f {
-                self.early_last = self.prev[f as usize];
+                self.early_last = self.prev.get(f);
             }
         }
         self.remove(None, f);
@@ -221,7 +221,7 @@ impl Storage {
             let mut f = a.owned[g].head;
             while f != NONE {
                 frames.push(f);
-                f = a.next[f as usize];
+                f = a.next.get(f);
             }
             for i in (1..frames.len()).rev() {
                 let j = rng.below(i as u64 + 1) as usize;
@@ -352,7 +352,7 @@ impl Storage {
                 let a = self.aging.as_mut().expect("aging list");
                 let f = a.owned[g].head;
                 a.remove(Some(g), f);
-                let page = self.fr_page[f as usize];
+                let page = self.fr_page.get(f);
                 let i = page as usize;
                 a.push_tail(None, f);
                 // The page table entry is invalid; the frame keeps the page (and whether it
@@ -402,7 +402,7 @@ impl Storage {
                 continue;
             }
             // A block-read page nobody referenced (`park_companion`): taken with its slot kept.
-            if self.pg[self.fr_page[head as usize] as usize] & REF != 0 {
+            if self.pg[self.fr_page.get(head) as usize] & REF != 0 {
                 self.moved.companions_stolen += 1;
             }
             self.steal(head, cp);
@@ -429,7 +429,7 @@ impl Storage {
             }
             let f = match a.early_last {
                 NONE => a.list.head,
-                last => a.next[last as usize],
+                last => a.next.get(last),
             };
             if f == NONE {
                 return;
@@ -437,7 +437,7 @@ impl Storage {
             a.early.insert(f as usize);
             a.early_len += 1;
             a.early_last = f;
-            let page = self.fr_page[f as usize];
+            let page = self.fr_page.get(f);
             let i = page as usize;
             let slot = self.slot(i);
             let current = slot != NONE && self.pg[i] & CHANGED == 0;
@@ -462,7 +462,7 @@ impl Storage {
         let Some(a) = &self.aging else {
             return Ok(());
         };
-        for (f, &page) in self.fr_page.iter().enumerate() {
+        for (f, page) in self.fr_page.iter().enumerate() {
             if page >= CP_OWNED {
                 continue;
             }
@@ -478,7 +478,7 @@ impl Storage {
             let Some(f) = self.aged_frame(i) else {
                 continue;
             };
-            if self.fr_page[f as usize] != i as u32 {
+            if self.fr_page.get(f) != i as u32 {
                 return Err(format!(
                     "page {i} keeps frame {f} on the aging list wrongly"
                 ));
@@ -488,21 +488,21 @@ impl Storage {
         let walk = |l: &List, on: &dyn Fn(u32) -> bool, what: &str| -> Result<u64, String> {
             let (mut n, mut prev, mut f) = (0u64, NONE, l.head);
             while f != NONE {
-                if a.prev[f as usize] != prev || !on(f) {
+                if a.prev.get(f) != prev || !on(f) {
                     return Err(format!("{what}: frame {f} misplaced"));
                 }
                 n += 1;
                 if n > self.fr_page.len() as u64 {
                     return Err(format!("{what}: a cycle"));
                 }
-                (prev, f) = (f, a.next[f as usize]);
+                (prev, f) = (f, a.next.get(f));
             }
             if prev != l.tail || n != l.len {
                 return Err(format!("{what}: {n} frames linked, {} counted", l.len));
             }
             Ok(n)
         };
-        let page_of = |f: u32| self.fr_page[f as usize] as usize;
+        let page_of = |f: u32| self.fr_page.get(f) as usize;
         walk(
             &a.list,
             &|f| self.aged_frame(page_of(f)) == Some(f),
@@ -525,7 +525,7 @@ impl Storage {
         // The processed head share: the first `early_len` frames, ending at `early_last`.
         let (mut f, mut k, mut last) = (a.list.head, 0u64, NONE);
         while f != NONE && a.early.contains(f as usize) {
-            (k, last, f) = (k + 1, f, a.next[f as usize]);
+            (k, last, f) = (k + 1, f, a.next.get(f));
         }
         let flagged = a.early.count_ones(..) as u64;
         if k != a.early_len || flagged != k || last != a.early_last {

@@ -27,8 +27,8 @@ fn list_pages(st: &Storage) -> Vec<u32> {
     let mut out = Vec::new();
     let mut f = a.list.head;
     while f != NONE {
-        out.push(st.fr_page[f as usize]);
-        f = a.next[f as usize];
+        out.push(st.fr_page.get(f));
+        f = a.next.get(f);
     }
     out
 }
@@ -434,8 +434,8 @@ fn owned_pages(st: &Storage, g: usize) -> Vec<u32> {
     let mut out = Vec::new();
     let mut f = a.owned[g].head;
     while f != NONE {
-        out.push(st.fr_page[f as usize]);
-        f = a.next[f as usize];
+        out.push(st.fr_page.get(f));
+        f = a.next.get(f);
     }
     out
 }

@@ -126,10 +126,7 @@ impl Storage {
             }
             self.companions.pop_front();
             // Stale when the page left that frame since (stolen, released) or was referenced.
-            if self.fr_page[f as usize] != page
-                || page >= CP_OWNED
-                || self.place(page as usize) != f
-            {
+            if self.fr_page.get(f) != page || page >= CP_OWNED || self.place(page as usize) != f {
                 continue;
             }
             if self.pg[page as usize] & REF != 0 {
@@ -146,9 +143,11 @@ impl Storage {
         }
         // Entries past due whose pages were referenced are dropped as the front is reached;
         // the queue holds at most the companions of one window.
-        while self.companions.front().is_some_and(|(page, f, due)| {
-            due <= self.clock_travel && self.fr_page[f as usize] != page
-        }) {
+        while self
+            .companions
+            .front()
+            .is_some_and(|(page, f, due)| due <= self.clock_travel && self.fr_page.get(f) != page)
+        {
             self.companions.pop_front();
         }
     }

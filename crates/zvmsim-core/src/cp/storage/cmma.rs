@@ -112,10 +112,7 @@ impl Storage {
     fn prune_cmma_first(&mut self) {
         let (fr, gs) = (&self.fr_page, &self.gstate);
         self.cmma_first.retain(|&f| {
-            fr[f as usize] < CP_OWNED
-                && gs
-                    .get(fr[f as usize] as usize)
-                    .is_some_and(|&s| s != STABLE)
+            fr.get(f) < CP_OWNED && gs.get(fr.get(f) as usize).is_some_and(|&s| s != STABLE)
         });
     }
 
@@ -126,7 +123,7 @@ impl Storage {
             let Some(f) = self.cmma_first.pop_front() else {
                 break;
             };
-            let page = self.fr_page[f as usize];
+            let page = self.fr_page.get(f);
             if page >= CP_OWNED || self.guest_state(page as usize) == STABLE {
                 continue;
             }

@@ -32,7 +32,7 @@ impl Storage {
     #[inline]
     fn prefetch_frame_page(&self, f: u32, n: u32) {
         let f = if f >= n { f - n } else { f };
-        if let Some(&page) = self.fr_page.get(f as usize) {
+        if let Some(page) = self.fr_page.try_get(f) {
             if page < CP_OWNED {
                 crate::engine::prefetch::prefetch(&self.pg, page as usize);
             }
@@ -74,7 +74,7 @@ impl Storage {
             self.advance_hand(n, ws_rule);
             self.clock_travel += 1;
             self.prefetch_frame_page(f + SCAN_PREFETCH, n);
-            let page = self.fr_page[f as usize];
+            let page = self.fr_page.get(f);
             if page >= CP_OWNED {
                 // Free and CP-owned frames the hand passes count towards its passes too: with
                 // fewer pageable frames than the high threshold it would otherwise never stop.
@@ -129,7 +129,7 @@ impl Storage {
             } else {
                 self.hand_lo + 1
             };
-            let page = self.fr_page[f as usize];
+            let page = self.fr_page.get(f);
             if page >= CP_OWNED {
                 continue;
             }
@@ -147,7 +147,7 @@ impl Storage {
         for _ in 0..passed.min(n as u64) {
             let f = self.hand;
             self.advance_hand(n, ws_rule);
-            let page = self.fr_page[f as usize];
+            let page = self.fr_page.get(f);
             if page < CP_OWNED {
                 if ws_rule && self.pg[page as usize] & REF != 0 {
                     self.ws_seen(self.space_of(page));
@@ -165,7 +165,7 @@ impl Storage {
     /// Take frame `f` from its page: an unchanged page with a DASD copy is simply dropped;
     /// otherwise it is paged out to XSTOR (or, with no XSTOR, into a DASD block).
     pub(super) fn steal(&mut self, f: u32, cp: &mut CpWork) {
-        let page = self.fr_page[f as usize];
+        let page = self.fr_page.get(f);
         let i = page as usize;
         // z/VM 6.3 and later: off its owner's list or the aging list.
         self.agelist_unlink(f, page);
@@ -173,7 +173,7 @@ impl Storage {
         cp.ns += self.p.cp_steal.ns();
         let keep_slot = self.slot(i) != NONE && self.pg[i] & CHANGED == 0;
         // Out of its frame first: an XSTOR block, if it gets one, takes the word's place field.
-        self.pg[i] = (self.pg[i] | PLACE) & !REF;
+        self.set_word(i, (self.word(i) | PLACE) & !REF);
         if self.reclaim_without_pageout(page, cp) {
             // CMMA: unused or volatile, nothing to write.
         } else if !keep_slot {

@@ -22,30 +22,30 @@ impl Storage {
         let cmma_pages: Vec<u32> = self
             .cmma_first
             .iter()
-            .map(|&f| self.fr_page[f as usize])
+            .map(|&f| self.fr_page.get(f))
             .collect();
         let n = self.fr_page.len() as u32;
         for (lo, hi) in [(0, FRAMES_BELOW_2G.min(n)), (FRAMES_BELOW_2G.min(n), n)] {
             let frames: Vec<u32> = (lo..hi)
                 .filter(|&f| {
-                    let p = self.fr_page[f as usize];
+                    let p = self.fr_page.get(f);
                     p < CP_OWNED && self.place(p as usize) == f
                 })
                 .collect();
-            let mut pages: Vec<u32> = frames.iter().map(|&f| self.fr_page[f as usize]).collect();
+            let mut pages: Vec<u32> = frames.iter().map(|&f| self.fr_page.get(f)).collect();
             for i in (1..pages.len()).rev() {
                 let j = rng.below(i as u64 + 1) as usize;
                 pages.swap(i, j);
             }
             for (&f, &p) in frames.iter().zip(&pages) {
-                self.fr_page[f as usize] = p;
+                self.fr_page.set(f, p);
                 self.set_place(p as usize, f);
             }
         }
         // Per space, the pages below 2 GB.
         self.space_below.iter_mut().for_each(|c| *c = 0);
         for f in 0..FRAMES_BELOW_2G.min(n) {
-            let p = self.fr_page[f as usize];
+            let p = self.fr_page.get(f);
             if p < CP_OWNED && self.place(p as usize) == f {
                 let g = self.space_of(p);
                 self.space_below[g] += 1;

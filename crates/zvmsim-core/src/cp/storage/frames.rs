@@ -27,7 +27,7 @@ pub(super) fn thresholds(pageable: u32, p: &ModelParams) -> (u32, u32) {
 
 impl Storage {
     pub(super) fn free_frame(&mut self, f: u32) {
-        self.fr_page[f as usize] = NONE;
+        self.fr_page.set(f, NONE);
         if f < FRAMES_BELOW_2G {
             self.avail_lo.push(f);
             self.lo_free[(f / 64) as usize] |= 1 << (f % 64);
@@ -104,13 +104,13 @@ impl Storage {
     /// then owned by CP until `give_cp_frame` returns it.
     pub fn take_cp_frame(&mut self, cp: &mut CpWork) -> u32 {
         let f = self.alloc_frame(false, cp);
-        self.fr_page[f as usize] = super::CP_OWNED;
+        self.fr_page.set(f, super::CP_OWNED);
         f
     }
 
     /// A frame CP took with `take_cp_frame` goes back to the available list.
     pub fn give_cp_frame(&mut self, f: u32) {
-        debug_assert_eq!(self.fr_page[f as usize], super::CP_OWNED);
+        debug_assert_eq!(self.fr_page.get(f), super::CP_OWNED);
         self.free_frame(f);
     }
 
@@ -151,14 +151,14 @@ mod tests {
         assert!(st.avail_hi.is_empty());
         let mut cp = CpWork::default();
         let f = st.alloc_frame(false, &mut cp);
-        st.fr_page[f as usize] = CP_OWNED;
+        st.fr_page.set(f, CP_OWNED);
         assert!(!lo_bit(&st, f));
         assert_eq!(st.available_below_2g(), pageable as u64 - 1);
         st.free_frame(f);
         assert!(lo_bit(&st, f));
         assert_eq!(st.avail_lo.last(), Some(&f));
         assert_eq!(st.available_below_2g(), pageable as u64);
-        assert_eq!(st.fr_page[f as usize], NONE);
+        assert_eq!(st.fr_page.get(f), NONE);
     }
 
     #[test]
@@ -173,12 +173,12 @@ mod tests {
                 f >= FRAMES_BELOW_2G,
                 "allocation {k} took frame {f} below 2 GB"
             );
-            st.fr_page[f as usize] = CP_OWNED;
+            st.fr_page.set(f, CP_OWNED);
         }
         assert!(st.avail_hi.is_empty());
         let f = st.alloc_frame(false, &mut cp);
         assert!(f < FRAMES_BELOW_2G);
-        st.fr_page[f as usize] = CP_OWNED;
+        st.fr_page.set(f, CP_OWNED);
         // Through touch(): every frame is CP's, a page's, a PGMBK's or free.
         let mut st = test_util::storage(ZvmLevel::V5R3, frames, 0, &[], &[1024]);
         // Fewer pages (and their PGMBKs) than frames above 2 GB: none goes below.

@@ -29,7 +29,7 @@ impl Storage {
             }
             if f != NONE {
                 res += 1;
-                if self.fr_page[f as usize] != i as u32 {
+                if self.fr_page.get(f) != i as u32 {
                     return Err(format!("frame {f} does not point back to page {i}"));
                 }
             }
@@ -100,14 +100,14 @@ impl Storage {
                 self.resident, self.on_xstor, self.on_slot
             ));
         }
-        let owned = self.fr_page.iter().filter(|&&p| p < CP_OWNED).count() as u64;
+        let owned = self.fr_page.iter().filter(|&p| p < CP_OWNED).count() as u64;
         if owned != res {
             return Err(format!(
                 "frames owned by pages {owned} != resident pages {res}"
             ));
         }
-        let free = self.fr_page.iter().filter(|&&p| p == NONE).count() as u64;
-        let cp = self.fr_page.iter().filter(|&&p| p == CP_OWNED).count() as u64;
+        let free = self.fr_page.iter().filter(|&p| p == NONE).count() as u64;
+        let cp = self.fr_page.iter().filter(|&p| p == CP_OWNED).count() as u64;
         if free + cp + owned != self.fr_page.len() as u64 {
             return Err("frames not conserved".into());
         }

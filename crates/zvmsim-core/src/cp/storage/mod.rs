@@ -43,6 +43,7 @@ mod counts;
 pub use counts::{CpWork, Movement, PageLocations, PageWrite};
 mod demand_scan;
 mod frame_order;
+mod frame_table;
 mod frames;
 mod invariants;
 mod migrate;
@@ -92,7 +93,8 @@ pub const MAX_SLOTS: u64 = SLOT_FIELD;
 /// On the global aging list (z/VM 6.3 and later): the page is invalid, and its place still
 /// names the frame it keeps there (no second array of kept frames: 4 bytes a page less).
 const AGED: u64 = 1 << 63;
-/// A page never used: no place, no slot.
+/// A page never used: no place, no slot. The array stores each word XOR this value
+/// (`Storage::word`), so a page never used is a zero in memory never written.
 const WORD_NONE: u64 = PLACE | (SLOT_FIELD << SLOT_SHIFT);
 /// Largest central storage the model holds: the 2^30 frames of z/VM 7.3's 4 TB. The page word
 /// names frames 0 to 2^30 - 2 (the last number is FRAME_NONE), so CP keeps the top frame of a
@@ -190,7 +192,7 @@ pub struct Storage {
     /// First page of each address space, and the end of the last (ascending).
     space_base: Vec<u32>,
     // --- frames ---
-    fr_page: Vec<u32>,
+    fr_page: frame_table::FrameTable,
     avail_lo: Vec<u32>,
     /// Exact count of free frames below 2 GB (`avail_lo` may hold stale entries).
     lo_free_count: u64,
@@ -320,10 +322,10 @@ impl Storage {
         let mut st = Storage {
             level,
             p: params.clone(),
-            pg: crate::engine::huge::HugeArray::filled(total_pages, WORD_NONE),
+            pg: crate::engine::huge::HugeArray::filled(total_pages, 0),
             xs_base: frames.min(FMASK),
             space_base,
-            fr_page: vec![NONE; frames as usize],
+            fr_page: frame_table::FrameTable::new(frames as usize),
             avail_lo: Vec::new(),
             lo_free_count: 0,
             avail_hi: crate::engine::freelist::FreePages::default(),
@@ -381,7 +383,7 @@ impl Storage {
         // CP's nucleus and fixed control blocks occupy the lowest frames.
         let cp = cp_frames.min(frames / CP_FRAMES_MAX_DIVISOR);
         for f in 0..cp {
-            st.fr_page[f as usize] = CP_OWNED;
+            st.fr_page.set(f, CP_OWNED);
         }
         // The page word cannot name frame 2^30 - 1 (its FRAME_NONE): in a 4 TB LPAR CP keeps
         // that one frame for itself, a 4 KB difference no figure shows.
@@ -399,7 +401,7 @@ impl Storage {
             "paging space exceeds the page word's slot field"
         );
         for f in top..frames {
-            st.fr_page[f as usize] = CP_OWNED;
+            st.fr_page.set(f, CP_OWNED);
         }
         // Frames above 2 GB start as the available list's untouched run (no entries).
         let hi_start = cp.max(FRAMES_BELOW_2G).min(top);
@@ -545,7 +547,7 @@ impl Storage {
         let write = access == Access::Write;
         let i = page as usize;
         self.references += 1;
-        let st = self.pg[i];
+        let st = self.word(i);
         // One compare: a page on the aging list has its top bit set.
         if st & (AGED | PLACE) < self.xs_base as u64 {
             if write && st & CHANGED == 0 {

@@ -33,7 +33,7 @@ impl Storage {
             }
         };
         for f in pair {
-            self.fr_page[f as usize] = CP_OWNED;
+            self.fr_page.set(f, CP_OWNED);
         }
         self.seg_pgmbk[seg] = pair;
         self.pgmbk_frames += PGMBK_FRAMES as u64;
@@ -146,8 +146,8 @@ mod tests {
         assert_eq!(b, a + 1);
         assert_eq!(a % 2, 0);
         assert!(b < FRAMES_BELOW_2G);
-        assert_eq!(st.fr_page[a as usize], CP_OWNED);
-        assert_eq!(st.fr_page[b as usize], CP_OWNED);
+        assert_eq!(st.fr_page.get(a), CP_OWNED);
+        assert_eq!(st.fr_page.get(b), CP_OWNED);
         // The guest page itself went above 2 GB.
         assert!(test_util::frame_of(&st, 0) >= FRAMES_BELOW_2G);
         assert_eq!(st.pgmbk_frames(), PGMBK_FRAMES as u64);

@@ -54,7 +54,7 @@ impl Storage {
         }
         // Not resident, not referenced, nothing to write, no slot (released above): the state
         // of a page never used. The guest's CMMA page state is kept beside the word and stays.
-        self.pg[i] = (self.pg[i] | PLACE) & !(REF | CHANGED);
+        self.set_word(i, (self.word(i) | PLACE) & !(REF | CHANGED));
         if had {
             self.touched -= 1;
             self.moved.released += 1;

@@ -13,7 +13,6 @@
 
 use super::{
     CpWork, Owner, Space, SpaceId, SpaceSpec, Storage, CHANGED, NONE, PGMBK_FRAMES, REF, SEG_PAGES,
-    WORD_NONE,
 };
 
 /// What the saved-segment spaces hold, summed over all segments (a shared copy counted once).
@@ -74,7 +73,7 @@ impl Storage {
         let end = base + spec.pages.div_ceil(SEG_PAGES) * SEG_PAGES;
         self.space_base.push(end);
         let total = end as usize;
-        self.pg.resize(total, WORD_NONE);
+        self.pg.resize(total, 0);
         if !self.gstate.is_empty() {
             self.gstate.resize(total, 0);
         }

@@ -125,8 +125,8 @@ impl Storage {
         if self.seg_resident[seg] == 0 && self.seg_pgmbk[seg][0] == NONE {
             self.alloc_pgmbk(seg, cp);
         }
-        self.pg[i] = (self.pg[i] & !PLACE) | f as u64 | REF;
-        self.fr_page[f as usize] = page;
+        self.set_word(i, (self.word(i) & !PLACE) | f as u64 | REF);
+        self.fr_page.set(f, page);
         self.resident += 1;
         let g = self.space_of(page);
         self.space_resident[g] += 1;

@@ -2,9 +2,24 @@
 //! valid frame, XSTOR block, or the frame it keeps on the aging list — and its DASD slot, read
 //! and written here only, so that every mechanism sees one meaning of each bit.
 
-use super::{Storage, AGED, FMASK, FRAME_NONE, NONE, PLACE, SLOT_FIELD, SLOT_SHIFT};
+use super::{Storage, AGED, FMASK, FRAME_NONE, NONE, PLACE, SLOT_FIELD, SLOT_SHIFT, WORD_NONE};
 
 impl Storage {
+    /// Page index `i`'s word as the layout in mod.rs gives it. The array holds it with the
+    /// place and slot fields complemented, so that a page never used is a zero word: the array
+    /// is mapped zeroed and costs no memory (nor a fill at IPL) until pages are used. The flag
+    /// bits are stored as they are, so flag updates need no conversion.
+    #[inline]
+    pub(super) fn word(&self, i: usize) -> u64 {
+        self.pg[i] ^ WORD_NONE
+    }
+
+    /// Page index `i`'s word is now `w` (in the layout of mod.rs).
+    #[inline]
+    pub(super) fn set_word(&mut self, i: usize, w: u64) {
+        self.pg[i] = w ^ WORD_NONE;
+    }
+
     /// The XSTOR block holding page index `i` (NONE: none, or no expanded storage at all).
     #[inline]
     pub(super) fn xstor_block(&self, i: usize) -> u32 {
@@ -30,7 +45,7 @@ impl Storage {
     /// `xs_base`) or FRAME_NONE (not resident, or invalid on the aging list).
     #[inline]
     pub(super) fn place(&self, i: usize) -> u32 {
-        let w = self.pg[i];
+        let w = self.word(i);
         if w & AGED != 0 {
             FRAME_NONE
         } else {
@@ -41,13 +56,13 @@ impl Storage {
     /// Page index `i` is now at `place`; its flags and slot stay.
     #[inline]
     pub(super) fn set_place(&mut self, i: usize, place: u32) {
-        self.pg[i] = (self.pg[i] & !PLACE) | place as u64;
+        self.set_word(i, (self.word(i) & !PLACE) | place as u64);
     }
 
     /// Page index `i`'s DASD slot (NONE: none).
     #[inline]
     pub(super) fn slot(&self, i: usize) -> u32 {
-        match (self.pg[i] >> SLOT_SHIFT) & SLOT_FIELD {
+        match (self.word(i) >> SLOT_SHIFT) & SLOT_FIELD {
             SLOT_FIELD => NONE,
             s => s as u32,
         }
@@ -57,13 +72,16 @@ impl Storage {
     #[inline]
     pub(super) fn set_slot(&mut self, i: usize, s: u32) {
         let v = if s == NONE { SLOT_FIELD } else { s as u64 };
-        self.pg[i] = (self.pg[i] & !(SLOT_FIELD << SLOT_SHIFT)) | (v << SLOT_SHIFT);
+        self.set_word(
+            i,
+            (self.word(i) & !(SLOT_FIELD << SLOT_SHIFT)) | (v << SLOT_SHIFT),
+        );
     }
 
     /// The frame page `i` holds: its valid frame, or the one it keeps on the aging list.
     #[inline]
     pub(super) fn held_frame(&self, i: usize) -> Option<u32> {
-        match self.pg[i] as u32 & FMASK {
+        match self.word(i) as u32 & FMASK {
             f if f < self.xs_base => Some(f),
             _ => None,
         }
@@ -72,7 +90,8 @@ impl Storage {
     /// The frame page `i` keeps on the aging list, if it is on it.
     #[inline]
     pub(super) fn aged_frame(&self, i: usize) -> Option<u32> {
-        (self.pg[i] & AGED != 0).then_some(self.pg[i] as u32 & FMASK)
+        let w = self.word(i);
+        (w & AGED != 0).then_some(w as u32 & FMASK)
     }
 }
 
@@ -141,8 +160,8 @@ mod tests {
         let (resident, slots) = (st.resident(), st.on_dasd());
         let mut cp = CpWork::default();
         assert!(st.release_page(sp, page, &mut cp));
-        assert_eq!(st.pg[page as usize], WORD_NONE);
-        assert_eq!(st.fr_page[f as usize], NONE, "the frame is free");
+        assert_eq!(st.word(page as usize), WORD_NONE);
+        assert_eq!(st.fr_page.get(f), NONE, "the frame is free");
         assert_eq!((st.resident(), st.on_dasd()), (resident - 1, slots - 1));
         st.check_invariants().unwrap();
         // The next reference is a first use, not a revalidation of the freed frame.
@@ -159,7 +178,7 @@ mod tests {
         let mut cp = CpWork::default();
         st.steal_cmma_first(u64::MAX, &mut cp);
         assert_eq!(st.moved.cmma_reclaimed, 1);
-        assert_eq!(st.pg[page as usize], WORD_NONE);
+        assert_eq!(st.word(page as usize), WORD_NONE);
         st.check_invariants().unwrap();
         // HPMA supplies a fresh frame on reuse.
         assert_eq!(st.touch(sp, page, Access::Write, &mut cp), Touch::FirstUse);

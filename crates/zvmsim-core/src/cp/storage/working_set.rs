@@ -158,7 +158,7 @@ mod tests {
     /// referenced frame counted for its space and its bit reset.
     fn age_lap(st: &mut Storage) {
         for f in 0..st.fr_page.len() {
-            let page = st.fr_page[f];
+            let page = st.fr_page.get(f as u32);
             if page < super::super::CP_OWNED && st.pg[page as usize] & REF != 0 {
                 st.pg[page as usize] &= !REF;
                 st.ws_seen(st.space_of(page));
