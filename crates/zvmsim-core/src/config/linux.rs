@@ -47,6 +47,11 @@ pub struct LinuxSpec {
     /// Left out of the serialized scenario when 0, so that existing scenarios keep their hash.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dasd_request_limit: u32,
+    /// The kernel's release (`uname -r`, e.g. "2.6.32.19"), where a mechanism differs by
+    /// kernel level; absent: the rules zvmsim's sources state without a level (the memory map
+    /// up to mem=, seed 001). See [`LinuxSpec::maps_absent_memory`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -107,7 +112,48 @@ pub enum DasdCacheMode {
     Record,
 }
 
+/// The s390 kernel from which a saved segment gets no struct pages (Carsten Otte, "s390:
+/// remove struct page entries for DCSS memory segments", linux-mm, April 2008, with the
+/// struct-page-less XIP of the same series; 2.6.26). The virtual memory map before it
+/// (arch/s390/mm/vmem.c, 2006) already backed struct pages only for the storage found at
+/// boot and for each segment loaded, never for the addresses between them up to mem=.
+const SEGMENTS_WITHOUT_STRUCT_PAGES: (u32, u32, u32) = (2, 6, 26);
+
 impl LinuxSpec {
+    /// The release as (version, patchlevel, sublevel); an error names what is wrong.
+    pub fn release_version(&self) -> Result<Option<(u32, u32, u32)>, String> {
+        let Some(r) = &self.release else {
+            return Ok(None);
+        };
+        // "2.6.32.19-0.3-default": the numbers before the first '-', at least two of them.
+        let nums: Vec<Option<u32>> = r
+            .split('-')
+            .next()
+            .unwrap_or("")
+            .split('.')
+            .map(|x| x.parse().ok())
+            .collect();
+        match nums.as_slice() {
+            [Some(a), Some(b), rest @ ..] if rest.iter().all(Option::is_some) => {
+                Ok(Some((*a, *b, rest.first().copied().flatten().unwrap_or(0))))
+            }
+            _ => Err(format!(
+                "kernel release `{r}` is not a version such as 2.6.32.19 (as uname -r prints it)"
+            )),
+        }
+    }
+
+    /// Whether mem= above the guest's storage costs kernel memory: 64 bytes per 4 KB page up
+    /// to mem= (seed 001's rule, kept when no release is given or for kernels before 2.6.26).
+    /// From 2.6.26 the kernel builds struct pages for its own storage only; mem= then only
+    /// bounds where a segment may be loaded.
+    pub fn maps_absent_memory(&self) -> bool {
+        match self.release_version() {
+            Ok(Some(v)) => v < SEGMENTS_WITHOUT_STRUCT_PAGES,
+            _ => true,
+        }
+    }
+
     /// The boot parameters ask for CMMA (`cmma=on`); see [`crate::linux::cmdline::cmma`].
     pub fn cmma(&self) -> bool {
         crate::linux::cmdline::cmma(&self.parameters)
@@ -144,6 +190,7 @@ impl Default for LinuxSpec {
             parameters: String::new(),
             dasd_cache: DasdCache::default(),
             dasd_request_limit: 0,
+            release: None,
         }
     }
 }
@@ -181,5 +228,24 @@ mod tests {
         assert!(DasdCache::default().is_default());
         let t = serde_json::to_string(&LinuxSpec::default()).expect("serializes");
         assert!(!t.contains("dasd_cache"), "{t}");
+        assert!(!t.contains("release"), "{t}");
+    }
+
+    #[test]
+    fn the_memory_map_up_to_mem_is_paid_before_2_6_26_and_without_a_release() {
+        let with = |r: &str| LinuxSpec {
+            release: Some(r.into()),
+            ..LinuxSpec::default()
+        };
+        assert!(LinuxSpec::default().maps_absent_memory());
+        assert!(with("2.6.16.60-0.21-default").maps_absent_memory());
+        assert!(with("2.6.25").maps_absent_memory());
+        assert!(!with("2.6.26").maps_absent_memory());
+        assert!(!with("2.6.32.19-0.3-default").maps_absent_memory());
+        assert!(!with("3.0").maps_absent_memory());
+        assert_eq!(with("2.6.32.19").release_version(), Ok(Some((2, 6, 32))));
+        for bad in ["", "sles11", "2", "2.x.3", "2.6.x"] {
+            assert!(with(bad).release_version().is_err(), "{bad}");
+        }
     }
 }

@@ -184,6 +184,9 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 ),
             );
         }
+        if let Err(e) = g.linux.release_version() {
+            return err(&f("linux.release"), e);
+        }
         if g.linux.swappiness > 100 {
             return err(
                 &f("linux.swappiness"),

@@ -160,9 +160,13 @@ impl Simulation {
         for (gi, inst) in instances.iter().enumerate() {
             let spec = &sc.guests[inst.spec_index];
             let pages = spec.storage.pages() as u32;
-            // mem= above the guest's storage costs the kernel its memory map (saved segments).
-            let kernel = spec.linux.kernel.pages() as u32
-                + super::dcss_linux::mem_map_extra(&spec.linux.parameters, pages as u64) as u32;
+            // mem= above the guest's storage costs the kernel its memory map (saved segments),
+            // unless its release maps only the storage it has (LinuxSpec::maps_absent_memory).
+            let map = match spec.linux.maps_absent_memory() {
+                true => super::dcss_linux::mem_map_extra(&spec.linux.parameters, pages as u64),
+                false => 0,
+            };
+            let kernel = spec.linux.kernel.pages() as u32 + map as u32;
             let wl = spec
                 .workload
                 .as_ref()
