@@ -6,11 +6,14 @@
 //! (`dasd_eckd_build_alias_cp`, dasd_eckd.c: -EBUSY beyond). `do_dasd_request` turns -EBUSY
 //! into BLK_STS_RESOURCE, and blk-mq keeps the request on the dispatch list of its hardware
 //! context (hctx; dasd_genhd.c's default `nr_hw_queues` is 4, each serving a share of the
-//! CPUs) and stops dispatching that list at the first refusal. The list is dispatched again
-//! when a request is submitted on its hctx and on every completion: `dasd_request_done` ends
-//! the request and runs all hardware queues asynchronously (`blk_mq_run_hw_queues(q, true)`),
-//! so each hctx with requests held gets a kblockd worker run on one of its CPUs, which tries
-//! its list again (one build that succeeds, if a device has room, then a refusal).
+//! CPUs) and stops dispatching that list at the first refusal. Each block device has its own
+//! request queue and so its own hctxs (dasd_genhd.c: a tag set per `dasd_block`): a refusal
+//! on one device never holds another's requests. The list is dispatched again when a request
+//! is submitted on its hctx and on every completion: `dasd_request_done` ends the request and
+//! runs all hardware queues of that request's queue asynchronously
+//! (`blk_mq_run_hw_queues(req->q, true)`), so each of the device's hctxs with requests held
+//! gets a kblockd worker run on one of its CPUs, which tries its list again (one build that
+//! succeeds, if a device has room, then a refusal).
 //!
 //! So with one subchannel (no alias) and more requests than 4 in flight, every completion
 //! costs worker runs (and, under z/VM, a waiting virtual CPU woken for each), and from one
@@ -44,6 +47,8 @@ pub struct HwQueues {
     held: VecDeque<Held>,
     /// A kblockd run is queued and has not run yet (a further completion re-arms it only).
     pub run_pending: bool,
+    /// The block devices (bases) whose queues the queued run runs.
+    rerun: Vec<u32>,
     /// kblockd runs of a hardware context, dispatch attempts, refusals (-EBUSY).
     pub runs: u64,
     pub attempts: u64,
@@ -55,13 +60,31 @@ impl HwQueues {
         self.held.len()
     }
 
-    /// Hardware contexts holding requests (a completion's queue run runs each of them).
-    pub fn busy_hctxs(&self) -> u32 {
+    /// Hardware contexts of block device `base` holding requests (a completion's queue run
+    /// runs each of them).
+    pub fn busy_hctxs(&self, base: u32) -> u32 {
         let mut mask = 0u32;
-        for h in &self.held {
+        for h in self.held.iter().filter(|h| h.base == base) {
             mask |= 1 << h.hctx;
         }
         mask.count_ones()
+    }
+
+    /// dasd_request_done for a request of block device `base`: its queue is to be run if it
+    /// holds requests. Returns its hardware contexts to run when this arms the kblockd run
+    /// (None: nothing held on that device, or a run already queued, which now runs it too).
+    pub fn rerun(&mut self, base: u32) -> Option<u32> {
+        if !self.held.iter().any(|h| h.base == base) {
+            return None;
+        }
+        if !self.rerun.contains(&base) {
+            self.rerun.push(base);
+        }
+        if self.run_pending {
+            return None;
+        }
+        self.run_pending = true;
+        Some(self.busy_hctxs(base))
     }
 }
 
@@ -91,31 +114,34 @@ impl DasdDriver {
             at: now,
             hctx,
         });
-        self.mq_dispatch(hctx, now, started)
+        self.mq_dispatch(base, hctx, now, started)
     }
 
-    /// A kblockd run of every hctx holding requests. Returns (hctxs run, dispatch attempts).
+    /// A kblockd run of every hctx holding requests of the devices completions asked to run.
+    /// Returns (hctxs run, dispatch attempts).
     pub fn mq_run(&mut self, now: u64, started: &mut Vec<(u32, u32)>) -> (u32, u32) {
         self.mq.run_pending = false;
         let (mut runs, mut attempts) = (0, 0);
-        for h in 0..HW_QUEUES {
-            if self.mq.held.iter().any(|x| x.hctx == h) {
-                runs += 1;
-                attempts += self.mq_dispatch(h, now, started);
+        for base in std::mem::take(&mut self.mq.rerun) {
+            for h in 0..HW_QUEUES {
+                if self.mq.held.iter().any(|x| x.base == base && x.hctx == h) {
+                    runs += 1;
+                    attempts += self.mq_dispatch(base, h, now, started);
+                }
             }
         }
         self.mq.runs += runs as u64;
         (runs, attempts)
     }
 
-    /// blk_mq_dispatch_rq_list for hctx `h`: its requests in order until the driver refuses
-    /// one.
-    fn mq_dispatch(&mut self, h: u32, now: u64, started: &mut Vec<(u32, u32)>) -> u32 {
+    /// blk_mq_dispatch_rq_list for hctx `h` of block device `base`: its requests in order
+    /// until the driver refuses one.
+    fn mq_dispatch(&mut self, base: u32, h: u32, now: u64, started: &mut Vec<(u32, u32)>) -> u32 {
         let mut attempts = 0;
         let mut i = 0;
         while i < self.mq.held.len() {
             let x = self.mq.held[i];
-            if x.hctx != h {
+            if x.hctx != h || x.base != base {
                 i += 1;
                 continue;
             }
@@ -178,6 +204,7 @@ mod tests {
         let first = started[0].0;
         d.complete(first, 100);
         started.clear();
+        assert_eq!(d.mq.rerun(b), Some(1), "one hctx holds requests");
         let (runs, attempts) = d.mq_run(100, &mut started);
         assert_eq!((runs, attempts), (1, 2));
         assert_eq!(d.mq.held(), 1);
@@ -198,9 +225,40 @@ mod tests {
         }
         assert_eq!(d.mq.held(), 0);
         assert_eq!(d.mq.refused, 0);
-        assert_eq!(d.mq.busy_hctxs(), 0);
+        assert_eq!(d.mq.busy_hctxs(b), 0);
         d.mq_submit(8, b, 64, 1, false, 2, 0, &mut started);
-        assert_eq!((d.mq.held(), d.mq.busy_hctxs()), (1, 1));
+        assert_eq!((d.mq.held(), d.mq.busy_hctxs(b)), (1, 1));
+        d.check().unwrap();
+    }
+
+    #[test]
+    fn a_full_device_holds_none_of_another_devices_requests() {
+        // Two volumes without aliases: each block device has its own request queue and hctxs.
+        let (mut d, a) = driver(0);
+        let path = DevPath::Dedicated { sub: 1 };
+        let b = d.add(
+            0x201,
+            Some("dasdb".into()),
+            path,
+            Some((1, NONE)),
+            false,
+            1000,
+            0,
+        );
+        let mut started = Vec::new();
+        for k in 0..5 {
+            d.mq_submit(k, a, k as u64 * 8, 1, false, 0, 0, &mut started);
+        }
+        assert_eq!((d.devs[a as usize].count, d.mq.held()), (CHANQ_MAX, 1));
+        // Submitted on the same CPU: dasdb's queue is dispatched, not dasda's held request.
+        d.mq_submit(5, b, 0, 1, false, 0, 0, &mut started);
+        assert_eq!(d.devs[b as usize].count, 1, "dasdb builds its request");
+        assert_eq!(d.mq.held(), 1);
+        // A completion on dasdb runs dasdb's queue, which holds nothing.
+        let on_b = started.iter().find(|&&(_, dev)| dev == b).unwrap().0;
+        d.complete(on_b, 100);
+        assert_eq!(d.mq.rerun(b), None);
+        assert_eq!(d.mq.rerun(a), Some(1));
         d.check().unwrap();
     }
 }

@@ -173,7 +173,7 @@ impl Simulation {
                 .q
                 .push(now + turnaround, Event::Io(IoEvent::GuestStart(slot)));
         }
-        self.rerun_hw_queues(gi);
+        self.rerun_hw_queues(gi, r.base);
         let st = &mut self.m.guests[gi].stats;
         st.tx += 1;
         st.resp_ns += (now - r.queued_at) as u128;
@@ -191,17 +191,17 @@ impl Simulation {
         }
     }
 
-    /// dasd_request_done: blk_mq_run_hw_queues(q, true). Each hardware context holding
-    /// refused requests gets a kblockd run on one of its CPUs, waking it if it waits (CP's
-    /// wake of a virtual CPU, at most as many as wait); one worker task of the guest does
-    /// the runs. A run already queued is only re-armed.
-    fn rerun_hw_queues(&mut self, g: usize) {
+    /// dasd_request_done: blk_mq_run_hw_queues(req->q, true) for the queue of block device
+    /// `base`. Each of its hardware contexts holding refused requests gets a kblockd run on
+    /// one of its CPUs, waking it if it waits (CP's wake of a virtual CPU, at most as many as
+    /// wait); one worker task of the guest does the runs. A run already queued is only
+    /// re-armed (it runs this device's queue too).
+    fn rerun_hw_queues(&mut self, g: usize, base: u32) {
         let gs = &mut self.m.guests[g];
-        if gs.dasd.mq.held() == 0 || gs.dasd.mq.run_pending {
+        let Some(hctxs) = gs.dasd.mq.rerun(base) else {
             return;
-        }
-        gs.dasd.mq.run_pending = true;
-        let wakes = (gs.dasd.mq.busy_hctxs() as usize).min(gs.idle_vcpus.len()) as u64;
+        };
+        let wakes = (hctxs as usize).min(gs.idle_vcpus.len()) as u64;
         if wakes > 0 {
             let w = self.m.io_cost.vcpu_wake.ns();
             self.m.disp.defer_cp(Some(g as u32), wakes * w);
