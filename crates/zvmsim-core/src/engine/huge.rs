@@ -8,6 +8,8 @@ use std::ops::{Deref, DerefMut};
 
 /// Arrays smaller than this stay ordinary vectors (a few huge pages at most would be saved).
 const MIN_BYTES: usize = 8 << 20;
+/// The host's page (a mapping starts on one): the unit of memory a write makes resident.
+const PAGE: usize = 4096;
 
 pub struct HugeArray<T: bytemuck::Pod> {
     map: Option<memmap2::MmapMut>,
@@ -43,7 +45,10 @@ impl<T: bytemuck::Pod> HugeArray<T> {
 }
 
 impl<T: bytemuck::Pod> HugeArray<T> {
-    /// Grows or shrinks to `len`, new entries `value`.
+    /// Grows or shrinks to `len`, new entries `value`. Into a new zeroed mapping only the
+    /// pages holding something other than zero are copied: a zero page copied would be a page
+    /// of memory written, and arrays whose unused entries are zero (the page word) cost
+    /// memory only for what is used, before a resize and after it.
     pub fn resize(&mut self, len: usize, value: T) {
         if self.map.is_none() && len * std::mem::size_of::<T>() < MIN_BYTES {
             self.vec.resize(len, value);
@@ -52,7 +57,18 @@ impl<T: bytemuck::Pod> HugeArray<T> {
         }
         let mut next = HugeArray::filled(len, value);
         let keep = len.min(self.len);
-        next[..keep].copy_from_slice(&self[..keep]);
+        let zeroed = next.map.is_some() && bytemuck::bytes_of(&value).iter().all(|&b| b == 0);
+        if zeroed {
+            let from: &[u8] = bytemuck::cast_slice(&self[..keep]);
+            let to: &mut [u8] = bytemuck::cast_slice_mut(&mut next[..keep]);
+            for (t, f) in to.chunks_mut(PAGE).zip(from.chunks(PAGE)) {
+                if f.iter().any(|&b| b != 0) {
+                    t.copy_from_slice(f);
+                }
+            }
+        } else {
+            next[..keep].copy_from_slice(&self[..keep]);
+        }
         *self = next;
     }
 }
@@ -92,6 +108,54 @@ mod tests {
             assert_eq!((a.len(), a[1], a[len - 1], a[len + 1]), (len + 2, 9, 7, 5));
             let z = HugeArray::filled(len, 0u32);
             assert!(z.iter().all(|&x| x == 0));
+            let mut z = HugeArray::filled(len, 0u32);
+            z[len / 2] = 3;
+            z.resize(len + 1, 0);
+            assert_eq!(
+                (z[len / 2 - 1], z[len / 2], z[len / 2 + 1], z[len]),
+                (0, 3, 0, 0)
+            );
+            assert_eq!(z.iter().filter(|&&x| x != 0).count(), 1);
         }
+    }
+
+    /// Resident memory of the mapping holding `p`, in kB (/proc/self/smaps).
+    #[cfg(target_os = "linux")]
+    fn rss_kb(p: *const u8) -> u64 {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").expect("smaps");
+        let mut inside = false;
+        for line in smaps.lines() {
+            if let Some((range, _)) = line.split_once(' ') {
+                if let Some((a, b)) = range.split_once('-') {
+                    if let (Ok(a), Ok(b)) =
+                        (usize::from_str_radix(a, 16), usize::from_str_radix(b, 16))
+                    {
+                        inside = (a..b).contains(&(p as usize));
+                        continue;
+                    }
+                }
+            }
+            if inside {
+                if let Some(kb) = line.strip_prefix("Rss:") {
+                    return kb.trim().trim_end_matches("kB").trim().parse().expect("kB");
+                }
+            }
+        }
+        panic!("no mapping holds the array")
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn growing_a_zeroed_array_writes_only_its_used_pages() {
+        // 64 MB of page words, one used: after growing, still (about) one page resident,
+        // not the 64 MB a full copy would write.
+        let len = 8 << 20;
+        let mut a = HugeArray::filled(len, 0u64);
+        a[len / 2] = 1;
+        a.resize(len + 4096, 0);
+        assert!(a.map.is_some());
+        assert_eq!(a[len / 2], 1);
+        let kb = rss_kb(a.as_ptr() as *const u8);
+        assert!(kb <= 8 << 10, "{kb} kB resident after growing");
     }
 }
