@@ -228,6 +228,8 @@ mod tests {
         assert_eq!(d.mq.busy_hctxs(b), 0);
         d.mq_submit(8, b, 64, 1, false, 2, 0, &mut started);
         assert_eq!((d.mq.held(), d.mq.busy_hctxs(b)), (1, 1));
+        // The alias choice counts the 8 requests built, not the refused try.
+        assert_eq!(d.to_alias + d.kept_on_base, 8);
         d.check().unwrap();
     }
 

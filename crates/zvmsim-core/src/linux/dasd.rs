@@ -278,8 +278,12 @@ impl DasdDriver {
         at: u64,
         now: u64,
     ) -> Option<(u32, Option<u32>)> {
+        // The counts of the alias choice are of requests built: a refused try moves the
+        // round robin on (as the driver's does) but is not a request kept on the base.
+        let counted = (self.to_alias, self.kept_on_base);
         let dev = self.start_dev(b);
         if self.chanq_max > 0 && self.devs[dev as usize].count >= self.chanq_max {
+            (self.to_alias, self.kept_on_base) = counted;
             return None;
         }
         let (id, started) = self.enqueue(task, b, dev, block, pages, write, now);
