@@ -117,12 +117,12 @@ impl IoSystem {
         };
         let data_end = if r.write {
             let arrived = ch.transfer_out(p, at_server, bytes);
-            let moved = sv.adapter_data(fp.1, vol, at_server, bytes, flags, now);
+            let moved = sv.adapter_data(fp.1, vol, at_server, bytes, flags);
             sv.write(vol, r.block, r.pages as u64, arrived.max(moved))
         } else {
             let ready = sv.read(vol, r.block, r.pages as u64, at_server);
             ch.transfer(p, ready, bytes)
-                .max(sv.adapter_data(fp.1, vol, ready, bytes, flags, now))
+                .max(sv.adapter_data(fp.1, vol, ready, bytes, flags))
         };
         data_end + (ch.overhead_ns - half)
     }

@@ -8,7 +8,6 @@
 //! the request may use one, else FIFO on the base; a guest for devices attached to it through
 //! [`IoSystem::start_on`] (its own driver chose the subchannel, as Linux's DASD driver does).
 
-pub mod bandwidth;
 pub mod cache;
 pub mod channel;
 pub mod extent;
@@ -336,12 +335,12 @@ impl IoSystem {
         let data_end = if r.write {
             // Outbound: the write rate when one is set (none for FICON today: the link's).
             let arrived = ch.transfer_out(p, at_server, bytes);
-            let moved = sv.adapter_data(p, vol, at_server, bytes, flags, now);
+            let moved = sv.adapter_data(p, vol, at_server, bytes, flags);
             sv.write(vol, r.block, r.pages as u64, arrived.max(moved))
         } else {
             let ready = sv.read(vol, r.block, r.pages as u64, at_server);
             ch.transfer(p, ready, bytes)
-                .max(sv.adapter_data(p, vol, ready, bytes, flags, now))
+                .max(sv.adapter_data(p, vol, ready, bytes, flags))
         };
         // The control unit's part ends with the data in cache (and NVS): the extent is free
         // then; status and interrupt follow.

@@ -10,7 +10,6 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::bandwidth::Shared;
 use super::cache::Cache;
 use super::rank::{RankAddr, Ranks};
 use crate::config::io::{Destage, ServerSpec};
@@ -78,6 +77,37 @@ struct Volume {
     streams: Vec<SeqStream>,
 }
 
+/// A resource shared by requests whose times are computed when they start, not in the order
+/// they use it: its booked busy intervals, so that a later-computed use that comes earlier
+/// fills a gap instead of queueing behind uses booked further ahead.
+#[derive(Default)]
+struct Calendar {
+    /// Booked (start, end), by start.
+    busy: std::collections::VecDeque<(u64, u64)>,
+}
+
+impl Calendar {
+    /// Book `dur` from `at` or the first gap after it; intervals ended before `now` are
+    /// forgotten. Returns the start.
+    fn book(&mut self, at: u64, dur: u64, now: u64) -> u64 {
+        while self.busy.front().is_some_and(|&(_, e)| e <= now) {
+            self.busy.pop_front();
+        }
+        let mut t = at;
+        let mut i = 0;
+        while i < self.busy.len() {
+            let (s, e) = self.busy[i];
+            if t + dur <= s {
+                break;
+            }
+            t = t.max(e);
+            i += 1;
+        }
+        self.busy.insert(i, (t, t + dur));
+        t
+    }
+}
+
 /// What a host adapter's data transfer is: a write (else a read), of CKD records (else FB).
 #[derive(Clone, Copy)]
 pub struct Data {
@@ -122,9 +152,10 @@ pub struct Staged {
     nvs_ns_per_mib: u64,
     ckd_ns_per_mib: u64,
     cluster_ns_per_mib: u64,
-    /// The NVS copy path (shared by all adapters) and each cluster's cache: their booked work.
-    nvs_path: Shared,
-    clusters: [Shared; 2],
+    /// The NVS copy path (shared by all adapters): its booked busy intervals.
+    nvs_path: Calendar,
+    /// Each cluster's cache: its booked busy intervals.
+    clusters: [Calendar; 2],
     /// Per adapter, the time it was busy.
     ha_busy: Vec<u64>,
     cache: Cache,
@@ -192,7 +223,7 @@ impl Staged {
             nvs_ns_per_mib: spec.nvs_rate.map_or(0, |r| ns_per_mib(r.bytes())),
             ckd_ns_per_mib: spec.ckd_write_rate.map_or(0, |r| ns_per_mib(r.bytes())),
             cluster_ns_per_mib: spec.cluster_rate.map_or(0, |r| ns_per_mib(r.bytes())),
-            nvs_path: Shared::default(),
+            nvs_path: Calendar::default(),
             clusters: Default::default(),
             ha_busy: vec![0; cards],
             cache: Cache::new(spec.cache.bytes()),
@@ -255,56 +286,50 @@ impl Staged {
 
     /// The adapter of path `port` moves `bytes` of volume `v` starting at `at` (the ESS host
     /// adapter's data path: `ha_rate`); a read's come from the cache of the volume's cluster
-    /// (`cluster_rate`, shared with the cluster's other transfers: slower when together they
-    /// ask more); a write's data is also copied into the other cluster's NVS over the path all
-    /// adapters share (`nvs_rate`), the adapter holding it meanwhile. `now` is the
-    /// simulation's time. Returns when the adapter is done (`at` when data rates are not
-    /// modelled).
-    pub fn adapter_data(
-        &mut self,
-        port: u32,
-        v: u32,
-        at: u64,
-        bytes: u64,
-        flags: Data,
-        now: u64,
-    ) -> u64 {
+    /// (`cluster_rate`, booked as one interval of the cluster's cache for the whole transfer,
+    /// the adapter waiting for a gap: the same throughput as sharing it finely, coarser
+    /// queueing); a write's data is also copied into the other cluster's NVS over the path all
+    /// adapters share (`nvs_rate`), the adapter holding it meanwhile. Returns when the adapter
+    /// is done (`at` when data rates are not modelled).
+    pub fn adapter_data(&mut self, port: u32, v: u32, at: u64, bytes: u64, flags: Data) -> u64 {
         if self.ha_ns_per_mib == 0 {
             return at;
         }
         let write = flags.write;
         let i = self.card(port);
+        let mut start = at.max(self.ha[i]);
         // The adapter is held from here (its queue behind it) until its data is done, any
         // wait for the cluster's cache or the NVS copy included.
-        let start = at.max(self.ha[i]);
+        let held_from = start;
         let per_mib = self.ha_ns_per_mib
             + if write && flags.ckd {
                 self.ckd_ns_per_mib
             } else {
                 0
             };
-        let dur = bytes * per_mib / (1 << 20);
-        self.stats.ha_wait_ns += start - at;
+        let mut dur = bytes * per_mib / (1 << 20);
         // Writes: their path through the caches is in the NVS copy below, whose rate was
         // fitted on writes through both clusters.
-        let moved = if self.cluster_ns_per_mib > 0 && !write {
+        if self.cluster_ns_per_mib > 0 && !write {
             let c = self.vols[v as usize].cluster as usize;
             let d = bytes * self.cluster_ns_per_mib / (1 << 20);
+            start = self.clusters[c].book(start, d, at);
             self.stats.cluster_ns[c] += d;
-            self.clusters[c].flow(start, d, dur, now).max(start + dur)
-        } else {
-            start + dur
-        };
+            dur = dur.max(d);
+        }
+        self.stats.ha_wait_ns += start - at;
+        let moved = start + dur;
         self.stats.ha_data_ns += moved - start;
         let end = if write && self.nvs_ns_per_mib > 0 {
             let d = bytes * self.nvs_ns_per_mib / (1 << 20);
+            let s = self.nvs_path.book(moved, d, at);
             self.stats.nvs_copy_ns += d;
-            self.nvs_path.flow(moved, d, d, now)
+            s + d
         } else {
             moved
         };
         self.ha[i] = end;
-        self.ha_busy[i] += end - start;
+        self.ha_busy[i] += end - held_from;
         end
     }
 
