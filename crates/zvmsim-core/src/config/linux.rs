@@ -100,6 +100,13 @@ impl LinuxSpec {
     pub fn cmma(&self) -> bool {
         crate::linux::cmdline::cmma(&self.parameters)
     }
+
+    /// The kernel's pages in a guest of `storage_pages`: `kernel`, and the memory map of a
+    /// `mem=` above the storage (see [`crate::linux::cmdline::mem_map_extra`]).
+    pub fn kernel_pages(&self, storage_pages: u64) -> u64 {
+        let map = crate::linux::cmdline::mem_map_extra(&self.parameters, storage_pages);
+        self.kernel.pages().saturating_add(map)
+    }
 }
 
 fn default_page_cluster() -> u32 {
