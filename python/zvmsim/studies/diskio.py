@@ -12,7 +12,9 @@ and ranks; the paper names the limiting resource of each and gives the host adap
 ("1 HA limits to 40 MB/s write and 65 MB/s read, regardless of the number of ranks"; "4 HA are
 limiting to 125 MB/s write and 240 MB/s read, but 4 CHPIDs are required"). Case keys are
 (scenario, disks). The model's limit is the stage whose busiest unit was the most utilized
-during the test: 0 CHPID, 1 host adapter, 2 host adapters' NVS copy, 3 rank.
+during the test: 0 CHPID, 1 host adapter (the time it is held for a command's data, waits for
+its cluster's cache or the NVS copy included), 2 host adapters' NVS copy, 3 rank, 4 cluster
+cache.
 """
 
 from __future__ import annotations

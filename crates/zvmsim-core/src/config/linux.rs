@@ -158,6 +158,17 @@ impl LinuxSpec {
     pub fn cmma(&self) -> bool {
         crate::linux::cmdline::cmma(&self.parameters)
     }
+
+    /// The kernel's pages in a guest of `storage_pages`: `kernel`, and the memory map of a
+    /// `mem=` above the storage (see [`crate::linux::cmdline::mem_map_extra`]).
+    pub fn kernel_pages(&self, storage_pages: u64) -> u64 {
+        // Kernels from 2.6.26 map only the storage they have (maps_absent_memory).
+        let map = match self.maps_absent_memory() {
+            true => crate::linux::cmdline::mem_map_extra(&self.parameters, storage_pages),
+            false => 0,
+        };
+        self.kernel.pages().saturating_add(map)
+    }
 }
 
 fn default_page_cluster() -> u32 {

@@ -8,6 +8,7 @@ pub mod bounds;
 pub mod directory;
 pub mod fio;
 pub mod io;
+pub mod io_check;
 pub mod iozone;
 pub mod level;
 pub mod linux;

@@ -175,6 +175,19 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 }
             }
         }
+        let kernel = g.linux.kernel_pages(g.storage.pages());
+        if kernel > g.linux.kernel.pages()
+            && kernel.saturating_add(g.linux.min_free.pages()) >= g.storage.pages()
+        {
+            // Linux could not boot: the memory map of mem= leaves no memory.
+            return err(
+                &f("linux.parameters"),
+                format!(
+                    "the memory map up to {} (64 bytes per 4 KB page) and kernel {} do not fit in guest storage {}",
+                    g.linux.parameters.split_whitespace().find(|p| p.starts_with("mem=")).unwrap_or("mem="), g.linux.kernel, g.storage
+                ),
+            );
+        }
         if g.linux.kernel.pages() + g.linux.min_free.pages() >= g.storage.pages() {
             return err(
                 &f("linux.kernel"),
@@ -242,26 +255,26 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 // must fit on swap, or Linux runs out of memory.
                 let resident = crate::linux::memory::LinuxMemory::anon_capacity(
                     g.storage.pages() as u32,
-                    g.linux.kernel.pages() as u32,
+                    kernel as u32,
                     g.linux.min_free.pages() as u32,
                 ) as u64;
                 if shm.pages() > resident + g.linux.swap.pages() {
                     return err(
                         &format!("workloads.{w}.database.shared_memory"),
-                        format!("database shared memory {} does not fit in guest {}'s storage {} (kernel {}) and swap {}: Linux would run out of memory", shm, g.name, g.storage, g.linux.kernel, g.linux.swap),
+                        format!("database shared memory {} does not fit in guest {}'s storage {} (kernel {}) and swap {}: Linux would run out of memory", shm, g.name, g.storage, crate::config::units::Size(kernel * 4096), g.linux.swap),
                     );
                 }
             }
             if let Some(a) = &ws.appserver {
                 let resident = crate::linux::memory::LinuxMemory::anon_capacity(
                     g.storage.pages() as u32,
-                    g.linux.kernel.pages() as u32,
+                    kernel as u32,
                     g.linux.min_free.pages() as u32,
                 ) as u64;
                 if a.heap.pages() > resident + g.linux.swap.pages() {
                     return err(
                         &format!("workloads.{w}.appserver.heap"),
-                        format!("heap {} does not fit in guest {}'s storage {} (kernel {}) and swap {} at IPL: Linux would run out of memory", a.heap, g.name, g.storage, g.linux.kernel, g.linux.swap),
+                        format!("heap {} does not fit in guest {}'s storage {} (kernel {}) and swap {} at IPL: Linux would run out of memory", a.heap, g.name, g.storage, crate::config::units::Size(kernel * 4096), g.linux.swap),
                     );
                 }
             }

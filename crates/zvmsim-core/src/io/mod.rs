@@ -122,6 +122,7 @@ impl IoSystem {
         rank_rng: Stream,
         chan_rng: Stream,
     ) -> Result<(), String> {
+        crate::config::io_check::check(spec)?;
         self.chans = Some(Channels::new(&spec.channels, chan_rng));
         let mut staged = Staged::new(&spec.server, rank_rng);
         for (li, l) in spec.lcus.iter().enumerate() {

@@ -298,6 +298,9 @@ impl Staged {
         let write = flags.write;
         let i = self.card(port);
         let mut start = at.max(self.ha[i]);
+        // The adapter is held from here (its queue behind it) until its data is done, any
+        // wait for the cluster's cache or the NVS copy included.
+        let held_from = start;
         let per_mib = self.ha_ns_per_mib
             + if write && flags.ckd {
                 self.ckd_ns_per_mib
@@ -326,7 +329,7 @@ impl Staged {
             moved
         };
         self.ha[i] = end;
-        self.ha_busy[i] += end - start;
+        self.ha_busy[i] += end - held_from;
         end
     }
 
@@ -340,7 +343,8 @@ impl Staged {
         self.ha.len()
     }
 
-    /// Busy time of the busiest host adapter (per-I/O processing and data).
+    /// Busy time of the busiest host adapter: per-I/O processing, and the time it is held for
+    /// a command's data (waits for its cluster's cache or the NVS copy included).
     pub fn busiest_adapter_ns(&self) -> u64 {
         self.ha_busy.iter().copied().max().unwrap_or(0)
     }

@@ -240,3 +240,35 @@ fn reads_of_one_cluster_share_its_cache() {
     );
     assert_eq!(s.stats.cluster_ns, [40_000_000, 20_000_000]);
 }
+
+/// A host adapter waiting for its cluster's cache is held (it moves no other command's data
+/// meanwhile) and counts that wait as busy, as it counts a write's wait for the NVS copy: two
+/// reads of one volume arriving together at two adapters, the second waits for its cluster.
+#[test]
+fn an_adapter_waiting_for_its_cluster_is_held() {
+    use crate::config::io::ServerSpec;
+    use crate::config::units::Size;
+    use server::Data;
+    let spec = ServerSpec {
+        host_adapters: 2,
+        ha_rate: Some(Size(65_000_000)),
+        cluster_rate: Some(Size(125_000_000)),
+        ..ServerSpec::default()
+    };
+    let mut s = Staged::new(&spec, Stream::new(1, 9));
+    let v = s.add_volume(1 << 30);
+    let read = Data {
+        write: false,
+        ckd: false,
+    };
+    let bytes = 124 << 10;
+    let first = s.adapter_data(0, v, 0, bytes, read);
+    let second = s.adapter_data(1, v, 0, bytes, read);
+    let cluster = bytes * 1_000_000_000 / 125_000_000;
+    assert!(
+        second + 1 >= cluster + first,
+        "the second waits for the cluster: {first} {second}"
+    );
+    assert_eq!(s.busiest_adapter_ns(), second, "its wait counts as busy");
+    assert!(s.stats.ha_wait_ns > 0);
+}

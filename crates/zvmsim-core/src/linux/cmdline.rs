@@ -1,6 +1,6 @@
 //! The kernel's boot parameter line (the `parameters = "..."` line of zipl.conf, shown by
-//! `cat /proc/cmdline`): split into parameters as the kernel splits it, and the one the model
-//! acts on, `cmma=`. Every other parameter (root=, vmpoff=, dasd=...) is kept and ignored, as
+//! `cat /proc/cmdline`): split into parameters as the kernel splits it, and the ones the model
+//! acts on, `cmma=` and `mem=`. Every other parameter (root=, vmpoff=, dasd=...) is kept and ignored, as
 //! the kernel hands parameters it does not know to init.
 //!
 //! Splitting (the kernel's `next_arg`): words end at a blank outside double quotes; a double
@@ -42,6 +42,29 @@ pub fn params(line: &str) -> Vec<Param> {
         });
     }
     out
+}
+
+/// The `mem=` of a boot line, in pages (None: not given).
+pub fn mem_pages(params: &str) -> Option<u64> {
+    let v = params
+        .split_whitespace()
+        .find_map(|p| p.strip_prefix("mem="))?;
+    let (n, m) = match v.chars().last()? {
+        'K' | 'k' => (&v[..v.len() - 1], 1u64 << 10),
+        'M' | 'm' => (&v[..v.len() - 1], 1 << 20),
+        'G' | 'g' => (&v[..v.len() - 1], 1 << 30),
+        _ => (v, 1),
+    };
+    // Saturating: a value past 16E is refused by validation as a map that does not fit.
+    n.parse::<u64>().ok().map(|x| x.saturating_mul(m) / 4096)
+}
+
+/// Kernel pages the memory map above the guest's storage costs: 64 bytes per 4 KB page up to
+/// the mem= limit (seed 001; one struct page per page frame).
+pub fn mem_map_extra(params: &str, storage_pages: u64) -> u64 {
+    mem_pages(params).map_or(0, |m| {
+        m.saturating_sub(storage_pages).saturating_mul(64) / 4096
+    })
 }
 
 /// The words of `line`: blank-separated, a double-quoted stretch keeping its blanks.

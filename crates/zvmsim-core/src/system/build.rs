@@ -161,12 +161,8 @@ impl Simulation {
             let spec = &sc.guests[inst.spec_index];
             let pages = spec.storage.pages() as u32;
             // mem= above the guest's storage costs the kernel its memory map (saved segments),
-            // unless its release maps only the storage it has (LinuxSpec::maps_absent_memory).
-            let map = match spec.linux.maps_absent_memory() {
-                true => super::dcss_linux::mem_map_extra(&spec.linux.parameters, pages as u64),
-                false => 0,
-            };
-            let kernel = spec.linux.kernel.pages() as u32 + map as u32;
+            // unless its release maps only the storage it has (LinuxSpec::kernel_pages).
+            let kernel = spec.linux.kernel_pages(pages as u64) as u32;
             let wl = spec
                 .workload
                 .as_ref()
@@ -447,7 +443,7 @@ impl Simulation {
                         let spec = &sc.guests[i.spec_index];
                         let storage = spec.storage.pages();
                         super::dcss_linux::GuestDcss {
-                            limit: super::dcss_linux::mem_pages(&spec.linux.parameters)
+                            limit: crate::linux::cmdline::mem_pages(&spec.linux.parameters)
                                 .unwrap_or(storage)
                                 .max(storage),
                             storage,

@@ -60,26 +60,6 @@ pub(super) struct GuestDcss {
     pub dmesg: Vec<String>,
 }
 
-/// The `mem=` of a boot line, in pages (None: not given).
-pub(super) fn mem_pages(params: &str) -> Option<u64> {
-    let v = params
-        .split_whitespace()
-        .find_map(|p| p.strip_prefix("mem="))?;
-    let (n, m) = match v.chars().last()? {
-        'K' | 'k' => (&v[..v.len() - 1], 1u64 << 10),
-        'M' | 'm' => (&v[..v.len() - 1], 1 << 20),
-        'G' | 'g' => (&v[..v.len() - 1], 1 << 30),
-        _ => (v, 1),
-    };
-    n.parse::<u64>().ok().map(|x| x * m / 4096)
-}
-
-/// Kernel pages the memory map above the guest's storage costs: 64 bytes per 4 KB page up to
-/// the mem= limit (seed 001; one struct page per page frame).
-pub(super) fn mem_map_extra(params: &str, storage_pages: u64) -> u64 {
-    mem_pages(params).map_or(0, |m| m.saturating_sub(storage_pages) * 64 / 4096)
-}
-
 /// bash's `time` lines.
 pub(super) fn time_lines(real_ns: u64, sys_ns: u64) -> Vec<String> {
     let f = |ns: u64| {

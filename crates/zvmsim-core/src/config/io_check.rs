@@ -1,0 +1,129 @@
+//! Counts and rates of `[io.channels]` and `[io.server]` that no real configuration has: a
+//! zero would otherwise be taken silently as 1 (or as a floor) by the stage that uses it, or
+//! stretch every transfer to hours. Each message names its field ("io.x.y: detail"), which
+//! `validate::check_io` locates in the file. `[io.fcp]`'s counts are here, its rates in
+//! `io/fcp.rs`.
+
+use crate::config::io::{ChannelSpec, IoSpec, ServerSpec};
+
+/// Every count and rate of the channels and the server is above 0; a RAID-5 rank has at
+/// least 3 disks (two data strips and the parity of a row).
+pub fn check(io: &IoSpec) -> Result<(), String> {
+    check_channels(&io.channels)?;
+    check_server(&io.server)?;
+    if let Some(f) = &io.fcp {
+        if f.chpids == 0 {
+            return Err("io.fcp.chpids: 0 FCP channels reach no LUN; give at least 1".into());
+        }
+        if f.queue_depth == 0 {
+            return Err(
+                "io.fcp.queue_depth: zfcp with 0 commands in flight runs none; give at least 1"
+                    .into(),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn check_channels(c: &ChannelSpec) -> Result<(), String> {
+    // A subchannel's path-installed mask has 8 bits: at most 8 channel paths per device.
+    if c.count == 0 || c.count > 8 {
+        return Err(format!(
+            "io.channels.count: {} channel paths; a device's path group has 1 to 8 (its subchannel's path mask is 8 bits)",
+            c.count
+        ));
+    }
+    if c.speed == 0 {
+        return Err(
+            "io.channels.speed: a link of 0 Gbit/s moves no data; give the link speed (1 for 1 Gbit/s FICON, 16 for FICON Express16S)".into(),
+        );
+    }
+    if c.exchanges == 0 {
+        return Err(
+            "io.channels.exchanges: a channel with 0 open exchanges runs no I/O; give at least 1 (64 for command-mode FICON)".into(),
+        );
+    }
+    Ok(())
+}
+
+fn check_server(s: &ServerSpec) -> Result<(), String> {
+    for (field, n, what) in [
+        ("host_adapters", s.host_adapters, "host-adapter ports"),
+        ("ports_per_adapter", s.ports_per_adapter, "ports on a card"),
+        ("ranks", s.ranks, "ranks"),
+        ("rpm", s.rpm, "revolutions a minute"),
+    ] {
+        if n == 0 {
+            return Err(format!(
+                "io.server.{field}: 0 {what}; give a number above 0"
+            ));
+        }
+    }
+    if s.disks_per_rank < 3 {
+        return Err(format!(
+            "io.server.disks_per_rank: {} disks; a RAID-5 rank has at least 3 (two data strips and the parity of a row; 8 in the ESS and DS8000)",
+            s.disks_per_rank
+        ));
+    }
+    for (field, rate) in [
+        ("ha_rate", s.ha_rate),
+        ("nvs_rate", s.nvs_rate),
+        ("ckd_write_rate", s.ckd_write_rate),
+        ("cluster_rate", s.cluster_rate),
+        ("disk_rate", Some(s.disk_rate)),
+    ] {
+        if rate.is_some_and(|r| r.bytes() == 0) {
+            return Err(format!(
+                "io.server.{field}: a rate of 0 moves no data; give bytes per second above 0"
+            ));
+        }
+    }
+    for (field, size) in [
+        ("disk_size", s.disk_size),
+        ("strip", s.strip),
+        ("extent", s.extent),
+    ] {
+        if size.bytes() == 0 {
+            return Err(format!(
+                "io.server.{field}: a size of 0 holds no data; give a size above 0"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn io() -> IoSpec {
+        IoSpec {
+            channels: ChannelSpec::default(),
+            server: ServerSpec::default(),
+            lcus: Vec::new(),
+            fcp: None,
+            cost: Default::default(),
+            paging: Vec::new(),
+        }
+    }
+
+    /// The defaults pass; each zero is refused naming its own field.
+    #[test]
+    fn zero_counts_and_rates_are_refused_by_field() {
+        assert_eq!(check(&io()), Ok(()));
+        let mut a = io();
+        a.channels.speed = 0;
+        assert!(check(&a).unwrap_err().starts_with("io.channels.speed: "));
+        let mut b = io();
+        b.server.nvs_rate = Some(crate::config::units::Size(0));
+        assert!(check(&b).unwrap_err().starts_with("io.server.nvs_rate: "));
+        let mut c = io();
+        c.server.disks_per_rank = 2;
+        assert!(check(&c)
+            .unwrap_err()
+            .starts_with("io.server.disks_per_rank: 2 disks"));
+        let mut d = io();
+        d.server.rpm = 0;
+        assert!(check(&d).unwrap_err().starts_with("io.server.rpm: "));
+    }
+}
