@@ -54,6 +54,18 @@ impl Machine {
         let (runs, attempts) = self.guests[g].dasd.mq_run(self.now, &mut started);
         let c = &self.io_cost;
         let guest_ns = runs as u64 * c.blk_mq_run.ns() + attempts as u64 * c.blk_mq_dispatch.ns();
+        guest_ns + self.start_built(g, started, guest_ns)
+    }
+
+    /// Requests blk-mq got built (`started`, the buffer taken from `mq_started`, which it
+    /// returns emptied): each waits for its SSCH at the burst's end. Charges guest `g` its
+    /// `guest_ns` and CP's cost of those SSCHs; returns the latter.
+    pub(crate) fn start_built(
+        &mut self,
+        g: usize,
+        mut started: Vec<(u32, u32)>,
+        guest_ns: u64,
+    ) -> u64 {
         let mut cp_ns = 0;
         for &(req, d) in &started {
             let pages = self.guests[g].dasd.req(req).pages;
@@ -63,7 +75,7 @@ impl Machine {
         started.clear();
         self.mq_started = started;
         self.charge(g, guest_ns, cp_ns);
-        guest_ns + cp_ns
+        cp_ns
     }
 
     /// Start DASD request `req` of guest `g` on the device the driver chose.

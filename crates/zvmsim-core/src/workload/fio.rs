@@ -144,7 +144,6 @@ impl Fio {
         let pi = p as usize;
         self.procs[pi].inflight -= reaped;
         let mut guest_ns = reaped as u64 * c.linux_complete.ns();
-        let mut cp_ns = 0;
         let mut started = std::mem::take(&mut k.mq_started);
         while self.procs[pi].inflight < self.depth {
             let (block, pages, write) = self.next_io(pi);
@@ -165,15 +164,7 @@ impl Fio {
                 + tries.saturating_sub(1) as u64 * c.blk_mq_dispatch.ns();
             self.procs[pi].inflight += 1;
         }
-        for &(req, d) in &started {
-            let pages = k.guests[g].dasd.req(req).pages;
-            cp_ns += k.ssch_cost(g, d, pages);
-            k.pending_ssch.push((g as u32, req));
-        }
-        started.clear();
-        k.mq_started = started;
-        k.charge(g, guest_ns, cp_ns);
-        let used = guest_ns + cp_ns;
+        let used = guest_ns + k.start_built(g, started, guest_ns);
         k.tasks[t as usize].aio_waiting = true;
         (used, Outcome::Blocked(Block::Aio { task: t }))
     }
