@@ -141,8 +141,8 @@ impl Storage {
             cp.ns += self.p.cp_scan_frame.ns();
             self.steal(f, cp);
         }
-        // Entries past due whose pages were referenced are dropped as the front is reached;
-        // the queue holds at most the companions of one window.
+        // Entries past due whose pages have left their frames (stolen, released or moved)
+        // are dropped as the front is reached; the queue holds at most one window's companions.
         while self
             .companions
             .front()
