@@ -52,6 +52,20 @@ def test_check_reports_the_estimate() -> None:
     d = zvmsim.check(ROOT / "scenarios" / "quickstart.toml")
     assert d["memory_estimate_bytes"] > 200 << 20
     assert d["memory_estimate"].endswith(("M", "G"))
+    # The drivers, largest first, add up to the estimate less the process's own base.
+    drivers = d["memory_estimate_drivers"]
+    sizes = [x["bytes"] for x in drivers]
+    assert sizes == sorted(sizes, reverse=True) and drivers[0]["field"] == "paging.volumes"
+    assert d["memory_estimate_bytes"] - sum(sizes) == 200 << 20
+
+
+def test_check_prints_what_drives_the_estimate(runner) -> None:  # type: ignore[no-untyped-def]
+    r = invoke(runner, ["check", str(ROOT / "scenarios" / "scale" / "4tb-1000x8g.toml")])
+    assert r.exit_code == 0, r.output
+    text = r.output
+    assert "memory estimate by scenario field" in text
+    # 1.07 G frames at 12 bytes (frame table and aging-list links on z/VM 7.3).
+    assert "lpar.central" in text and "12.0G" in text
 
 
 def test_a_run_over_max_memory_is_refused_before_it_starts(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

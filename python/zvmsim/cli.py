@@ -174,8 +174,28 @@ def check(
     with _expected_errors():
         desc = check_scenario(scenario, overrides=overrides, max_memory=max_memory)
     title = desc.pop("name", None)
+    drivers = desc.pop("memory_estimate_drivers", [])
     pairs = ", ".join(f"{k}={_fmt(v)}" for k, v in desc.items())
-    _out().print(Text(f"ok: {scenario}{f' ({title})' if title else ''}: {pairs}", style="green"), soft_wrap=True)
+    out = _out()
+    out.print(Text(f"ok: {scenario}{f' ({title})' if title else ''}: {pairs}", style="green"), soft_wrap=True)
+    if drivers:
+        # The fields that drive the memory estimate, largest first: what to change to shrink it.
+        table = Table(title="memory estimate by scenario field", title_justify="left")
+        table.add_column("field")
+        table.add_column("memory", justify="right")
+        table.add_column("share", justify="right")
+        total = desc.get("memory_estimate_bytes") or 1
+        for d in drivers:
+            table.add_row(d["field"], _binary_size(d["bytes"]), f"{100 * d['bytes'] / total:.1f} %")
+        out.print(table)
+
+
+def _binary_size(n: int) -> str:
+    """Bytes in the units scenarios use (binary: 1G = 2^30 bytes), to one decimal."""
+    for unit, shift in (("T", 40), ("G", 30), ("M", 20), ("K", 10)):
+        if n >= 1 << shift:
+            return f"{n / (1 << shift):,.1f}{unit}"
+    return f"{n}"
 
 
 @app.command()

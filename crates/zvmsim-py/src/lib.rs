@@ -200,6 +200,12 @@ fn check(
         "scenario_hash": sc.hash(),
         "memory_estimate": est.size().to_string(),
         "memory_estimate_bytes": est.bytes,
+        // What drives the estimate, largest first: the scenario fields to change to shrink it.
+        "memory_estimate_drivers": est
+            .drivers
+            .iter()
+            .map(|(field, bytes)| serde_json::json!({"field": field, "bytes": bytes}))
+            .collect::<Vec<_>>(),
         "events_at_most": events,
     });
     to_py(py, &desc)
