@@ -158,8 +158,8 @@ pub struct DbenchCost {
     #[serde(default = "c_per_op")]
     pub per_op: Duration,
     /// A create, unlink or rename in ext2 (directory entry, inode, bitmaps). 2.4's
-    /// vfs_create, vfs_unlink and vfs_rename call the file system with the big kernel lock
-    /// held, so all of it is under the lock.
+    /// vfs_create and vfs_unlink (fs/namei.c) call the file system between lock_kernel() and
+    /// unlock_kernel(), so all of it is under the big kernel lock (rename: assumed alike).
     #[serde(default = "c_namespace")]
     pub namespace: Duration,
     /// A file-system call 2.4 makes under the big kernel lock that changes no name:
