@@ -12,7 +12,10 @@ from zvmsim.studies import all_studies
 
 def test_disk_io_registered_with_the_papers_table() -> None:
     study = all_studies()["disk-io"]
-    assert [c.guests for c in study.cases] == [1, 2, 3, 4, 5, 6, 7, 8, 1, 8, 8, 16, 16, 16]
+    assert [c.guests for c in study.cases][:14] == [1, 2, 3, 4, 5, 6, 7, 8, 1, 8, 8, 16, 16, 16]
+    dbench = study.cases[14:]
+    assert len(dbench) == 4 * 9 and {c.level for c in dbench} == {"dbench-1pu", "dbench-4pu", "dbench-8pu", "dbench-16pu"}
+    assert not any(k[0].startswith("dbench") for k in study.paper)
     assert study.paper[("pav", 4)] == {"write_mb_s": 23.4, "read_mb_s": 81.4}
     # The 3-path case turns paths 3-7 back to a query: 5 overrides.
     assert len(study.cases[2].overrides) == 5
@@ -65,3 +68,25 @@ def test_validate_disk_io_fcp_limits(runner) -> None:
     assert sim[("fcp-two-chpids", "read_limit")] == 0
     assert sim[("fcp-four-chpids", "write_mb_s")] > 1.1 * sim[("fcp-two-chpids", "write_mb_s")]
     assert sim[("fcp-four-chpids", "read_mb_s")] > 2.5 * sim[("fcp-single-ha", "read_mb_s")]
+
+
+def test_dbench_rows_are_simulated_only_and_scale_with_the_pus(runner) -> None:
+    res = invoke(runner, ["validate", "disk-io", "--quick", "--json", "--jobs", "2"])
+    assert res.exit_code == 0, res.stderr
+    figures = [r for r in json.loads(res.stdout) if r["kind"] == "figure"]
+    dbench = [r for r in figures if r["level"].startswith("dbench")]
+    # Only the dbench metrics, no paper value, and no dbench metric on the iozone cases.
+    assert {r["metric"] for r in dbench} == {"dbench_mb_s", "dbench_lock_spin_pct"}
+    assert all(r["paper"] is None and r["within"] is None for r in dbench)
+    assert not any(r["metric"].startswith("dbench") for r in figures if r not in dbench)
+    mb = {(r["level"], r["guests"]): r["simulated"] for r in dbench if r["metric"] == "dbench_mb_s"}
+    one = mb[("dbench-1pu", 1)]
+    for pus in (1, 4, 8, 16):
+        curve = [mb[(f"dbench-{pus}pu", c)] for c in (1, 4, 8, 12, 16, 20, 26, 32, 40)]
+        # More clients than processors add nothing: the processors are busy.
+        assert max(curve) < 1.05 * mb[(f"dbench-{pus}pu", max(c for c in (1, 4, 8, 16) if c <= pus))]
+        assert all(v > 0.95 * one for v in curve)
+    # Up to 8 PUs the clients scale nearly with the processors; at 16 the kernel lock caps them.
+    assert mb[("dbench-4pu", 4)] > 3.5 * one
+    assert mb[("dbench-8pu", 8)] > 6.0 * one
+    assert mb[("dbench-8pu", 8)] < mb[("dbench-16pu", 16)] < 12.0 * one

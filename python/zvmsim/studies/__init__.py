@@ -31,6 +31,9 @@ class Case:
     # family ("z/VM" before a level; empty when the family is a configuration, e.g. "pav").
     noun: str = "guests"
     family: str = "z/VM"
+    # The metrics this case has, when not all of the study's (a study whose cases measure
+    # different things, such as iozone's and dbench's runs of seed 004).
+    metrics: Tuple[str, ...] = ()
 
     @property
     def key(self) -> CaseKey:
@@ -66,6 +69,7 @@ class Metric:
     unit: str  # "%" metrics are compared in absolute points, anything else relatively
     tolerance: Optional[Tolerance] = None  # None: shown for information, not checked
     label: str = ""  # short name for tables (default: name)
+    listed_only: bool = False  # only cases that list it in `Case.metrics` have it
 
     @property
     def error_unit(self) -> str:
@@ -137,6 +141,8 @@ def compare(study: Study, summaries: Mapping[CaseKey, Mapping[str, Any]]) -> Lis
     rows: List[Row] = []
     for case in study.cases:
         for m in study.metrics:
+            if (case.metrics or m.listed_only) and m.name not in case.metrics:
+                continue
             paper = study.paper.get(case.key, {}).get(m.name)
             sim = derived.get(case.key, {}).get(m.name)
             if sim is not None and (not isinstance(sim, (int, float)) or not math.isfinite(sim)):

@@ -15,6 +15,11 @@ limiting to 125 MB/s write and 240 MB/s read, but 4 CHPIDs are required"). Case 
 during the test: 0 CHPID, 1 host adapter (the time it is held for a command's data, waits for
 its cluster's cache or the NVS copy included), 2 host adapters' NVS copy, 3 rank, 4 cluster
 cache.
+
+dbench ("Scalability - Dbench File I/O"): Linux with 1, 4, 8 and 16 PUs and 2 GB, 1-40 dbench
+clients on files in the page cache. The seed shows its curves only as charts (no values in its
+text): the rows give the simulated throughput with no paper value. Case keys are
+("dbench-Npu", clients).
 """
 
 from __future__ import annotations
@@ -48,9 +53,19 @@ STAGES = ("CHPID", "host adapter", "NVS copy", "rank", "cluster cache")
 # into NVS.
 _ACCEPT = {"chpid": (0,), "ha": (1, 2)}
 
+# Seed 004's dbench scaling: processors (one scenario each) and client counts.
+DBENCH_PUS = (1, 4, 8, 16)
+DBENCH_CLIENTS = (1, 4, 8, 12, 16, 20, 26, 32, 40)
+DBENCH_METRICS = ("dbench_mb_s", "dbench_lock_spin_pct")
+
 CASES = tuple(
     Case("pav", n, "disk-io/pav-iozone.toml", _pav_overrides(n), noun="paths", family="") for n in PATHS
-) + tuple(Case(name, disks, f"disk-io/{name}.toml", noun="LUNs", family="") for name, disks, _ in FCP)
+) + tuple(Case(name, disks, f"disk-io/{name}.toml", noun="LUNs", family="") for name, disks, _ in FCP) + tuple(
+    Case(f"dbench-{pus}pu", clients, f"disk-io/dbench-{pus}pu.toml",
+         (f"workloads.dbench.dbench.clients={clients}",), ("run.priming=1s", "run.measure=4s"),
+         noun="clients", family="", metrics=DBENCH_METRICS)
+    for pus in DBENCH_PUS for clients in DBENCH_CLIENTS
+)
 
 
 def _paper() -> Dict[CaseKey, Dict[str, Optional[float]]]:
@@ -85,6 +100,8 @@ def _derive(s: Mapping[CaseKey, Mapping[str, Any]]) -> Dict[CaseKey, Dict[str, O
             "write_mb_s": figure(summ, "iozone_write_mb_s"),
             "read_mb_s": figure(summ, "iozone_read_mb_s"),
             "extent_wait_pct": figure(summ, "extent_wait_pct"),
+            "dbench_mb_s": figure(summ, "dbench_mb_s"),
+            "dbench_lock_spin_pct": figure(summ, "dbench_lock_spin_pct"),
         }
         if key in paper_limit:
             for test in ("write", "read"):
@@ -116,8 +133,13 @@ STUDY = register(
             Metric("read_limit", "stage", label="R limit stage"),
             Metric("write_limit_ok", "x", Tolerance(0), "W limit = paper"),
             Metric("read_limit_ok", "x", Tolerance(0), "R limit = paper"),
+            # dbench's "Throughput N MB/sec" and the CPU its clients spin on the kernel's
+            # locks: simulated only (the seed's values are charts).
+            Metric("dbench_mb_s", "MB/s", label="dbench", listed_only=True),
+            Metric("dbench_lock_spin_pct", "%", label="lock spin %", listed_only=True),
         ),
         derive=_derive,
-        notes="PAV: iozone through 1-8 LVM1 multipath paths; FCP: 6 maximum-throughput scenarios",
+        notes="PAV: iozone through 1-8 LVM1 multipath paths; FCP: 6 maximum-throughput scenarios; "
+        "dbench: 1-40 clients on 1, 4, 8, 16 PUs (simulated only)",
     )
 )

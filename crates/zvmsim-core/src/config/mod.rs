@@ -5,6 +5,7 @@ pub mod agelist;
 pub mod apache;
 pub mod appserver;
 pub mod bounds;
+pub mod dbench;
 pub mod directory;
 pub mod fio;
 pub mod io;

@@ -246,6 +246,16 @@ pub fn estimate_events(s: &Scenario) -> u64 {
                 .filter(|g| g.workload.as_deref() == Some(name.as_str()))
         };
         let guests: u64 = mine().map(|g| u64::from(g.count)).sum();
+        if let (WorkloadKind::Dbench, Some(d)) = (w.kind, &w.dbench) {
+            // One operation per burst: its start, its end and the burst's end, plus one to
+            // spare, at the rate the clients' CPU allows (each costs at least per_op).
+            let vcpus: f64 = mine()
+                .map(|g| f64::from(g.count) * f64::from(g.vcpus))
+                .sum();
+            let per_op = d.cost.per_op.secs_f64().max(1e-6);
+            rate += vcpus.min(ifls) / per_op * 4.0;
+            continue;
+        }
         if matches!(w.kind, WorkloadKind::Fio | WorkloadKind::Iozone) {
             let vcpus: f64 = mine()
                 .map(|g| f64::from(g.count) * f64::from(g.vcpus))

@@ -370,6 +370,9 @@ pub enum WorkloadKind {
     Appserver,
     /// Apache servers and their clients serving files (`[workloads.x.apache]`).
     Apache,
+    /// dbench's clients running the NetBench loadfile on files in the page cache
+    /// (`[workloads.x.dbench]`).
+    Dbench,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -410,6 +413,9 @@ pub struct WorkloadSpec {
     /// Apache's options, for `kind = "apache"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub apache: Option<crate::config::apache::ApacheSpec>,
+    /// dbench's options, for `kind = "dbench"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dbench: Option<crate::config::dbench::DbenchSpec>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

@@ -65,7 +65,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                     );
                 }
             }
-            WorkloadKind::Appserver | WorkloadKind::Apache => {}
+            WorkloadKind::Appserver | WorkloadKind::Apache | WorkloadKind::Dbench => {}
         }
     }
     for (w, ws) in &s.workloads {

@@ -298,13 +298,9 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
         }
     }
     for (name, w) in &s.workloads {
-        if matches!(
-            w.kind,
-            crate::config::scenario::WorkloadKind::Fio
-                | crate::config::scenario::WorkloadKind::Iozone
-                | crate::config::scenario::WorkloadKind::Apache
-        ) {
-            // fio's and iozone's processes and options: check_io; apache's: config::apache.
+        use crate::config::scenario::WorkloadKind as K;
+        if matches!(w.kind, K::Fio | K::Iozone | K::Apache | K::Dbench) {
+            // Their processes and options: check_io (apache's: config::apache).
             continue;
         }
         let f = |k: &str| format!("workloads.{name}.{k}");
@@ -594,6 +590,7 @@ fn check_io(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 .map_err(|e| src.error(&format!("workloads.{name}.iozone"), e))?,
             _ => {}
         }
+        crate::config::dbench::check_workload(s, src, name, w)?;
     }
     Ok(())
 }

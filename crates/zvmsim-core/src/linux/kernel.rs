@@ -189,6 +189,61 @@ impl Machine {
         Ok(())
     }
 
+    /// `write(2)` of file block `block` of a file that lives in the page cache (dbench's: its
+    /// pages are deleted before writeback would write them): the page caching the block, or a
+    /// new one allocated for it, is written. Restartable after a host page fault. The copy's
+    /// CPU is the caller's (it knows the bytes).
+    pub(crate) fn cache_write(
+        &mut self,
+        g: usize,
+        t: u32,
+        block: u32,
+        w: &mut Work,
+    ) -> Result<(), Block> {
+        let ti = t as usize;
+        if self.tasks[ti].pc_page == NONE {
+            let m = &mut self.guests[g].mem;
+            let page = match m.lookup(block) {
+                Some(i) => m.pool_global(i),
+                None => self.pc_alloc(g, block, w),
+            };
+            self.tasks[ti].pc_page = page;
+        }
+        let pc = self.tasks[ti].pc_page;
+        self.touch(g, t, pc, true, true, w)?;
+        self.tasks[ti].pc_page = NONE;
+        Ok(())
+    }
+
+    /// `read(2)` of file block `block` of such a file: Ok(true) on a page-cache hit. A block
+    /// not cached (reclaim took it, which validation rules out by keeping the files within
+    /// memory) gets a page and Ok(false): the model has no disk copy of these files.
+    pub(crate) fn cache_read(
+        &mut self,
+        g: usize,
+        t: u32,
+        block: u32,
+        w: &mut Work,
+    ) -> Result<bool, Block> {
+        let ti = t as usize;
+        let mut hit = true;
+        if self.tasks[ti].pc_page == NONE {
+            let m = &mut self.guests[g].mem;
+            let page = match m.lookup(block) {
+                Some(i) => m.pool_global(i),
+                None => {
+                    hit = false;
+                    self.pc_alloc(g, block, w)
+                }
+            };
+            self.tasks[ti].pc_page = page;
+        }
+        let pc = self.tasks[ti].pc_page;
+        self.touch(g, t, pc, false, true, w)?;
+        self.tasks[ti].pc_page = NONE;
+        Ok(hit)
+    }
+
     /// kswapd runs once: reclaim to the high watermark, start the swap writes it decided on.
     pub(crate) fn kswapd_run(&mut self, g: usize) -> u64 {
         let scanned = self.guests[g].mem.kswapd();

@@ -386,6 +386,13 @@ impl LinuxMemory {
         }
     }
 
+    /// The file of `block` was deleted or truncated (truncate_inode_pages): its page, if
+    /// cached, leaves the page cache and is free. Returns whether it was cached.
+    pub fn truncate_cached(&mut self, block: u32) -> bool {
+        let i = self.pc.get(block, &self.pool);
+        i != NONE && self.evict(i)
+    }
+
     /// The initial CMMA states after the warm start: free pages unused, page-cache pages
     /// volatile, the rest stable (the default).
     pub fn initial_states(&mut self) {

@@ -18,6 +18,7 @@ mod pcindex;
 mod pool;
 mod reclaim;
 mod shell;
+pub mod spinlock;
 mod swap;
 pub mod swap_areas;
 mod warm;

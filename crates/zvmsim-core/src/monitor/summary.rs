@@ -199,6 +199,25 @@ pub struct Summary {
     /// program text as files (seed 000's Figures 18-19; system/text_view.rs).
     #[serde(flatten)]
     pub dcss_pages: Option<DcssPages>,
+    /// dbench's figures, in runs of the dbench workload (workload/dbench.rs).
+    #[serde(flatten)]
+    pub dbench: Option<DbenchSummary>,
+}
+
+/// dbench over the measured window, summed over the guests running it.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct DbenchSummary {
+    /// Client processes.
+    pub dbench_clients: u32,
+    /// dbench's "Throughput N MB/sec": bytes read and written per second (10^6 bytes).
+    pub dbench_mb_s: f64,
+    /// Loadfile operations per second.
+    pub dbench_ops_per_s: f64,
+    /// CPU the clients spun waiting for the kernel's global locks, in % of the guests'
+    /// virtual CPUs' time.
+    pub dbench_lock_spin_pct: f64,
+    /// Time the big kernel lock was held, in % of the window.
+    pub dbench_bkl_busy_pct: f64,
 }
 
 /// Means of the interval samples of the saved segments' shared pages: loaded (anywhere),

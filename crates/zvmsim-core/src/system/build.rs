@@ -174,11 +174,15 @@ impl Simulation {
                 .or(heap.map(|a| a.heap.pages() as u32))
                 .unwrap_or(0);
             let apache = wl.and_then(|(_, ws)| ws.apache.as_ref());
+            let dbench = wl
+                .filter(|(_, ws)| ws.kind == WorkloadKind::Dbench)
+                .and_then(|(_, ws)| ws.dbench.as_ref());
             let text = heap.and_then(|a| a.text.as_ref());
             let blocks = dbspec
                 .map(|d| d.size.pages() as u32)
                 .or(apache.map(|a| a.set_pages() as u32))
                 .or(text.map(|t| t.size.pages() as u32))
+                .or(dbench.map(|d| d.blocks() as u32))
                 .unwrap_or(0);
             let mut doc_vols = Vec::new();
             // Guest pages are numbered from 0 in the guest's own address space.
@@ -351,6 +355,17 @@ impl Simulation {
                         }
                         None => Workload::None,
                     },
+                    (WorkloadKind::Dbench, _) => match dbench {
+                        Some(d) => {
+                            Workload::Dbench(Box::new(crate::workload::dbench::Dbench::new(
+                                d,
+                                sc.model.linux_page_copy.ns(),
+                                sc.run.priming.ns(),
+                                rng,
+                            )))
+                        }
+                        None => Workload::None,
+                    },
                     (WorkloadKind::Transactional, _) => {
                         Workload::Transactional(Box::new(Oltp::new(ws, db, rng)))
                     }
@@ -392,6 +407,7 @@ impl Simulation {
                 dcss_mount: None,
                 db_files: None,
                 text_files: None,
+                klocks: Default::default(),
             });
         }
         // Linux directly in an LPAR with FCP LUNs (seed 004): zfcp sets every LUN online in
@@ -497,6 +513,7 @@ impl Simulation {
             let procs = match &self.workloads[gi] {
                 Workload::Fio(f) => Some(f.processes()),
                 Workload::Iozone(z) => Some(z.processes()),
+                Workload::Dbench(d) => Some(d.processes()),
                 _ => None,
             };
             if let Some(n) = procs {

@@ -73,6 +73,8 @@ pub(crate) struct Guest {
     pub db_files: Option<crate::linux::filemap::DcssMount>,
     /// The application server's program text on a mounted DCSS file system (`text.files_on`).
     pub text_files: Option<crate::linux::filemap::DcssMount>,
+    /// The kernel's global spin locks (the dbench workload takes them).
+    pub klocks: crate::linux::spinlock::KernelLocks,
 }
 
 /// What a Linux task is.

@@ -16,6 +16,9 @@ mod dasd_bad_tests;
 mod dasd_tests;
 mod dasd_view;
 mod dasdio;
+#[cfg(test)]
+mod dbench_tests;
+mod dbench_view;
 mod dbfiles;
 mod dcss;
 mod dcss_fs;

@@ -81,6 +81,7 @@ impl Simulation {
                 | Workload::Iozone(_)
                 | Workload::Appserver(_)
                 | Workload::Apache(_)
+                | Workload::Dbench(_)
                 | Workload::None => None,
             };
             if let Some(db) = db {

@@ -4,6 +4,7 @@
 pub mod apache;
 pub mod appserver;
 pub mod database;
+pub mod dbench;
 pub mod fio;
 pub mod iozone;
 pub mod oltp;
@@ -39,6 +40,8 @@ pub enum Workload {
     Appserver(Box<appserver::Appserver>),
     /// `kind = "apache"`: a web server or client guest.
     Apache(Box<apache::Apache>),
+    /// `kind = "dbench"`: client processes running a file-operation mix in the page cache.
+    Dbench(Box<dbench::Dbench>),
 }
 
 impl Workload {
@@ -55,6 +58,15 @@ impl Workload {
                     crate::system::Event::Workload(WorkloadEvent::Submit { task }),
                 );
                 p
+            }
+            Workload::Dbench(d) => {
+                // The clients start together, 1 us apart (fork order).
+                let c = d.add_process(task);
+                k.q.push(
+                    c as u64 * 1_000,
+                    crate::system::Event::Workload(WorkloadEvent::Submit { task }),
+                );
+                c
             }
             Workload::Iozone(z) => {
                 // iozone is started once the console's setup at time 0 (ATTACH, pvpath) ran.
@@ -74,7 +86,7 @@ impl Workload {
             Workload::Transactional(w) => w.submit(t, user, k),
             Workload::Appserver(w) => w.submit(t, user, k),
             Workload::Apache(w) => w.submit(t, user, k),
-            Workload::Fio(_) | Workload::Iozone(_) | Workload::None => {}
+            Workload::Fio(_) | Workload::Iozone(_) | Workload::Dbench(_) | Workload::None => {}
         }
     }
 
@@ -83,7 +95,7 @@ impl Workload {
             Workload::Transactional(w) => w.finish(t, at, k),
             Workload::Appserver(w) => w.finish(t, at, k),
             Workload::Apache(w) => w.finish(t, at, k),
-            Workload::Fio(_) | Workload::Iozone(_) | Workload::None => {}
+            Workload::Fio(_) | Workload::Iozone(_) | Workload::Dbench(_) | Workload::None => {}
         }
     }
 
@@ -101,6 +113,7 @@ impl Workload {
             Workload::Apache(w) => w.run(t, user, g, budget, k),
             Workload::Fio(f) => f.run(t, user, g, k),
             Workload::Iozone(z) => z.run(t, user, g, budget, k),
+            Workload::Dbench(d) => d.run(t, user, g, budget, k),
             Workload::None => (0, Outcome::Done),
         }
     }
@@ -116,6 +129,7 @@ impl Workload {
             | Workload::Iozone(_)
             | Workload::Appserver(_)
             | Workload::Apache(_)
+            | Workload::Dbench(_)
             | Workload::None => None,
         }
     }
