@@ -44,9 +44,16 @@ pub struct AppserverSpec {
 pub struct TextSpec {
     /// Size of the executable's file set (the installed directories copied into the DCSS).
     pub size: Size,
+    /// The part of the file set a started server still runs from the file system: its
+    /// native code (the JVM and its JIT, DB2's engine). A Java server reads its classes from
+    /// the jars once, when it loads them, and runs them from its own memory (the shared class
+    /// cache) after that, so requests reference only these pages, the first of the set.
+    /// Absent: the whole set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime: Option<Size>,
     /// Pages of the file set a request references.
     pub refs_per_request: u32,
-    /// Zipf exponent of those references over the file set's pages.
+    /// Zipf exponent of those references over the runtime part's pages.
     #[serde(default = "default_skew")]
     pub skew: f64,
     /// Mount point of a dcssblk file system holding the files (`/optdcss`): once the guest
@@ -81,6 +88,17 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 &f("size"),
                 "size and refs_per_request must be at least 1 (4K) and skew not negative",
             ));
+        }
+        if let Some(r) = t.runtime {
+            if r.pages() == 0 || r.pages() > t.size.pages() {
+                return Err(src.error(
+                    &f("runtime"),
+                    format!(
+                        "runtime must be at least 4K and at most the file set's {}",
+                        t.size
+                    ),
+                ));
+            }
         }
         if t.refs_per_request > steps {
             return Err(src.error(

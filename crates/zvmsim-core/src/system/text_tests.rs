@@ -173,3 +173,37 @@ fn text_on_minidisks_too_small_or_more_refs_than_steps_is_refused() {
     assert_eq!(e.field, "workloads.was.appserver.text.size");
     assert!(e.detail.contains("LNX%02d"), "{}", e.detail);
 }
+
+/// With `runtime` the requests run only the first pages of the file set (a started Java
+/// server's native code): the minidisk guests read nothing beyond it (its last 128 KB
+/// readahead window), however spread the references are.
+#[test]
+fn requests_run_only_the_runtime_part_of_the_file_set() {
+    let text: String = TEXT
+        .lines()
+        .filter(|l| !l.starts_with("files_on"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let text = match text.find("[[console]]") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    };
+    let text = text.replace("size = \"16M\"", "size = \"16M\"\nruntime = \"2M\"");
+    let mut s = sim(&text);
+    s.run();
+    s.check_invariants().unwrap();
+    let run = 2 << 8;
+    for g in 0..3 {
+        let past = (run..TEXT_PAGES)
+            .filter(|&b| s.m.guests[g].mem.cached_page(b).is_some())
+            .count();
+        assert_eq!(past, 0, "guest {g}: pages beyond the runtime part cached");
+        assert!(cached_text(&s, g) > run / 2, "guest {g}");
+    }
+    let big = TEXT.replace("size = \"16M\"", "size = \"16M\"\nruntime = \"32M\"");
+    let e = match super::Simulation::from_toml(&big, "t.toml", None, &[]) {
+        Err(e) => e,
+        Ok(_) => panic!("accepted"),
+    };
+    assert_eq!(e.field, "workloads.was.appserver.text.runtime");
+}

@@ -6,10 +6,11 @@
 //! WebSphere guest. Restartable like the OLTP workload: a host page fault or a swap read
 //! returns early and the same step runs again.
 //! With a `text` table, `text.refs_per_request` of the steps also run a page of the server's
-//! program text as files (Zipf over the file set): in a DCSS mounted xip (the segment's one
-//! shared copy), else read through the guest's own page cache from the shared `files`
-//! minidisk (128 KB readahead windows, as a mapped file's faults read). The kernel text a step
-//! runs is then the guest's kernel region without the memory map mem= adds.
+//! program text as files (Zipf over the file set's first `text.runtime` pages, the native
+//! code a started server still runs; all of it by default): in a DCSS mounted xip (the
+//! segment's one shared copy), else read through the guest's own page cache from the shared
+//! `files` minidisk (128 KB readahead windows, as a mapped file's faults read). The kernel
+//! text a step runs is then the guest's kernel region without the memory map mem= adds.
 
 use crate::config::appserver::AppserverSpec;
 use crate::config::scenario::WorkloadSpec;
@@ -61,7 +62,8 @@ impl Appserver {
         let heap = spec.heap.pages().max(1);
         let text = spec.text.as_ref().map(|t| {
             let n = t.size.pages().max(1);
-            (Zipf::new(n, t.skew.max(0.0)), vols, n as u32)
+            let run = t.runtime.map_or(n, |r| r.pages().clamp(1, n));
+            (Zipf::new(run, t.skew.max(0.0)), vols, n as u32)
         });
         Appserver {
             spec: spec.clone(),
