@@ -64,14 +64,23 @@ fn host_op() -> impl Strategy<Value = HostOp> {
 
 /// The states a host sequence may reach: a reference found its page on DASD
 /// (`Touch::OnDasd`); XSTOR was full and pages migrated to DASD; paging space full (abend
-/// PGT004 in z/VM).
-const HOST_STATES: [&str; 3] = ["DASD page-in", "XSTOR migration", "paging space full"];
+/// PGT004 in z/VM); demand scan freed a changed page's stale slot (`stale_slot_scan_release`).
+const HOST_STATES: [&str; 4] = [
+    "DASD page-in",
+    "XSTOR migration",
+    "paging space full",
+    "stale slot freed by a scan",
+];
 
 /// Which of `HOST_STATES` the sequence reached.
-fn run_host(level: ZvmLevel, host: &Host, ops: &[HostOp]) -> Result<Vec<bool>, String> {
-    let p = ModelParams::default();
+fn run_host(
+    level: ZvmLevel,
+    host: &Host,
+    p: &ModelParams,
+    ops: &[HostOp],
+) -> Result<Vec<bool>, String> {
     let spaces = guest_spaces(GUESTS, GUEST_PAGES);
-    let mut st = Storage::new(level, &p, 256, 32, 32, host.volumes, &spaces);
+    let mut st = Storage::new(level, p, 256, 32, 32, host.volumes, &spaces);
     let mut pageins = PageIns::default();
     let mut cp = CpWork::default();
     let (mut dasd_pagein, mut full) = (false, false);
@@ -103,12 +112,17 @@ fn run_host(level: ZvmLevel, host: &Host, ops: &[HostOp]) -> Result<Vec<bool>, S
         }
     }
     st.check_invariants()?;
-    Ok(vec![dasd_pagein, st.moved.xs_to_dasd > 0, full])
+    Ok(vec![
+        dasd_pagein,
+        st.moved.xs_to_dasd > 0,
+        full,
+        st.moved.stale_slots_released > 0,
+    ])
 }
 
 /// Storage stays consistent on `host`; every state in `must` is reached by most sequences,
 /// and none reaches a full paging space unless `full` is among them.
-fn host_property(level: ZvmLevel, host: &Host, must: &[usize]) {
+fn host_property(level: ZvmLevel, host: &Host, p: &ModelParams, must: &[usize]) {
     let strategy = proptest::collection::vec(host_op(), host.ops.clone());
     let names: Vec<&str> = must.iter().map(|&k| HOST_STATES[k]).collect();
     let fills = must.contains(&2);
@@ -119,7 +133,7 @@ fn host_property(level: ZvmLevel, host: &Host, must: &[usize]) {
         &names,
         MIN_SHARE,
         |ops| {
-            let r = run_host(level, host, &ops)?;
+            let r = run_host(level, host, p, &ops)?;
             if r[2] && !fills {
                 return Err("the roomy paging space filled".into());
             }
@@ -130,12 +144,12 @@ fn host_property(level: ZvmLevel, host: &Host, must: &[usize]) {
 
 /// Storage stays consistent, and most sequences page from DASD and migrate from XSTOR.
 fn pages_from_dasd(level: ZvmLevel) {
-    host_property(level, &ROOMY, &[0, 1]);
+    host_property(level, &ROOMY, &ModelParams::default(), &[0, 1]);
 }
 
 /// Storage stays consistent up to a full paging space, which most sequences reach.
 fn fills_paging_space(level: ZvmLevel) {
-    host_property(level, &TIGHT, &[2]);
+    host_property(level, &TIGHT, &ModelParams::default(), &[2]);
 }
 
 #[test]
@@ -146,6 +160,17 @@ fn host_sequences_page_from_dasd_zvm53() {
 #[test]
 fn host_sequences_page_from_dasd_zvm52() {
     pages_from_dasd(ZvmLevel::V5R2);
+}
+
+/// With stale slots freed by demand scan, storage stays consistent (a page in one place, the
+/// counters the sums over pages) and most sequences reach such a release.
+#[test]
+fn host_sequences_free_stale_slots_zvm53() {
+    let p = ModelParams {
+        stale_slot_scan_release: true,
+        ..ModelParams::default()
+    };
+    host_property(ZvmLevel::V5R3, &ROOMY, &p, &[0, 3]);
 }
 
 #[test]
@@ -172,11 +197,11 @@ fn host_sweep_reaches_dasd() {
         .chain(std::iter::repeat_n(HostOp::Complete, 100))
         .collect();
     for level in [ZvmLevel::V5R2, ZvmLevel::V5R3] {
-        let r = run_host(level, &ROOMY, &ops).unwrap();
+        let r = run_host(level, &ROOMY, &ModelParams::default(), &ops).unwrap();
         assert_eq!(
             r,
-            [true, true, false],
-            "{level:?}: DASD page-in, migration, full"
+            [true, true, false, false],
+            "{level:?}: DASD page-in, migration, full, stale slot freed (rule off)"
         );
     }
 }

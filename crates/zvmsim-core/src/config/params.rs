@@ -81,6 +81,18 @@ params! {
     /// A changed page keeps its (now stale) DASD slot until CP writes it again elsewhere
     /// (inference from IBM's paging-space guidance; false releases the slot on the change).
     keep_stale_slots: bool = true;
+    /// Before z/VM 6.3, with `keep_stale_slots`: a stale slot is released when CP next looks
+    /// at the page's storage key and finds it changed, that is when demand scan resets the
+    /// reference bit (RESET REFERENCE BIT EXTENDED returns the change bit in its condition
+    /// code; z/Architecture Principles of Operation) or checks a block-read companion, not
+    /// only when the page is written elsewhere. Inference: IBM built the same in z/OS
+    /// (OS/390 2.10's slot scavenger freed the slots of pages changed in real storage during
+    /// its reference-bit scan; IBM's Jim Mulder on IBM-MAIN); no stored source says when z/VM
+    /// 5.x frees a stale slot. Off by default: it makes the long runs' DASD pages stationary
+    /// but moves z/VM 5.2 at six guests out of tolerance in the 3-minute window
+    /// (docs/storage.md, "Stale slots").
+    #[serde(skip_serializing_if = "is_false")]
+    stale_slot_scan_release: bool = false;
     /// A page read back by a block page-in keeps its DASD slot, so stealing it again while
     /// unchanged needs no write (KEEPSLOT YES of z/VM 6.3's SET AGELIST; the large-memory
     /// study saw such pages on z/VM 5.3). False releases the slots of the block as it is read.

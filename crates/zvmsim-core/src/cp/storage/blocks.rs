@@ -129,9 +129,12 @@ impl Storage {
             if self.fr_page.get(f) != page || page >= CP_OWNED || self.place(page as usize) != f {
                 continue;
             }
-            if self.pg[page as usize] & REF != 0 {
+            let w = self.pg[page as usize];
+            if w & REF != 0 {
                 if self.slot_until_ref {
                     self.give_up_kept_slot(page);
+                } else {
+                    self.scan_saw_key(page, w);
                 }
                 continue;
             }

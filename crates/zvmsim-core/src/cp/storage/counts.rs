@@ -58,4 +58,6 @@ pub struct Movement {
     pub keepslot_released: u64,
     /// Frames of block-read pages taken back unreferenced after their window (blocks.rs).
     pub companions_stolen: u64,
+    /// Stale slots freed when demand scan saw their pages changed (`stale_slot_scan_release`).
+    pub stale_slots_released: u64,
 }

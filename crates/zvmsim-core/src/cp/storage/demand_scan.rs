@@ -90,6 +90,7 @@ impl Storage {
                 && self.guest_state(page as usize) != cmma::UNUSED
             {
                 self.pg[page as usize] &= !REF;
+                self.scan_saw_key(page, w);
                 if ws_rule {
                     self.ws_seen(self.space_of(page));
                 }
@@ -134,8 +135,10 @@ impl Storage {
                 continue;
             }
             examined += 1;
-            if self.pg[page as usize] & REF != 0 && !emergency {
+            let w = self.pg[page as usize];
+            if w & REF != 0 && !emergency {
                 self.pg[page as usize] &= !REF;
+                self.scan_saw_key(page, w);
                 continue;
             }
             self.steal(f, cp);
@@ -149,10 +152,14 @@ impl Storage {
             self.advance_hand(n, ws_rule);
             let page = self.fr_page.get(f);
             if page < CP_OWNED {
-                if ws_rule && self.pg[page as usize] & REF != 0 {
+                let w = self.pg[page as usize];
+                if ws_rule && w & REF != 0 {
                     self.ws_seen(self.space_of(page));
                 }
                 self.pg[page as usize] &= !REF;
+                if w & REF != 0 {
+                    self.scan_saw_key(page, w);
+                }
             }
         }
         let total = examined + passed;
@@ -326,5 +333,54 @@ mod tests {
         assert_eq!(st.page_slot(SpaceId(0), page), NONE, "stale slot released");
         assert_eq!(st.moved.ms_to_xs, before.ms_to_xs + 1);
         st.check_invariants().unwrap();
+    }
+
+    /// A page read back from DASD and kept referenced, changed or not, under the hand of one
+    /// demand scan that wants a single frame: (whether it still has its slot, stale slots
+    /// released).
+    fn scan_passes_page_with_slot(release: bool, change: bool) -> (bool, u64) {
+        let p = crate::config::params::ModelParams {
+            stale_slot_scan_release: release,
+            ..Default::default()
+        };
+        let mut st = test_util::with_params(ZvmLevel::V5R3, &p, 512, 16, &[4096], &[1024]);
+        let page = page_with_slot(&mut st);
+        let mut cp = CpWork::default();
+        let access = if change { Access::Write } else { Access::Read };
+        st.touch(st.space(SpaceId(0)), page, access, &mut cp);
+        assert_ne!(
+            st.page_slot(SpaceId(0), page),
+            NONE,
+            "slot kept at the reference"
+        );
+        // Every other page unreferenced and the hand at this page's frame: the scan resets
+        // its reference bit, then steals the next frame and stops.
+        for q in 0..1024u32 {
+            if q != page {
+                st.pg[q as usize] &= !REF;
+            }
+        }
+        st.hand = frame_of(&st, page);
+        st.high_mark = st.avail_free() as u32 + 1;
+        st.demand_scan(&mut cp);
+        assert!(st.is_resident(SpaceId(0), page));
+        assert_eq!(st.pg[page as usize] & REF, 0, "the hand passed the page");
+        st.check_invariants().unwrap();
+        (
+            st.page_slot(SpaceId(0), page) != NONE,
+            st.moved.stale_slots_released,
+        )
+    }
+
+    #[test]
+    fn demand_scan_frees_the_stale_slot_of_a_changed_page_it_passes() {
+        assert_eq!(scan_passes_page_with_slot(true, true), (false, 1));
+        // Without the rule the stale slot stays until the page is written elsewhere.
+        assert_eq!(scan_passes_page_with_slot(false, true), (true, 0));
+    }
+
+    #[test]
+    fn an_unchanged_page_keeps_its_slot_when_the_scan_passes_it() {
+        assert_eq!(scan_passes_page_with_slot(true, false), (true, 0));
     }
 }

@@ -277,6 +277,8 @@ pub struct Storage {
     keep_slot: bool,
     /// ... but only until demand scan finds the page referenced (`slot_until_referenced`).
     slot_until_ref: bool,
+    /// A stale slot goes when demand scan sees the page changed (`stale_slot_scan_release`).
+    stale_scan_release: bool,
     /// Saved segments and nonshared copies added at run time (spaces.rs).
     pub(super) kinds: spaces::SpaceKinds,
     /// Before 6.3, with `working_set_steal`: the users' projected working sets.
@@ -377,6 +379,7 @@ impl Storage {
             aging: None,
             keep_slot: params.keep_slot_on_pagein,
             slot_until_ref: params.keep_slot_on_pagein && params.slot_until_referenced,
+            stale_scan_release: params.keep_stale_slots && params.stale_slot_scan_release,
             kinds: spaces::SpaceKinds::new(n_spaces),
             ws: Default::default(),
         };
@@ -420,6 +423,7 @@ impl Storage {
             ));
             st.keep_slot = crate::config::agelist::AgelistSettings::default().keep_slot;
             st.slot_until_ref = false;
+            st.stale_scan_release = false;
             // Demand scan's taking of unreferenced block-read companions (`blocks.rs`) has no
             // clock to run on here: they come in IBR on the aging list (`park_companion`).
             st.companion_window = 0;
@@ -451,7 +455,7 @@ impl Storage {
         // Slots held only until the next look at the page are not a stationary population.
         (
             self.keep_slot && !self.slot_until_ref,
-            self.p.keep_stale_slots,
+            self.p.keep_stale_slots && !self.stale_scan_release,
         )
     }
     pub fn on_dasd(&self) -> u64 {

@@ -148,6 +148,19 @@ impl Storage {
         used as f64 >= self.p.keepslot_release_full * groups as f64
     }
 
+    /// Demand scan looked at `page`'s storage key (`w`: its word before): a changed page's
+    /// slot holds an obsolete copy, and with `stale_slot_scan_release` CP frees it now.
+    #[inline]
+    pub(super) fn scan_saw_key(&mut self, page: u32, w: u64) {
+        if self.stale_scan_release && w & CHANGED != 0 {
+            let s = self.slot(page as usize);
+            if s != NONE {
+                self.release_slot(page, s);
+                self.moved.stale_slots_released += 1;
+            }
+        }
+    }
+
     pub(super) fn release_slot(&mut self, page: u32, s: u32) {
         self.slot_page[s as usize] = !NONE;
         self.set_slot(page as usize, NONE);
