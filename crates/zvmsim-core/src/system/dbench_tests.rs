@@ -102,6 +102,18 @@ fn the_kernel_lock_caps_sixteen_processors() {
     );
 }
 
+/// dbench's throughput is its bytes over the measured window, whatever the monitor's
+/// interval: 10 s measured in 6-s intervals (one closed) is still 10 s of dbench's bytes.
+#[test]
+fn throughput_does_not_depend_on_the_monitor_interval() {
+    let two = mb_s(&run(4, 4, &[]));
+    let six = mb_s(&run(4, 4, &["run.interval=\"6s\""]));
+    assert!(
+        (six / two - 1.0).abs() < 0.01,
+        "2-s intervals {two:.0}, 6-s {six:.0} MB/s"
+    );
+}
+
 /// Bad dbench options are refused at their line and column, naming the field.
 #[test]
 fn bad_options_are_located() {

@@ -16,8 +16,11 @@ impl Simulation {
         }
     }
 
-    /// The summed figures of the guests running dbench over the `measured_ns` window.
-    pub(super) fn dbench_summary(&self, measured_ns: u64) -> Option<DbenchSummary> {
+    /// The summed figures of the guests running dbench over the measured window. dbench
+    /// counts from the end of priming to now, not over the monitor's closed intervals: a
+    /// window that is no whole number of intervals would divide its bytes by too little time.
+    pub(super) fn dbench_summary(&self) -> Option<DbenchSummary> {
+        let measured_ns = self.m.now.saturating_sub(self.prime_end);
         let secs = measured_ns as f64 / 1e9;
         let mut out: Option<DbenchSummary> = None;
         let mut vcpu_ns = 0.0;
