@@ -266,8 +266,15 @@ impl DbenchSpec {
             }
         }
         let w = self.mix.weights();
-        if w.iter().any(|x| !x.is_finite() || *x < 0.0) || w.iter().sum::<f64>() <= 0.0 {
-            return Err("mix: shares must be 0 or more, and not all 0".into());
+        // Their sum scales the draw: an infinite one would pick the last operation always.
+        let sum = w.iter().sum::<f64>();
+        if w.iter().any(|x| !x.is_finite() || *x < 0.0) || !(sum > 0.0 && sum.is_finite()) {
+            return Err("mix: shares must be 0 or more, not all 0, and a finite sum".into());
+        }
+        // Every operation is a system call: one of no CPU would end at the time it began and
+        // its client would loop without the clock moving on.
+        if self.cost.per_op.ns() == 0 {
+            return Err("cost.per_op: must be more than 0".into());
         }
         if self.blocks() >= 1 << 30 {
             return Err(format!(
@@ -345,6 +352,20 @@ mod tests {
         s.mix.readx = -1.0;
         assert!(s.check().unwrap_err().starts_with("mix:"));
         s.mix.readx = 1.0;
+        s.mix.close = 1e308;
+        s.mix.ntcreatex = 1e308;
+        assert!(
+            s.check().unwrap_err().starts_with("mix:"),
+            "an infinite sum"
+        );
+        s.mix = DbenchMix::default();
+        s.cost.per_op = Duration(0);
+        assert!(
+            s.check().unwrap_err().starts_with("cost.per_op:"),
+            "per_op of 0"
+        );
+        s.cost.per_op = Duration(1);
+        s.check().unwrap();
         s.clients = 0;
         assert!(s.check().unwrap_err().starts_with("clients:"));
     }

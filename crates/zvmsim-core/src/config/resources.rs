@@ -252,7 +252,9 @@ pub fn estimate_events(s: &Scenario) -> u64 {
             let vcpus: f64 = mine()
                 .map(|g| f64::from(g.count) * f64::from(g.vcpus))
                 .sum();
-            let per_op = d.cost.per_op.secs_f64().max(1e-6);
+            // A nanosecond floor (validation refuses 0): a coarser one would plan too few
+            // events for a cost under it, and pass a run of hours.
+            let per_op = d.cost.per_op.secs_f64().max(1e-9);
             rate += vcpus.min(ifls) / per_op * 4.0;
             continue;
         }

@@ -27,15 +27,21 @@ impl SpinLock {
     /// processor can still ask) and holds it for `hold` ns once it has it: returns the time
     /// it spins first.
     pub fn acquire(&mut self, now: u64, at: u64, hold: u64) -> u64 {
-        self.holds.retain(|&(_, e)| e > now);
+        // The holds do not overlap and are kept by start, so their ends are in order too:
+        // those ended by `now`, and those ended by `at`, are a prefix each. Skipping them by
+        // search keeps a burst of many holds (a large read, write or unlink takes the page
+        // cache lock for every page) linear rather than quadratic in its pages.
+        let ended = self.holds.partition_point(|&(_, e)| e <= now);
+        self.holds.drain(..ended);
+        let from = self.holds.partition_point(|&(_, e)| e <= at);
         let mut t = at;
         let mut pos = self.holds.len();
-        for (i, &(s, e)) in self.holds.iter().enumerate() {
+        for (i, &(s, e)) in self.holds[from..].iter().enumerate() {
             if e <= t {
                 continue;
             }
             if s >= t + hold {
-                pos = i;
+                pos = from + i;
                 break;
             }
             t = t.max(e);
@@ -89,5 +95,23 @@ mod tests {
         // Holds that ended before now are forgotten, and the rest stay in order.
         assert_eq!(l.acquire(10_500, 10_500, 100), 1_500);
         assert_eq!(l.holds.len(), 3);
+    }
+
+    /// One burst's many holds in a row (a 1 GB unlink asks for the page-cache lock 262,144
+    /// times before time moves on): each asking costs about the same, not the number of
+    /// holds before it; and the grants are those of a scan from the first hold.
+    #[test]
+    fn a_long_burst_of_holds_stays_linear() {
+        let mut l = SpinLock::default();
+        let n = 200_000u64;
+        let t0 = std::time::Instant::now();
+        for i in 0..n {
+            assert_eq!(l.acquire(0, i * 300, 200), 0);
+        }
+        // Another processor asking in the middle of them waits behind the hold it meets.
+        assert_eq!(l.acquire(0, 150, 100), 50);
+        assert_eq!(l.holds.len() as u64, n + 1);
+        let secs = t0.elapsed().as_secs_f64();
+        assert!(secs < 2.0, "{n} holds took {secs:.1} s");
     }
 }

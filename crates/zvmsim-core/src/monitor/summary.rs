@@ -216,7 +216,7 @@ pub struct DbenchSummary {
     /// CPU the clients spun waiting for the kernel's global locks, in % of the guests'
     /// virtual CPUs' time.
     pub dbench_lock_spin_pct: f64,
-    /// Time the big kernel lock was held, in % of the window.
+    /// Time the big kernel lock was held, in % of the window (each guest's own; their mean).
     pub dbench_bkl_busy_pct: f64,
 }
 

@@ -102,6 +102,40 @@ fn the_kernel_lock_caps_sixteen_processors() {
     );
 }
 
+/// dbench's throughput is its bytes over the measured window, whatever the monitor's
+/// interval: 10 s measured in 6-s intervals (one closed) is still 10 s of dbench's bytes.
+#[test]
+fn throughput_does_not_depend_on_the_monitor_interval() {
+    let two = mb_s(&run(4, 4, &[]));
+    let six = mb_s(&run(4, 4, &["run.interval=\"6s\""]));
+    assert!(
+        (six / two - 1.0).abs() < 0.01,
+        "2-s intervals {two:.0}, 6-s {six:.0} MB/s"
+    );
+}
+
+/// Two guests running dbench each have their own kernel lock: its busy share is theirs,
+/// not the sum of the two (which could pass 100 %); the bytes and clients add up.
+#[test]
+fn two_guests_report_their_own_kernel_lock() {
+    let one = run(4, 4, &[]).summary_typed().dbench.expect("dbench");
+    let two = text(4)
+        .replacen("name = \"LNXLPAR\"", "name = \"LNX%02d\"\ncount = 2", 1)
+        .replacen("ifls = 4 ", "ifls = 8 ", 1)
+        .replacen("central = \"3G\"", "central = \"6G\"", 1);
+    let ov = vec!["workloads.dbench.dbench.clients=4".to_string()];
+    let mut s = Simulation::from_toml(&two, "dbench.toml", Some(1), &ov).expect("valid");
+    s.run();
+    let two = s.summary_typed().dbench.expect("dbench");
+    assert_eq!(two.dbench_clients, 8);
+    assert!(two.dbench_mb_s > 1.9 * one.dbench_mb_s);
+    let (a, b) = (one.dbench_bkl_busy_pct, two.dbench_bkl_busy_pct);
+    assert!(
+        (b / a - 1.0).abs() < 0.05,
+        "one guest {a:.1} %, two {b:.1} %"
+    );
+}
+
 /// Bad dbench options are refused at their line and column, naming the field.
 #[test]
 fn bad_options_are_located() {

@@ -357,7 +357,7 @@ impl Simulation {
             dasd: self.dasd_summary(measured_ns),
             web: self.web_summary(measured_ns),
             dcss_pages: self.dcss_pages(),
-            dbench: self.dbench_summary(measured_ns),
+            dbench: self.dbench_summary(),
             steady_state: {
                 let s =
                     crate::monitor::steady::check(rows, self.scenario.run.drift_tolerance, frames);

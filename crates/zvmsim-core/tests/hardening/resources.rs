@@ -105,3 +105,21 @@ fn an_fio_run_is_bounded_by_its_guests_cpu_per_io_so_five_minutes_pass_and_a_day
     let e = zvmsim_core::config::resources::check_events(&sc, &src).unwrap_err();
     assert_eq!(e.field, "run.measure", "{e}");
 }
+
+const DBENCH_4PU: &str = include_str!("../../../../scenarios/disk-io/dbench-4pu.toml");
+
+/// dbench's clients run operations back to back, each at least its `cost.per_op` of CPU: the
+/// seed's 12-s run is accepted, and one of 1-ns operations (a billion a second on each
+/// processor) is refused rather than run for hours.
+#[test]
+fn a_dbench_run_is_bounded_by_its_cpu_per_operation() {
+    let sets = |s: &[&str]| s.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let (sc, src) = parse(DBENCH_4PU, "dbench-4pu.toml", &sets(&[])).expect("valid");
+    let planned = zvmsim_core::config::resources::check_events(&sc, &src).expect("accepted");
+    // The run takes 5.8 million events.
+    assert!((5_800_000..100_000_000).contains(&planned), "{planned}");
+    let tiny = sets(&["workloads.dbench.dbench.cost.per_op=\"1ns\""]);
+    let (sc, src) = parse(DBENCH_4PU, "dbench-4pu.toml", &tiny).expect("valid");
+    let e = zvmsim_core::config::resources::check_events(&sc, &src).unwrap_err();
+    assert_eq!(e.field, "run.measure", "{e}");
+}
