@@ -339,6 +339,22 @@ pub struct IoCost {
     /// DASD driver again, which builds its channel program or refuses it: -EBUSY, back on
     /// the dispatch list).
     pub blk_mq_dispatch: Duration,
+    /// Guest CPU of a pass of the DASD block tasklet (`linux/dasdblock.rs`, kernels from
+    /// 2.6.25): its fixed part (the softirq's call, two takes of the block's queue lock, the
+    /// device reference). Inference: a few hundred instructions and two lock cache lines.
+    pub blk_tasklet_pass: Duration,
+    /// Per request on the block's `ccw_queue`, per walk (a pass walks the queue twice under
+    /// the lock: finished requests, then filled ones). Inference: a list step and a status
+    /// read of a request another CPU's interrupt wrote, a cache miss across chips.
+    pub blk_tasklet_entry: Duration,
+    /// Per request the pass hands to its start device (`dasd_add_request_tail`: that
+    /// device's lock, its queue, its tasklet scheduled). Inference.
+    pub blk_tasklet_start: Duration,
+    /// Per request the pass ends (`__dasd_cleanup_cqr`: the hardware queue's lock,
+    /// `free_cp` with the start device's lock and count, `blk_mq_complete_request`, which
+    /// sends the completion to the submitting CPU with an IPI, a SIGP CP intercepts under
+    /// z/VM, unless it is that CPU). Inference.
+    pub blk_tasklet_end: Duration,
 }
 
 impl Default for IoCost {
@@ -355,6 +371,10 @@ impl Default for IoCost {
             vcpu_wake: Duration(10_000),
             blk_mq_run: Duration(3_000),
             blk_mq_dispatch: Duration(2_000),
+            blk_tasklet_pass: Duration(1_000),
+            blk_tasklet_entry: Duration(100),
+            blk_tasklet_start: Duration(1_500),
+            blk_tasklet_end: Duration(4_000),
         }
     }
 }

@@ -40,22 +40,17 @@ pub struct LinuxSpec {
     #[serde(default, skip_serializing_if = "DasdCache::is_default")]
     pub dasd_cache: DasdCache,
     /// The requests the DASD driver builds per device (base or alias) before it refuses
-    /// (-EBUSY) and blk-mq holds the rest (`linux/blkmq.rs`): 4 in the 4.18 ECKD discipline
-    /// (`DASD_ECKD_CHANQ_MAX_SIZE`); 0, the default, no limit. Off by default for now: with
-    /// the limit, the seed-003 runs without aliases cost 1.8 times the CPU per MB and the
-    /// seed's four-job cost ordering (Figure 5) no longer holds (docs/calibration-io.md).
-    /// Left out of the serialized scenario when 0, so that existing scenarios keep their hash.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub dasd_request_limit: u32,
+    /// (-EBUSY) and blk-mq holds the rest (`linux/blkmq.rs`); 0: no limit. Absent: the
+    /// kernel's own, see [`LinuxSpec::request_limit`] (4 from the blk-mq DASD driver of
+    /// 4.14 on, `DASD_ECKD_CHANQ_MAX_SIZE`; none without a release). Left out of the
+    /// serialized scenario when absent, so that existing scenarios keep their hash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dasd_request_limit: Option<u32>,
     /// The kernel's release (`uname -r`, e.g. "2.6.32.19"), where a mechanism differs by
     /// kernel level; absent: the rules zvmsim's sources state without a level (the memory map
     /// up to mem=, seed 001). See [`LinuxSpec::maps_absent_memory`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub release: Option<String>,
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
 }
 
 /// A DASD's cache attribute: the caching mode its channel programs' Define Extent asks the
@@ -119,6 +114,14 @@ pub enum DasdCacheMode {
 /// boot and for each segment loaded, never for the addresses between them up to mem=.
 const SEGMENTS_WITHOUT_STRUCT_PAGES: (u32, u32, u32) = (2, 6, 26);
 
+/// The DASD driver became a blk-mq driver in 4.14 (commit e443343e509a, "s390/dasd: blk-mq
+/// conversion"; its fixes are marked for stable "v4.14+").
+const BLK_MQ_DASD: (u32, u32, u32) = (4, 14, 0);
+
+/// `struct dasd_block` and its tasklet came with HyperPAV support in 2.6.25 (commit
+/// 8e09f21574ea; its fixes are marked for stable "2.6.25+").
+const DASD_BLOCK: (u32, u32, u32) = (2, 6, 25);
+
 impl LinuxSpec {
     /// The release as (version, patchlevel, sublevel); an error names what is wrong.
     pub fn release_version(&self) -> Result<Option<(u32, u32, u32)>, String> {
@@ -152,6 +155,31 @@ impl LinuxSpec {
             Ok(Some(v)) => v < SEGMENTS_WITHOUT_STRUCT_PAGES,
             _ => true,
         }
+    }
+
+    /// The requests the DASD driver builds per device: `dasd_request_limit` if given, else
+    /// the kernel's: from 4.14, whose DASD driver is a blk-mq driver ("s390/dasd: blk-mq
+    /// conversion", e443343e509a), `dasd_eckd_build_alias_cp` refuses a fifth request on a
+    /// device (`DASD_ECKD_CHANQ_MAX_SIZE`, 4) and blk-mq holds it (`linux/blkmq.rs`); no limit
+    /// without a release or for older kernels (whose request-function driver the model does
+    /// not have).
+    pub fn request_limit(&self) -> u32 {
+        if let Some(n) = self.dasd_request_limit {
+            return n;
+        }
+        match self.release_version() {
+            Ok(Some(v)) if v >= BLK_MQ_DASD => crate::linux::dasd::CHANQ_MAX,
+            _ => 0,
+        }
+    }
+
+    /// Whether the DASD driver's requests pass their block device's tasklet
+    /// (`linux/dasdblock.rs`): from 2.6.25, whose driver split `struct dasd_block` (one per
+    /// volume, base and aliases) from `struct dasd_device` with its HyperPAV support
+    /// ("[S390] dasd: add hyper PAV support to DASD device driver, part 1", 8e09f21574ea).
+    /// Without a release the model's DASD driver has no such stage.
+    pub fn dasd_block_tasklet(&self) -> bool {
+        matches!(self.release_version(), Ok(Some(v)) if v >= DASD_BLOCK)
     }
 
     /// The boot parameters ask for CMMA (`cmma=on`); see [`crate::linux::cmdline::cmma`].
@@ -200,7 +228,7 @@ impl Default for LinuxSpec {
             page_cluster: default_page_cluster(),
             parameters: String::new(),
             dasd_cache: DasdCache::default(),
-            dasd_request_limit: 0,
+            dasd_request_limit: None,
             release: None,
         }
     }
@@ -209,6 +237,35 @@ impl Default for LinuxSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_release_decides_the_dasd_request_limit_and_block_tasklet_unless_given() {
+        let with = |r: Option<&str>, limit: Option<u32>| LinuxSpec {
+            release: r.map(String::from),
+            dasd_request_limit: limit,
+            ..Default::default()
+        };
+        let none = with(None, None);
+        assert_eq!(
+            (none.request_limit(), none.dasd_block_tasklet()),
+            (0, false)
+        );
+        let rhel81 = with(Some("4.18.0-147.el8.s390x"), None);
+        assert_eq!(
+            (rhel81.request_limit(), rhel81.dasd_block_tasklet()),
+            (4, true)
+        );
+        let sles11 = with(Some("2.6.32.19"), None);
+        assert_eq!(
+            (sles11.request_limit(), sles11.dasd_block_tasklet()),
+            (0, true)
+        );
+        let old = with(Some("2.6.16"), None);
+        assert_eq!((old.request_limit(), old.dasd_block_tasklet()), (0, false));
+        // Given explicitly, the limit holds whatever the release.
+        assert_eq!(with(Some("4.18.0"), Some(0)).request_limit(), 0);
+        assert_eq!(with(None, Some(4)).request_limit(), 4);
+    }
 
     #[test]
     fn sequential_extents_reach_whole_cylinders_past_the_data_capped_at_the_device_end() {

@@ -145,6 +145,18 @@ impl Dispatcher {
         1.0 + (2.0 / SMT2_CORE_CAPACITY - 1.0) * others / (n - 1) as f64
     }
 
+    /// How much longer work takes on a thread of guest `g` that runs besides the guest's
+    /// virtual CPUs running now (work done at an interrupt, e.g. a softirq, on one of them).
+    pub fn guest_slowdown(&self, g: u32) -> f64 {
+        let g = g as usize;
+        let n = self.of_guest.get(g).copied().unwrap_or(0);
+        if !self.smt || n < 2 {
+            return 1.0;
+        }
+        let others = self.on_cpu[g].min(n - 1) as f64;
+        1.0 + (2.0 / SMT2_CORE_CAPACITY - 1.0) * others / (n - 1) as f64
+    }
+
     pub fn add_vcpu(&mut self, guest: u32) -> u32 {
         if self.on_cpu.len() <= guest as usize {
             self.on_cpu.resize(guest as usize + 1, 0);

@@ -46,6 +46,9 @@ pub enum IoEvent {
     /// A guest's DASD driver starts a channel program (the completion path of the device's
     /// previous request has run): slot of the (guest, request) pair in the machine's table.
     GuestStart(u32),
+    /// The DASD block tasklet's pass ended a guest's request: slot of the (guest, task) pair
+    /// in the machine's table (the aio completion reaches the process).
+    GuestDone(u32),
     /// CP's copy of a minidisk-cache read hit ended: slot of its origin in the machine's table.
     MdcHit(u32),
 }

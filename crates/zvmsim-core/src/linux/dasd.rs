@@ -73,6 +73,9 @@ pub struct LDev {
     pub group: u32,
     /// Requests built for this device and not yet freed (dasd_eckd_private.count).
     pub count: u32,
+    /// Of those, requests whose channel program ended and that wait for the block tasklet to
+    /// free them (`free_cp` decrements the count there, not at the interrupt).
+    pub ending: u32,
     pub active: u32,
     pub queue: VecDeque<u32>,
     /// Channel programs this device ran.
@@ -91,6 +94,8 @@ pub struct LDev {
     /// Bases: the cache attribute its channel programs' Define Extent carries (set from the
     /// driver's default when the device comes online; BIODASDSATTR changes it).
     pub cache: DasdCache,
+    /// Bases: the block device's tasklet (`linux/dasdblock.rs`).
+    pub tasklet: crate::linux::dasdblock::BlockTasklet,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -134,6 +139,12 @@ pub struct DasdDriver {
     /// Requests a device may have built (`CHANQ_MAX` for the 4.18 ECKD discipline; 0: no
     /// limit, `[guests.linux] dasd_request_limit`).
     pub chanq_max: u32,
+    /// Requests pass the block device's tasklet to start and to end (`linux/dasdblock.rs`;
+    /// kernels from 2.6.25, where `struct dasd_block` came with HyperPAV support).
+    pub block_tasklet: bool,
+    /// With the tasklet: the requests built since the machine last took them (each passes
+    /// the tasklet to be handed to its device).
+    pub built: Vec<u32>,
 }
 
 impl DasdDriver {
@@ -148,6 +159,12 @@ impl DasdDriver {
     /// The driver builds at most `n` requests per device (0: no limit).
     pub fn request_limit(mut self, n: u32) -> Self {
         self.chanq_max = n;
+        self
+    }
+
+    /// Requests pass the block device's tasklet (`linux/dasdblock.rs`).
+    pub fn with_block_tasklet(mut self, on: bool) -> Self {
+        self.block_tasklet = on;
         self
     }
 
@@ -188,6 +205,7 @@ impl DasdDriver {
             path,
             group,
             count: 0,
+            ending: 0,
             active: NONE,
             queue: VecDeque::new(),
             started: 0,
@@ -197,6 +215,7 @@ impl DasdDriver {
             ssid,
             profile: crate::linux::dasdprof::DasdProfile::counting(),
             cache: self.default_cache,
+            tasklet: Default::default(),
         });
         idx
     }
@@ -346,6 +365,9 @@ impl DasdDriver {
             self.profile.start(queued);
             self.devs[b as usize].profile.start(queued);
         }
+        if self.block_tasklet {
+            self.built.push(id);
+        }
         let d = &mut self.devs[dev as usize];
         d.count += 1;
         if d.active == NONE {
@@ -411,7 +433,11 @@ impl DasdDriver {
             d.active, id,
             "completion of a request not running on its device"
         );
-        d.count -= 1;
+        if self.block_tasklet {
+            d.ending += 1;
+        } else {
+            d.count -= 1;
+        }
         d.active = NONE;
         let next = d.queue.pop_front();
         if let Some(n) = next {
@@ -421,19 +447,27 @@ impl DasdDriver {
         (r, next)
     }
 
+    /// The block tasklet ended a request that ran on device `dev`: `free_cp` frees its
+    /// channel program, and the device's count (the alias choice's measure) drops.
+    pub fn freed(&mut self, dev: u32) {
+        let d = &mut self.devs[dev as usize];
+        d.ending -= 1;
+        d.count -= 1;
+    }
+
     /// Invariants: a device runs at most one request, which is its own; counts match the
     /// queues; aliases only take requests of bases in their group.
     pub fn check(&self) -> Result<(), String> {
         let mut total = 0u32;
         for (i, d) in self.devs.iter().enumerate() {
-            let n = d.queue.len() as u32 + (d.active != NONE) as u32;
+            let n = d.queue.len() as u32 + (d.active != NONE) as u32 + d.ending;
             if n != d.count {
                 return Err(format!(
                     "0.0.{:04x}: count {} but {n} requests",
                     d.vdev, d.count
                 ));
             }
-            total += n;
+            total += n - d.ending;
             for &q in d
                 .queue
                 .iter()

@@ -8,6 +8,7 @@ pub mod cmdline;
 pub mod cmm;
 pub mod commands;
 pub mod dasd;
+pub mod dasdblock;
 pub mod dasdprof;
 pub mod dcssblk;
 pub(crate) mod filemap;

@@ -294,6 +294,12 @@ pub struct DasdSummary {
     /// their mean wait.
     pub extent_wait_pct: f64,
     pub extent_wait_ms: f64,
+    /// The DASD block tasklets (linux/dasdblock.rs) over the whole run: passes a second, time
+    /// running (% of one CPU, summed over block devices), CPU spinning for a pass running
+    /// elsewhere (% of one CPU).
+    pub block_passes_per_s: f64,
+    pub block_tasklet_busy_pct: f64,
+    pub block_tasklet_spin_pct: f64,
     /// iozone's "Children see throughput" of its write and read tests, MiB/s (when a
     /// guest runs iozone and every process finished the test).
     #[serde(skip_serializing_if = "Option::is_none")]

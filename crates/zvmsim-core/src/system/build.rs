@@ -144,6 +144,7 @@ impl Simulation {
             pending_ssch: Vec::with_capacity(64),
             burst_ssch: Vec::new(),
             deferred_ssch: Default::default(),
+            deferred_done: Default::default(),
             vdisk: super::vdisk::VdiskSystem::new(&sc.model, sc.lpar.central.pages()),
             burst_at: 0,
             burst_vcpu: 0,
@@ -382,6 +383,7 @@ impl Simulation {
                 kswapd_task,
                 cmm_task: NONE,
                 kblockd_task: NONE,
+                linux_backlog: 0,
                 swap_names,
                 swap_devs,
                 swap_x: Vec::new(),
@@ -399,7 +401,8 @@ impl Simulation {
                 cmma_requested: spec.linux.cmma(),
                 cmma_reclaimed_mark: 0,
                 dasd: crate::linux::dasd::DasdDriver::with_cache(spec.linux.dasd_cache)
-                    .request_limit(spec.linux.dasd_request_limit),
+                    .request_limit(spec.linux.request_limit())
+                    .with_block_tasklet(spec.linux.dasd_block_tasklet()),
                 lvm: wl
                     .and_then(|(_, ws)| ws.iozone.as_ref())
                     .map(crate::workload::iozone::lvm_of)

@@ -75,6 +75,12 @@ impl Simulation {
         }
         self.m.sys.cp_ns += t;
         let before = (slow != 1.0).then(|| self.cpu_charged(g));
+        // Softirq work of the guest (the DASD block tasklet) runs first in its next burst.
+        let soft = std::mem::take(&mut self.m.guests[g].linux_backlog);
+        if soft > 0 {
+            self.m.charge(g, soft, 0);
+            t += soft;
+        }
         loop {
             if self.m.disp.vcpus[vi].task == NONE {
                 match self.m.guests[g].ready.pop_front() {

@@ -32,6 +32,9 @@ pub(crate) struct Guest {
     /// The kblockd worker that reruns blk-mq's queues for the DASD driver (NONE until the
     /// driver first refuses a request).
     pub kblockd_task: u32,
+    /// Guest CPU done in softirq (the DASD block tasklet and its spin), not yet run: the
+    /// guest's next burst runs it first.
+    pub linux_backlog: u64,
     /// The swap devices (device indices); slot s is on `swap_devs[s % len]` (equal priorities:
     /// Linux spreads pages round robin).
     pub swap_devs: Vec<u32>,
@@ -163,12 +166,14 @@ pub(crate) struct Machine {
     pub io_cost: crate::config::io::IoCost,
     /// Channel programs (guest, DASD request) the running burst's io_submit built; when the
     /// burst has run they move to its virtual CPU's list in `burst_ssch`.
-    pub pending_ssch: Vec<(u32, u32)>,
+    pub pending_ssch: Vec<(u32, u32, bool)>,
     /// Per virtual CPU, the channel programs its current burst built, started when that burst
     /// ends: the SSCH comes after the CPU that built it, not at another virtual CPU's end.
-    pub burst_ssch: Vec<Vec<(u32, u32)>>,
+    pub burst_ssch: Vec<Vec<(u32, u32, bool)>>,
     /// Channel-program starts (guest, request) waiting for their device's completion path.
     pub deferred_ssch: Slots<(u32, u32)>,
+    /// aio completions (guest, task) waiting for the block tasklet's pass.
+    pub deferred_done: Slots<(u32, u32, u32, u32)>,
     /// Virtual disks in storage, their limits and the lock their I/O passes.
     pub vdisk: super::vdisk::VdiskSystem,
     /// When the running burst's current step started (the burst's start plus the IFL time

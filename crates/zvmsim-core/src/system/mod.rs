@@ -15,6 +15,8 @@ mod dasd_bad_tests;
 #[cfg(test)]
 mod dasd_tests;
 mod dasd_view;
+#[cfg(test)]
+mod dasdblock_tests;
 mod dasdio;
 #[cfg(test)]
 mod dbench_tests;
@@ -201,6 +203,10 @@ impl Simulation {
             Event::Io(IoEvent::GuestStart(slot)) => {
                 let (g, req) = self.m.deferred_ssch.take(slot);
                 self.m.guest_ssch(g, req);
+            }
+            Event::Io(IoEvent::GuestDone(slot)) => {
+                let (g, task, dev, base) = self.m.deferred_done.take(slot);
+                self.block_done(g, task, dev, base);
             }
             Event::Monitor(MonitorEvent::PrimingEnd) => self.start_measuring(),
             Event::Monitor(MonitorEvent::IntervalEnd) => self.close_interval(),

@@ -225,7 +225,7 @@ impl Iozone {
         };
         let cp = match start {
             Some(d) => {
-                k.pending_ssch.push((g as u32, req));
+                k.pending_ssch.push((g as u32, req, true));
                 k.ssch_cost(g, d, pages)
             }
             None => 0,
