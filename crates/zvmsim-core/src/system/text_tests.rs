@@ -129,17 +129,23 @@ fn xip_text_is_one_shared_copy_in_no_page_cache() {
     assert_eq!(last.dcss_dasd_pages, Some(0));
 }
 
-#[test]
-fn minidisk_text_is_read_into_every_guests_page_cache() {
+/// The scenario with the text on the `use = "files"` minidisks (no `files_on`) and without
+/// its console commands.
+fn minidisk_text() -> String {
     let text: String = TEXT
         .lines()
         .filter(|l| !l.starts_with("files_on"))
         .collect::<Vec<_>>()
         .join("\n");
-    let text = match text.find("[[console]]") {
+    match text.find("[[console]]") {
         Some(i) => text[..i].to_string(),
         None => text,
-    };
+    }
+}
+
+#[test]
+fn minidisk_text_is_read_into_every_guests_page_cache() {
+    let text = minidisk_text();
     let mut s = sim(&text);
     s.run();
     s.check_invariants().unwrap();
@@ -179,15 +185,7 @@ fn text_on_minidisks_too_small_or_more_refs_than_steps_is_refused() {
 /// readahead window), however spread the references are.
 #[test]
 fn requests_run_only_the_runtime_part_of_the_file_set() {
-    let text: String = TEXT
-        .lines()
-        .filter(|l| !l.starts_with("files_on"))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let text = match text.find("[[console]]") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    };
+    let text = minidisk_text();
     let text = text.replace("size = \"16M\"", "size = \"16M\"\nruntime = \"2M\"");
     let mut s = sim(&text);
     s.run();
