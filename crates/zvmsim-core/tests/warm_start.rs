@@ -104,3 +104,66 @@ fn a_shorter_history_leaves_fewer_kept_slots() {
     // Pages that have not yet had a long gap have never left memory, so hold no slot.
     assert!(b < a, "2 minutes: {b}, unlimited: {a}");
 }
+
+/// SMALL with two idle guests of 64 MB that had used `used` (none: all of it), on a central
+/// storage large enough that nothing pages.
+fn with_idle(used: Option<&str>) -> Simulation {
+    let linux = match used {
+        Some(u) => format!("{{ kernel = \"8M\", min_free = \"2M\", used = \"{u}\" }}"),
+        None => "{ kernel = \"8M\", min_free = \"2M\" }".into(),
+    };
+    let idle = format!(
+        "[[guests]]\nname = \"IDL%02d\"\ncount = 2\nstorage = \"64M\"\nvcpus = 1\nlinux = {linux}\n\n[workloads.db]"
+    );
+    let text = common::with("[workloads.db]", &idle);
+    let mut sim = Simulation::from_toml(&text, "t.toml", None, &["lpar.central=1G".into()])
+        .expect("valid");
+    sim.run();
+    sim.check_invariants().expect("consistent");
+    sim
+}
+
+/// An idle guest's pages resident in the last interval (nothing pages here).
+fn idle_resident(sim: &Simulation) -> u64 {
+    let rows = sim.guest_rows();
+    let last = rows.iter().map(|r| r.interval).max().expect("rows");
+    rows.iter()
+        .find(|r| r.interval == last && r.guest == "IDL01")
+        .map(|r| r.resident_pages + r.pages_xstor)
+        .expect("IDL01's row")
+}
+
+#[test]
+fn an_idle_guest_uses_only_what_it_had_used_and_the_rest_costs_no_frame() {
+    // Without `used` the warm start has the idle guest use all of its storage: 64 MB.
+    assert_eq!(idle_resident(&with_idle(None)), 64 * 256);
+    // With it, CP backs 24 MB: the kernel and the free pages Linux had handed out.
+    let part = with_idle(Some("24M"));
+    assert_eq!(idle_resident(&part), 24 * 256);
+    // The busy guests are unchanged by the idle guests' footprint.
+    let busy = |s: &Simulation| {
+        s.guest_rows()
+            .iter()
+            .filter(|r| r.guest.starts_with("LNX"))
+            .map(|r| r.tx)
+            .sum::<u64>()
+    };
+    assert_eq!(busy(&part), busy(&with_idle(None)));
+}
+
+#[test]
+fn used_outside_the_kernel_and_the_storage_is_a_located_error() {
+    for bad in ["129M", "4M"] {
+        let text = common::with(
+            "linux = { kernel = \"8M\", min_free = \"2M\" }",
+            &format!("linux = {{ kernel = \"8M\", min_free = \"2M\", used = \"{bad}\" }}"),
+        );
+        let msg = common::err(&text).to_string();
+        let line = common::line_of(&text, "used =");
+        assert!(msg.contains(&format!("t.toml:{line}:")), "{msg}");
+        assert!(
+            msg.contains("linux.used") && msg.contains("between the kernel's 8M and guest storage 128M"),
+            "{msg}"
+        );
+    }
+}

@@ -51,6 +51,16 @@ pub struct LinuxSpec {
     /// up to mem=, seed 001). See [`LinuxSpec::maps_absent_memory`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub release: Option<String>,
+    /// The storage this Linux had used when the run starts: kernel, programs, page cache,
+    /// and the free pages it had handed out since IPL (what INDICATE USER shows as the
+    /// guest's resident and paged-out pages together). CP never backed the rest, so it costs
+    /// no frame, no slot, and here no memory. The pages the guest's workload holds (its
+    /// shared memory, its page cache at the warm start) count as used whatever this says;
+    /// the guest may use more as it runs. Absent: all of its storage (a Linux that has run for
+    /// a while has filled its memory with page cache). Left out of the serialized scenario
+    /// when absent, so that existing scenarios keep their hash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub used: Option<Size>,
 }
 
 /// A DASD's cache attribute: the caching mode its channel programs' Define Extent asks the
@@ -187,6 +197,12 @@ impl LinuxSpec {
         crate::linux::cmdline::cmma(&self.parameters)
     }
 
+    /// The guest pages Linux had used when the run starts, in a guest of `storage_pages`
+    /// (`used`, else all of them).
+    pub fn used_pages(&self, storage_pages: u64) -> u64 {
+        self.used.map_or(storage_pages, |u| u.pages().min(storage_pages))
+    }
+
     /// The kernel's pages in a guest of `storage_pages`: `kernel`, and the memory map of a
     /// `mem=` above the storage (see [`crate::linux::cmdline::mem_map_extra`]).
     pub fn kernel_pages(&self, storage_pages: u64) -> u64 {
@@ -230,6 +246,7 @@ impl Default for LinuxSpec {
             dasd_cache: DasdCache::default(),
             dasd_request_limit: None,
             release: None,
+            used: None,
         }
     }
 }

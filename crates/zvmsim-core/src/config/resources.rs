@@ -78,12 +78,29 @@ pub fn estimate(s: &Scenario) -> Estimate {
             drivers.push((field, bytes));
         }
     };
+    // Frames and slots are handed out lowest first and reused once freed, so their tables
+    // are written no further than the most ever in use: at most the guest pages ever used,
+    // unless CP may also fill frames with data of its own (minidisk cache, saved segments,
+    // VDISK), which the scenario may ask for.
+    let touched: u64 = s
+        .guests
+        .iter()
+        .map(|g| u64::from(g.count).saturating_mul(guest_pages_used(g)))
+        .fold(0, u64::saturating_add);
+    let bound = if cp_may_own_frames(s) {
+        u64::MAX
+    } else {
+        touched
+    };
     let aging = s.lpar.zvm_level.has_agelist();
     let per_frame = CP_PER_FRAME + if aging { AGING_PER_FRAME } else { 0 };
-    add("lpar.central".into(), s.lpar.central.pages() * per_frame);
+    add(
+        "lpar.central".into(),
+        s.lpar.central.pages().min(bound) * per_frame,
+    );
     add(
         "lpar.expanded".into(),
-        s.lpar.expanded.pages() * CP_PER_XSTOR_BLOCK,
+        s.lpar.expanded.pages().min(bound) * CP_PER_XSTOR_BLOCK,
     );
     let slots_field = if s.paging.slots.is_some() {
         "paging.slots"
@@ -92,7 +109,7 @@ pub fn estimate(s: &Scenario) -> Estimate {
     };
     add(
         slots_field.into(),
-        s.paging_slots().saturating_mul(CP_PER_SLOT),
+        s.paging_slots().min(bound).saturating_mul(CP_PER_SLOT),
     );
     let mut guests: u64 = 0;
     for (i, g) in s.guests.iter().enumerate() {
@@ -105,9 +122,18 @@ pub fn estimate(s: &Scenario) -> Estimate {
         } else {
             IDLE_POOL_PAGE_EIGHTHS
         };
+        // The page words of storage never used are never written, but only in whole host
+        // pages of words (2 MB with transparent huge pages): a used part is rounded up to
+        // whole runs, plus one where it does not start on a run's boundary.
+        let used = guest_pages_used(g);
+        let words = if used < pages {
+            (used.div_ceil(WORDS_PER_RUN) + 1).saturating_mul(WORDS_PER_RUN).min(pages)
+        } else {
+            pages
+        };
         add(
             format!("guests[{i}].storage"),
-            n.saturating_mul(pages * CP_PER_PAGE + pool * pool_eighths / 8),
+            n.saturating_mul(words * CP_PER_PAGE + pool * pool_eighths / 8),
         );
         add(
             format!("guests[{i}].linux.swap"),
@@ -148,6 +174,38 @@ pub fn estimate(s: &Scenario) -> Estimate {
         .iter()
         .fold(BASE_BYTES, |acc, d| acc.saturating_add(d.1));
     Estimate { bytes, drivers }
+}
+
+/// Page words in a 2 MB host page (engine/huge.rs maps the page-word array with them).
+const WORDS_PER_RUN: u64 = (2 << 20) / 8;
+
+/// The guest pages a guest of `g` may use in the run: all of its storage when it runs a
+/// workload (it may go on to fill its memory with page cache), else what it had used at the
+/// start (`[guests.linux] used`), which an idle guest never leaves.
+fn guest_pages_used(g: &crate::config::scenario::GuestSpec) -> u64 {
+    let pages = g.storage.pages();
+    match g.workload {
+        Some(_) => pages,
+        None => g.linux.used_pages(pages),
+    }
+}
+
+/// Whether the scenario may have CP hold data of its own in frames beside guest pages: shared
+/// minidisks (minidisk cache), directory statements (minidisks, saved segments), a spool
+/// (saved segments), or a console command other than a query.
+fn cp_may_own_frames(s: &Scenario) -> bool {
+    let query = |c: &str| {
+        let verb = c.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
+        ["Q", "QU", "QUE", "QUER", "QUERY", "IND", "INDI", "INDIC", "INDICA", "INDICAT", "INDICATE"]
+            .contains(&verb.as_str())
+    };
+    s.spool.is_some()
+        || s.guests
+            .iter()
+            .any(|g| !g.directory.is_empty() || g.dasd.iter().any(|d| d.shared))
+        || s.console.iter().any(|c| {
+            c.linux.is_some() || c.cms.is_some() || c.cp.as_deref().is_some_and(|x| !query(x))
+        })
 }
 
 /// Memory this machine can give a run: MemAvailable of /proc/meminfo (None elsewhere).

@@ -197,6 +197,18 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 ),
             );
         }
+        if let Some(u) = g.linux.used {
+            if u.pages() > g.storage.pages() || u.pages() < kernel {
+                return err(
+                    &f("linux.used"),
+                    format!(
+                        "used {u} must lie between the kernel's {} and guest storage {}",
+                        crate::config::units::Size(kernel * 4096),
+                        g.storage
+                    ),
+                );
+            }
+        }
         if let Err(e) = g.linux.release_version() {
             return err(&f("linux.release"), e);
         }

@@ -98,6 +98,9 @@ pub struct LinuxMemory {
     /// pages ends this, counting every anonymous page as referenced, as it must have been
     /// to stay resident.
     pub(super) identity: bool,
+    /// Guest pages used before the run (`[guests.linux] used`): the warm start touches no
+    /// free page at or above it.
+    pub used: u32,
     /// The reclaim clock's hand (a pool page).
     pub(super) hand: u32,
     pub min: u32,
@@ -168,6 +171,7 @@ impl LinuxMemory {
             swap_free: crate::engine::freelist::FreePages::all(swap),
             areas: super::swap_areas::SwapAreas::with_static(swap, 1),
             identity: false,
+            used: pages,
             hand: 0,
             min: min_free,
             low: pages_low(min_free),
@@ -211,11 +215,14 @@ impl LinuxMemory {
         }
     }
 
-    /// Runs [lo, hi) of pool pages that hold file pages or are free (not anonymous memory).
+    /// Runs [lo, hi) of pool pages that hold file pages, or are free and lie below `used`
+    /// (free pages above it the guest never touched): what the warm start has the guest use
+    /// besides its anonymous memory and kernel.
     pub fn file_or_free_runs(&self) -> Vec<(u32, u32)> {
         let mut runs: Vec<(u32, u32)> = Vec::new();
+        let used = self.used.saturating_sub(self.kernel) as usize;
         for (i, o) in self.pool.iter().enumerate() {
-            if (o != FREE && o & ANON != 0) || o == BALLOON {
+            if (o != FREE && o & ANON != 0) || o == BALLOON || (o == FREE && i >= used) {
                 continue;
             }
             let i = i as u32;

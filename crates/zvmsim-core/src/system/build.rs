@@ -196,6 +196,7 @@ impl Simulation {
                 spec.linux.min_free.pages() as u32,
                 spec.linux.swap.pages(),
             );
+            mem.used = spec.linux.used_pages(pages as u64) as u32;
             mem.swappiness = spec.linux.swappiness;
             mem.page_cluster = spec.linux.page_cluster;
             // The program text's file pages are mapped into the server (its executable and

@@ -123,3 +123,34 @@ fn a_dbench_run_is_bounded_by_its_cpu_per_operation() {
     let e = zvmsim_core::config::resources::check_events(&sc, &src).unwrap_err();
     assert_eq!(e.field, "run.measure", "{e}");
 }
+
+const SCALE_4TB: &str = include_str!("../../../../scenarios/scale/4tb-1000x8g.toml");
+
+/// Issue 14's 4 TB case: 100 busy and 900 idle guests of 8 GB. Idle guests that filled their
+/// memory need every page word, frame and paging slot; idle guests that had used 2 GB each
+/// leave most words unwritten and use fewer frames than the LPAR has, and the estimate falls
+/// under this machine's 24 GB.
+#[test]
+fn idle_guests_cost_only_the_storage_they_had_used() {
+    let gb = |used: Option<&str>| {
+        let sets: Vec<String> = used
+            .map(|u| vec![format!("guests[1].linux.used={u}")])
+            .unwrap_or_default();
+        let (sc, _) = parse(SCALE_4TB, "4tb-1000x8g.toml", &sets).expect("valid");
+        estimate(&sc).bytes as f64 / (1u64 << 30) as f64
+    };
+    let all = gb(None);
+    assert!((42.0..46.0).contains(&all), "{all}");
+    assert_eq!(gb(Some("8G")), all, "used = all of its storage is the default");
+    let two = gb(Some("2G"));
+    assert!(two < 24.0 && two > gb(Some("1G")), "{two}");
+    // The frames are bounded by the pages used (100 x 8 GB + 900 x 2 GB of 4 TB).
+    let (sc, _) = parse(SCALE_4TB, "t.toml", &["guests[1].linux.used=2G".into()]).expect("valid");
+    let frames = estimate(&sc)
+        .drivers
+        .iter()
+        .find(|d| d.0 == "lpar.central")
+        .map(|d| d.1)
+        .expect("frames");
+    assert_eq!(frames, (100 * (8u64 << 18) + 900 * (2u64 << 18)) * 12);
+}
