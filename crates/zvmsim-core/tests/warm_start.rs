@@ -116,8 +116,8 @@ fn with_idle(used: Option<&str>) -> Simulation {
         "[[guests]]\nname = \"IDL%02d\"\ncount = 2\nstorage = \"64M\"\nvcpus = 1\nlinux = {linux}\n\n[workloads.db]"
     );
     let text = common::with("[workloads.db]", &idle);
-    let mut sim = Simulation::from_toml(&text, "t.toml", None, &["lpar.central=1G".into()])
-        .expect("valid");
+    let mut sim =
+        Simulation::from_toml(&text, "t.toml", None, &["lpar.central=1G".into()]).expect("valid");
     sim.run();
     sim.check_invariants().expect("consistent");
     sim
@@ -162,7 +162,8 @@ fn used_outside_the_kernel_and_the_storage_is_a_located_error() {
         let line = common::line_of(&text, "used =");
         assert!(msg.contains(&format!("t.toml:{line}:")), "{msg}");
         assert!(
-            msg.contains("linux.used") && msg.contains("between the kernel's 8M and guest storage 128M"),
+            msg.contains("linux.used")
+                && msg.contains("between the kernel's 8M and guest storage 128M"),
             "{msg}"
         );
     }

@@ -186,6 +186,14 @@ fn check(
         .iter()
         .map(|g| sc.guests[g.spec_index].storage.pages())
         .sum();
+    // What the guests had used when the run starts ([guests.linux] used; all by default).
+    let used: u64 = guests
+        .iter()
+        .map(|g| {
+            let spec = &sc.guests[g.spec_index];
+            spec.linux.used_pages(spec.storage.pages())
+        })
+        .sum();
     let desc = serde_json::json!({
         "name": sc.name,
         "zvm_level": sc.lpar.zvm_level.as_str(),
@@ -194,6 +202,7 @@ fn check(
         "expanded": sc.lpar.expanded.to_string(),
         "guests": guests.len(),
         "guest_pages": pages,
+        "guest_pages_used": used,
         "planned_overcommit_pct": 100.0 * pages as f64 / sc.lpar.central.pages().max(1) as f64 - 100.0,
         "end_s": sc.end_ns() as f64 / 1e9,
         "console_commands": sc.console.len(),

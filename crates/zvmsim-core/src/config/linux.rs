@@ -200,7 +200,8 @@ impl LinuxSpec {
     /// The guest pages Linux had used when the run starts, in a guest of `storage_pages`
     /// (`used`, else all of them).
     pub fn used_pages(&self, storage_pages: u64) -> u64 {
-        self.used.map_or(storage_pages, |u| u.pages().min(storage_pages))
+        self.used
+            .map_or(storage_pages, |u| u.pages().min(storage_pages))
     }
 
     /// The kernel's pages in a guest of `storage_pages`: `kernel`, and the memory map of a

@@ -127,7 +127,9 @@ pub fn estimate(s: &Scenario) -> Estimate {
         // whole runs, plus one where it does not start on a run's boundary.
         let used = guest_pages_used(g);
         let words = if used < pages {
-            (used.div_ceil(WORDS_PER_RUN) + 1).saturating_mul(WORDS_PER_RUN).min(pages)
+            (used.div_ceil(WORDS_PER_RUN) + 1)
+                .saturating_mul(WORDS_PER_RUN)
+                .min(pages)
         } else {
             pages
         };
@@ -195,9 +197,16 @@ fn guest_pages_used(g: &crate::config::scenario::GuestSpec) -> u64 {
 /// (saved segments), or a console command other than a query.
 fn cp_may_own_frames(s: &Scenario) -> bool {
     let query = |c: &str| {
-        let verb = c.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
-        ["Q", "QU", "QUE", "QUER", "QUERY", "IND", "INDI", "INDIC", "INDICA", "INDICAT", "INDICATE"]
-            .contains(&verb.as_str())
+        let verb = c
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_uppercase();
+        [
+            "Q", "QU", "QUE", "QUER", "QUERY", "IND", "INDI", "INDIC", "INDICA", "INDICAT",
+            "INDICATE",
+        ]
+        .contains(&verb.as_str())
     };
     s.spool.is_some()
         || s.guests

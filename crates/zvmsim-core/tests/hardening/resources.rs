@@ -141,7 +141,11 @@ fn idle_guests_cost_only_the_storage_they_had_used() {
     };
     let all = gb(None);
     assert!((42.0..46.0).contains(&all), "{all}");
-    assert_eq!(gb(Some("8G")), all, "used = all of its storage is the default");
+    assert_eq!(
+        gb(Some("8G")),
+        all,
+        "used = all of its storage is the default"
+    );
     let two = gb(Some("2G"));
     assert!(two < 24.0 && two > gb(Some("1G")), "{two}");
     // The frames are bounded by the pages used (100 x 8 GB + 900 x 2 GB of 4 TB).
