@@ -6,6 +6,21 @@
 //! (84 MB at 80 GB, 134 MB with the doubling of its growth). The order things are handed out
 //! in is that of a single list holding the untouched run beneath the stack.
 
+/// Free pages gathered in increasing order, as runs [lo, hi), for [`FreePages::from_runs`].
+#[derive(Debug, Default)]
+pub(crate) struct FreeRuns(Vec<(u32, u32)>);
+
+impl FreeRuns {
+    /// Page `i`, above every page pushed so far, is free.
+    #[inline]
+    pub(crate) fn push(&mut self, i: u32) {
+        match self.0.last_mut() {
+            Some(r) if r.1 == i => r.1 = i + 1,
+            _ => self.0.push((i, i + 1)),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub(crate) struct FreePages {
     stack: Vec<u32>,
@@ -16,18 +31,31 @@ pub(crate) struct FreePages {
 
 impl FreePages {
     /// The free pages `ascending` (pool indexes in increasing order), handed out lowest first.
+    #[cfg(test)]
     pub(crate) fn from_ascending(ascending: impl Iterator<Item = u32>, pool_len: u32) -> Self {
-        let mut stack: Vec<u32> = ascending.collect();
-        // The trailing run that ends at the top of the pool needs no entries.
-        let mut next = pool_len;
-        while stack.last() == Some(&(next.wrapping_sub(1))) && next > 0 {
-            stack.pop();
-            next -= 1;
+        let mut runs = FreeRuns::default();
+        ascending.for_each(|i| runs.push(i));
+        Self::from_runs(runs, pool_len)
+    }
+
+    /// The free pages of `runs`, handed out lowest first. A run that ends at the top of the
+    /// pool needs no entries: an idle guest's free list is one run, and collecting its pages
+    /// one by one wrote 4 bytes a pool page that were dropped at once (set-up time: the host
+    /// clears each page of such a buffer on first touch).
+    pub(crate) fn from_runs(runs: FreeRuns, pool_len: u32) -> Self {
+        let mut runs = runs.0;
+        let next = match runs.last() {
+            Some(&(lo, hi)) if hi == pool_len => {
+                runs.pop();
+                lo
+            }
+            _ => pool_len,
+        };
+        let n: usize = runs.iter().map(|r| (r.1 - r.0) as usize).sum();
+        let mut stack = Vec::with_capacity(n);
+        for &(lo, hi) in runs.iter().rev() {
+            stack.extend((lo..hi).rev());
         }
-        // The pages of the run were written before they were popped: give them back (an idle
-        // guest's free list would keep 4 bytes a pool page, 1.8 GB for scale/1000guests).
-        stack.shrink_to_fit();
-        stack.reverse();
         FreePages {
             stack,
             next,

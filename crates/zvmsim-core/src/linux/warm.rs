@@ -86,7 +86,7 @@ impl LinuxMemory {
         let room = n as u64 - self.anon_resident;
         let cached = room.saturating_sub(self.high as u64);
         let mut i = 0u32;
-        let mut free = Vec::new();
+        let mut free = crate::engine::freelist::FreeRuns::default();
         // The blocks come at random: each is drawn WARM_AHEAD places early and its entry asked
         // for, so that the writes' misses overlap. Every i below `cached` is drawn once, in
         // order, as before (there are at least `cached` free pool pages).
@@ -95,7 +95,8 @@ impl LinuxMemory {
         // no rehash of the whole cache when the run grows it past the warm start's size. It
         // can never hold more than the file's blocks (an idle guest has none: 4 bytes a pool
         // page written for nothing, 2.7 GB for the 900 idle guests of scale/1000guests).
-        self.pc.reserve(room.min(self.pc.blocks() as u64), &self.pool);
+        self.pc
+            .reserve(room.min(self.pc.blocks() as u64), &self.pool);
         let mut ahead = std::collections::VecDeque::with_capacity(WARM_AHEAD);
         let mut drawn = 0u32;
         for idx in 0..n {
@@ -123,7 +124,7 @@ impl LinuxMemory {
             }
             free.push(idx);
         }
-        self.free = crate::engine::freelist::FreePages::from_ascending(free.into_iter(), n);
+        self.free = crate::engine::freelist::FreePages::from_runs(free, n);
     }
 }
 
