@@ -96,7 +96,11 @@ cp = "DEF VFB-512 AS 2000 BLK 2097152"
 [[console]]
 at = "200ms"
 user = "LNX001"
-linux = "mkswap /dev/dasdb"
+linux = "mkswap /dev/dasdb1"
+[[console]]
+at = "210ms"
+user = "LNX001"
+linux = "swapon /dev/dasdb1"
 "#;
 
 const CMM: &str = r#"
@@ -142,7 +146,7 @@ name = "LNX001"
 storage = "256M"
 workload = "was"
 dasd = [{ use = "swap", model = "3390-3", count = 1, partition = 2 }]
-linux = { kernel = "32M", min_free = "2M", swap = "200M", parameters = "mem=1G" }
+linux = { kernel = "32M", min_free = "2M", swap = "200M", parameters = "mem=2G" }
 [workloads.was]
 kind = "appserver"
 users = 4
@@ -197,7 +201,7 @@ pub(super) const BASES: &[Base] = &[
         text: SWAP,
         guest: "LNX001",
         vdev: "2000",
-        dev: "/dev/dasda",
+        dev: "/dev/dasdb",
         bus: "0.0.2000",
     },
     Base {

@@ -33,38 +33,11 @@ pub(super) struct Input {
     pub(super) text: String,
 }
 
-/// Operands a careless user types after a verb or an operand.
-const GARBAGE: &[&str] = &[
-    "FROB",
-    "0",
-    "-1",
-    "FFFF",
-    "10000",
-    "FFFF-0000",
-    "99999999999999999999",
-    "ALL",
-    "*",
-    "=",
-    "(",
-];
+/// Operands a careless user types after a verb or an operand, `|`-separated.
+const GARBAGE: &str = "FROB|0|-1|FFFF|10000|FFFF-0000|99999999999999999999|ALL|*|=|(";
 
-/// Numbers for sysctls, /proc and /sys files.
-const NUMBERS: &[&str] = &[
-    "0",
-    "-1",
-    "1",
-    "100",
-    "101",
-    "4294967296",
-    "18446744073709551616",
-    "-9223372036854775809",
-    "abc",
-    "1.5",
-    "0x10",
-    "''",
-    "\"5 5\"",
-    "1 2 3",
-];
+/// Numbers for sysctls, /proc and /sys files, `|`-separated.
+const NUMBERS: &str = "0|-1|1|100|101|4294967296|18446744073709551616|-9223372036854775809|abc|1.5|0x10|''|\"5 5\"|1 2 3";
 
 /// Every catalogued CP verb and operand, alone, abbreviated, lower case and with garbage.
 pub(super) fn cp_catalog(user: &str) -> Vec<Input> {
@@ -80,7 +53,7 @@ pub(super) fn cp_catalog(user: &str) -> Vec<Input> {
         let name = v.word.name;
         push(name.to_string());
         push(v.word.abbreviation().to_ascii_lowercase());
-        push(format!("{name} {}", GARBAGE[0]));
+        push(format!("{name} FROB"));
         let ops: &[Word] = match v.operands {
             Operands::Any => &[],
             Operands::Strict { words, .. } | Operands::Open { words, .. } => words,
@@ -92,7 +65,7 @@ pub(super) fn cp_catalog(user: &str) -> Vec<Input> {
                 v.word.abbreviation(),
                 op.abbreviation().to_ascii_lowercase()
             ));
-            for g in GARBAGE {
+            for g in GARBAGE.split('|') {
                 push(format!("{name} {} {g}", op.name));
             }
         }
@@ -327,6 +300,13 @@ pub(super) fn cp_forms(guest: &str, vdev: &str) -> Vec<String> {
             "DEF VFB-512 AS {v} BLK 1000",
             "XAUTOLOG {g}",
             "SMSG {g} HELLO",
+            "DEFSEG SWAPPING 40000-40FFF SN",
+            "DEFSEG SWAPPING 40000-40FFF SR",
+            "SAVESEG SWAPPING",
+            "SAVESEG SWAPPING SWAPPING",
+            "Q NSS NAME SWAPPING MAP",
+            "PURGE NSS NAME SWAPPING",
+            "PURGE NSS NAME SWAPPING FROB",
         ]
         .iter()
         .map(|s| s.replace("{g}", guest).replace("{v}", vdev)),
@@ -366,7 +346,7 @@ pub(super) fn linux_forms(dev: &str, bus: &str) -> Vec<String> {
         "/sys/devices/dcssblk/add",
         "/sys/devices/dcssblk/remove",
     ] {
-        for n in NUMBERS {
+        for n in NUMBERS.split('|') {
             v.push(format!("echo {n} > {f}"));
         }
         v.push(format!("echo > {f}"));
@@ -386,7 +366,7 @@ pub(super) fn linux_forms(dev: &str, bus: &str) -> Vec<String> {
         v.push(format!("sysctl {k}"));
         v.push(format!("sysctl -w {k}"));
         v.push(format!("sysctl -w {k}="));
-        for n in NUMBERS {
+        for n in NUMBERS.split('|') {
             v.push(format!("sysctl -w {k}={n}"));
         }
         v.push(format!("sysctl {k}=5"));
@@ -576,6 +556,20 @@ pub(super) fn linux_forms(dev: &str, bus: &str) -> Vec<String> {
         "pvpath -p 9 -ey {d}1",
         "pvpath -p 0 -en {d}1",
         "mount {d}1 /mnt",
+        "echo SWAPPING > /sys/devices/dcssblk/add",
+        "echo SWAPPING:SWAPPING > /sys/devices/dcssblk/add",
+        "echo swapping > /sys/devices/dcssblk/remove",
+        "echo 2 > /sys/devices/dcssblk/SWAPPING/save",
+        "echo 1 > /sys/devices/dcssblk/SWAPPING/shared",
+        "echo 0 > /sys/devices/dcssblk/SWAPPING/shared",
+        "cat /sys/devices/dcssblk/SWAPPING/seglist",
+        "mkswap /dev/dcssblk0",
+        "swapon /dev/dcssblk0",
+        "swapon -p 99999 /dev/dcssblk0",
+        "mount -o xip /dev/dcssblk0 /mnt",
+        "swapoff /dev/dcssblk0 /dev/dcssblk0",
+        "echo SWAPPING > /sys/devices/dcssblk/remove",
+        "echo 1 > /sys/devices/dcssblk/SWAPPING/save",
     ] {
         v.push(s.replace("{d}", dev).replace("{b}", bus));
     }
