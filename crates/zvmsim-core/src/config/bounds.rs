@@ -44,6 +44,10 @@ const MAX_PAGING_BLOCK: u32 = 64;
 /// 7.3's 4 TB of central storage, IBM's sizing guideline for paging space).
 pub const MAX_PAGING_SLOTS: u64 = crate::cp::storage::MAX_SLOTS;
 
+/// Users of one workload over all its guests: each keeps its state and a pending event, built
+/// before the run (zvmsim's bound, an inference: a thousand guests of a thousand users).
+pub const MAX_USERS: u64 = 1 << 20;
+
 pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     check_run(s, src)?;
     check_paging(s, src)?;
@@ -74,6 +78,25 @@ pub fn check_counts(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 crate::config::units::Size(pages.saturating_mul(4096))
             ),
         ));
+    }
+    for (name, w) in &s.workloads {
+        let guests: u64 = s
+            .guests
+            .iter()
+            .filter(|g| g.workload.as_deref() == Some(name.as_str()))
+            .map(|g| g.count as u64)
+            .sum();
+        let (field, users) = match (w.users, w.users_total) {
+            (Some(u), _) => ("users", u as u64 * guests),
+            (None, Some(t)) => ("users_total", t as u64),
+            (None, None) => continue,
+        };
+        if users > MAX_USERS {
+            return Err(src.error(
+                &format!("workloads.{name}.{field}"),
+                format!("{users} users in all: zvmsim simulates at most {MAX_USERS} per workload (its own bound)"),
+            ));
+        }
     }
     for (i, g) in s.guests.iter().enumerate() {
         let last = g.first as u64 + (g.count as u64).saturating_sub(1);
@@ -109,7 +132,27 @@ fn pattern_width(name: &str) -> Option<u64> {
     Some(digits.parse().unwrap_or(u64::MAX))
 }
 
+/// CP-owned volumes (paging and spool): SYSTEM CONFIG's CP_OWNED list has slots 1 to 255
+/// (CP Planning and Administration, CP_OWNED statement).
+pub const MAX_CP_OWNED: u64 = 255;
+
 fn check_paging(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
+    let owned = |v: &[crate::config::scenario::VolumeSet]| -> u64 {
+        v.iter().map(|x| x.count as u64).sum()
+    };
+    let paging = owned(&s.paging.volumes);
+    let spool = s.spool.as_ref().map_or(0, |x| owned(&x.volumes));
+    if paging + spool > MAX_CP_OWNED {
+        let field = if spool > 0 {
+            "spool.volumes"
+        } else {
+            "paging.volumes"
+        };
+        return Err(src.error(
+            field,
+            format!("{paging} paging and {spool} spool volumes: CP owns at most {MAX_CP_OWNED} (SYSTEM CONFIG CP_OWNED slots 1-255)"),
+        ));
+    }
     let slots = s.paging_slots();
     if slots > MAX_PAGING_SLOTS {
         let field = if s.paging.slots.is_some() {

@@ -170,6 +170,21 @@ impl FioSpec {
         if self.jobs == 0 || self.numjobs == 0 || self.nrfiles == 0 {
             return Err("jobs, numjobs and nrfiles must be at least 1".into());
         }
+        // fio starts at most FIO_MAX_JOBS (4096) processes in one run (fio.h; inference that
+        // the studies' release has the same limit); the files are zvmsim's bound (memory).
+        let procs = self.jobs as u64 * self.numjobs as u64;
+        if procs > 4096 {
+            return Err(format!(
+                "jobs {} x numjobs {} is {procs} processes; fio runs at most 4096",
+                self.jobs, self.numjobs
+            ));
+        }
+        if procs * self.nrfiles as u64 > 1 << 20 {
+            return Err(format!(
+                "{procs} processes x nrfiles {} is over zvmsim's bound of 1048576 files",
+                self.nrfiles
+            ));
+        }
         if self.iodepth == 0 || self.iodepth > 4096 {
             return Err(format!("iodepth {} is outside 1..4096", self.iodepth));
         }

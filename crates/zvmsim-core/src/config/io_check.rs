@@ -15,6 +15,20 @@ pub fn check(io: &IoSpec) -> Result<(), String> {
         if f.chpids == 0 {
             return Err("io.fcp.chpids: 0 FCP channels reach no LUN; give at least 1".into());
         }
+        // A CHPID is one byte: an LPAR has at most 256 channel paths.
+        if f.chpids > 256 {
+            return Err(format!(
+                "io.fcp.chpids: {} channels; CHPIDs are one byte, 00 to FF (at most 256)",
+                f.chpids
+            ));
+        }
+        // Each command slot takes a device number (io/fcp.rs): 0000-FFFF.
+        if f.queue_depth > 65_536 {
+            return Err(format!(
+                "io.fcp.queue_depth: {} commands per LUN; each takes a device number, 0000-FFFF",
+                f.queue_depth
+            ));
+        }
         if f.queue_depth == 0 {
             return Err(
                 "io.fcp.queue_depth: zfcp with 0 commands in flight runs none; give at least 1"
@@ -56,6 +70,21 @@ fn check_server(s: &ServerSpec) -> Result<(), String> {
         if n == 0 {
             return Err(format!(
                 "io.server.{field}: 0 {what}; give a number above 0"
+            ));
+        }
+    }
+    // zvmsim's bounds, above any storage server's (a DS8000 has at most 128 host-adapter
+    // ports, 4 or 8 on a card, and 8-disk array sites; inference): they keep the adapter and
+    // disk tables, allocated at validation, small.
+    for (field, n, max) in [
+        ("host_adapters", s.host_adapters, 1024),
+        ("ports_per_adapter", s.ports_per_adapter, 64),
+        ("ranks", s.ranks, 4096),
+        ("disks_per_rank", s.disks_per_rank, 32),
+    ] {
+        if n > max {
+            return Err(format!(
+                "io.server.{field}: {n} is over zvmsim's bound of {max} (above any storage server's)"
             ));
         }
     }

@@ -363,6 +363,16 @@ pub fn estimate_events(s: &Scenario) -> u64 {
             cpu = (per_mb * mb).max(1e-6);
             refs = 4.0 * f64::from(a.file_pages() / a.window());
         }
+        if let Some(a) = &w.appserver {
+            // A request: its CPU, and its heap and program-text references (each may fault).
+            // Without them a request planned no work at all, and refs_per_request = 2^32 - 1
+            // passed as a run that never ends.
+            cpu = a.cpu_per_request.secs_f64().max(1e-6);
+            refs = f64::from(a.refs_per_request)
+                + a.text
+                    .as_ref()
+                    .map_or(0.0, |t| f64::from(t.refs_per_request));
+        }
         let think = w.think_time.secs_f64();
         let by_users = if think > 0.0 {
             users / think

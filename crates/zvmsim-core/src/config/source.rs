@@ -114,6 +114,11 @@ pub struct Source {
 }
 
 impl Source {
+    /// `field` is written in the file (not a default).
+    pub fn has(&self, field: &str) -> bool {
+        locate(&self.doc, field).is_some()
+    }
+
     pub fn error(&self, field: &str, detail: impl Into<String>) -> ScenarioError {
         let (line, column) = locate(&self.doc, field)
             .map(|s| line_col(&self.text, s.start))

@@ -18,6 +18,9 @@ pub const PAGE_SIZE: u64 = 4096;
 trait Quantity: Sized + fmt::Display {
     const WHAT: &'static str;
     const EXPECTING: &'static str;
+    /// Largest bare number, the bound `parse` puts on text (bytes; seconds): a bigger one
+    /// saturated silently.
+    const MAX_NUMBER: f64;
     fn parse(s: &str) -> Result<Self, String>;
     fn from_number(x: f64) -> Self;
 }
@@ -26,6 +29,7 @@ impl Quantity for Size {
     const WHAT: &'static str = "size";
     const EXPECTING: &'static str =
         "a size such as \"16G\", \"750M\", \"3326 MB\" or a number of bytes";
+    const MAX_NUMBER: f64 = u64::MAX as f64 / 2.0;
     fn parse(s: &str) -> Result<Self, String> {
         parse_size(s)
     }
@@ -38,6 +42,7 @@ impl Quantity for Duration {
     const WHAT: &'static str = "duration";
     const EXPECTING: &'static str =
         "a duration such as \"10ms\", \"60s\", \"20m\" or a number of seconds";
+    const MAX_NUMBER: f64 = 1e9;
     fn parse(s: &str) -> Result<Self, String> {
         parse_duration(s)
     }
@@ -68,6 +73,9 @@ impl<T: Quantity> Visitor<'_> for QuantityVisitor<T> {
                 "{} {v} is negative or not finite",
                 T::WHAT
             )));
+        }
+        if v > T::MAX_NUMBER {
+            return Err(E::custom(format!("{} {v:e} is too large", T::WHAT)));
         }
         Ok(T::from_number(v))
     }

@@ -430,10 +430,13 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     let blocks = l.expanded.pages();
     let slots = s.paging_slots();
     if virtual_pages > frames + blocks && slots.saturating_add(frames + blocks) < virtual_pages {
+        // Without a [paging] table, the storage the guests overcommit.
         let field = if s.paging.slots.is_some() {
             "paging.slots"
-        } else {
+        } else if src.has("paging") {
             "paging"
+        } else {
+            "lpar.central"
         };
         return err(
             field,

@@ -151,8 +151,13 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
     if words.first() == Some(&"CP") {
         words.remove(0);
     }
+    // CP reads an empty line (or a bare `CP`) without a response: there is no CP message to
+    // give, so zvmsim refuses it in its own words.
     let Some(&verb) = words.first() else {
-        return Err("HCPCMD001E Unknown CP command: (empty)".into());
+        return Err(
+            "not simulated by zvmsim: an empty CP command line (CP answers none); give the command to type"
+                .into(),
+        );
     };
     let ops = &words[1..];
     let not_simulated = || {

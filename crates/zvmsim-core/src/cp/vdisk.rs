@@ -83,7 +83,10 @@ fn limit(ops: &[&str]) -> Result<Limit, String> {
         return Err("HCP026E Operand missing or invalid".into());
     };
     if abbrev(w, "INFINITE", 3) {
-        return Ok(Limit::Infinite);
+        return match ops.get(1) {
+            Some(x) => Err(format!("HCP003E Invalid option - {x}")),
+            None => Ok(Limit::Infinite),
+        };
     }
     let bad = || format!("HCP002E Invalid operand - {w}");
     let (num, mult) = match w.chars().last() {
@@ -315,6 +318,7 @@ mod tests {
             ("set vdisk frob 1g", "HCP002E"),
             ("set vdisk syslim lots", "HCP002E"),
             ("set vdisk syslim 1g blk", "HCP003E"),
+            ("set vdisk userlim infinite frob", "HCP003E"),
             ("q vdisk frob", "HCP003E"),
         ] {
             let r = parse(cmd).unwrap().unwrap_err();

@@ -49,16 +49,54 @@ impl IoSystem {
                     f.chpids.max(1) - 1
                 ));
             }
+            // A LUN's path and place are fixed: its host adapter and rank must exist, and
+            // the LUNs of a rank must fit in its data (checked before any is allocated).
+            let ranks = staged.ranks().count();
+            if l.rank as u64 >= ranks {
+                return Err(format!(
+                    "io.fcp.luns[{li}].rank: rank {} of {ranks} (io.server.ranks): give 0 to {}",
+                    l.rank,
+                    ranks - 1
+                ));
+            }
+            let ports = staged.ports();
+            if l.host_adapter >= ports {
+                return Err(format!(
+                    "io.fcp.luns[{li}].host_adapter: port {} of {ports} (io.server.host_adapters): give 0 to {}",
+                    l.host_adapter,
+                    ports - 1
+                ));
+            }
+            if l.size.bytes() < 4096 {
+                return Err(format!(
+                    "io.fcp.luns[{li}].size: {} holds no 4 KB block; give a size of at least 4K",
+                    l.size.bytes()
+                ));
+            }
+            let r = l.rank as usize;
+            if used.len() <= r {
+                used.resize(r + 1, 0);
+            }
+            let room = staged.ranks().data_bytes();
+            let need = (l.count as u64)
+                .checked_mul(l.size.bytes())
+                .and_then(|b| b.checked_add(used[r]));
+            if need.map_or(true, |n| n > room) {
+                return Err(format!(
+                    "io.fcp.luns[{li}].size: {} LUNs of {} bytes do not fit on rank {} with {} bytes of data ({} bytes already placed)",
+                    l.count,
+                    l.size.bytes(),
+                    l.rank,
+                    room,
+                    used[r]
+                ));
+            }
             for k in 0..l.count {
-                let r = l.rank as usize;
-                if used.len() <= r {
-                    used.resize(r + 1, 0);
-                }
                 let vol = staged.add_volume_on(l.size.bytes(), l.rank, used[r]);
                 used[r] += l.size.bytes();
                 self.extents.push(extent::Extents::default());
                 for s in 0..depth {
-                    let rdev = (first as u32 + k * depth + s)
+                    let rdev = (first as u64 + k as u64 * depth as u64 + s as u64)
                         .try_into()
                         .map_err(|_| format!("io.fcp.luns[{li}]: range passes FFFF"))?;
                     self.unique(rdev)

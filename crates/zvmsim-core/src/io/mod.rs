@@ -132,13 +132,22 @@ impl IoSystem {
             let ssid = crate::config::io::parse_rdev(&l.ssid)
                 .ok_or_else(|| format!("io.lcus[{li}].ssid: `{}` is not 4 hex digits", l.ssid))?;
             let lcu = self.lcus.len() as u32;
+            // Counted before any volume is allocated: a count of billions is refused here.
+            let devices = l.bases.iter().map(|b| b.count as u64).sum::<u64>()
+                + l.aliases.as_ref().map_or(0, |a| a.count as u64);
+            if devices > 256 {
+                return Err(format!(
+                    "io.lcus[{li}]: {devices} devices; a logical control unit addresses at most 256"
+                ));
+            }
             let mut bases = Vec::new();
             for b in &l.bases {
                 let first = crate::config::io::parse_rdev(&b.rdev)
                     .ok_or_else(|| format!("io.lcus[{li}].bases: rdev `{}` is not hex", b.rdev))?;
                 for k in 0..b.count {
-                    let rdev = first
-                        .checked_add(k as u16)
+                    let rdev = u16::try_from(k)
+                        .ok()
+                        .and_then(|k| first.checked_add(k))
                         .ok_or_else(|| format!("io.lcus[{li}].bases: range passes FFFF"))?;
                     self.unique(rdev)
                         .map_err(|e| format!("io.lcus[{li}].bases: {e}"))?;
@@ -183,8 +192,9 @@ impl IoSystem {
                     ));
                 }
                 for k in 0..a.count {
-                    let rdev = first
-                        .checked_add(k as u16)
+                    let rdev = u16::try_from(k)
+                        .ok()
+                        .and_then(|k| first.checked_add(k))
                         .ok_or_else(|| format!("io.lcus[{li}].aliases: range passes FFFF"))?;
                     self.unique(rdev)
                         .map_err(|e| format!("io.lcus[{li}].aliases: {e}"))?;
@@ -201,12 +211,6 @@ impl IoSystem {
                     self.vol_of.push(NONE);
                     aliases.push((self.subs.len() - 1) as u32);
                 }
-            }
-            if bases.len() + aliases.len() > 256 {
-                return Err(format!(
-                    "io.lcus[{li}]: {} devices; a logical control unit addresses at most 256",
-                    bases.len() + aliases.len()
-                ));
             }
             self.lcus.push(Lcu {
                 ssid,

@@ -196,6 +196,16 @@ impl Ranks {
         s
     }
 
+    /// The number of ranks.
+    pub fn count(&self) -> u64 {
+        self.ranks
+    }
+
+    /// Data one rank holds: RAID-5 keeps one disk's worth of each row for parity.
+    pub fn data_bytes(&self) -> u64 {
+        (self.per_rank - 1).saturating_mul(self.disk_size)
+    }
+
     /// Busy time of the busiest disk.
     pub fn busiest_disk_ns(&self) -> u64 {
         self.disks

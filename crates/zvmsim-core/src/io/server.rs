@@ -528,6 +528,11 @@ impl Staged {
         &self.ranks
     }
 
+    /// Host-adapter ports the channels connect to.
+    pub fn ports(&self) -> u32 {
+        self.ports
+    }
+
     pub fn nvs_used(&self) -> u64 {
         self.nvs_used
     }

@@ -431,9 +431,10 @@ fn cat(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
 fn sysctl(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
     let mut keys = Vec::new();
     let mut other = false;
+    let mut write = false;
     for a in args {
         match *a {
-            "-w" => {}
+            "-w" => write = true,
             "-a" | "-A" | "-X" | "-p" => return Ok(None),
             "-n" | "-N" | "-e" | "-q" => other = true,
             o if o.len() > 1 && o.starts_with('-') => {
@@ -455,6 +456,12 @@ fn sysctl(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
             Some((k, v)) => (k, Some(v)),
             None => (*kv, None),
         };
+        // procps 3.2's WriteSetting: -w takes name=value only, and a value.
+        match value {
+            None if write => return Err(format!("error: \"{kv}\" must be of the form name=value")),
+            Some("") => return Err(format!("error: Malformed setting \"{kv}\"")),
+            _ => {}
+        }
         if let Some(tunable) = VmTunable::by_key(key) {
             simulated = match value.map(|v| v.parse::<u32>()) {
                 None => Some(LinuxCommand::ShowVm {

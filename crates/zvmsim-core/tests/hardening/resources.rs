@@ -158,3 +158,32 @@ fn idle_guests_cost_only_the_storage_they_had_used() {
         .expect("frames");
     assert_eq!(frames, (100 * (8u64 << 18) + 900 * (2u64 << 18)) * 12);
 }
+
+const MEMSAVE_768M: &str = include_str!("../../../../scenarios/dcss/memsave-minidisk-768m.toml");
+
+/// An application server's request costs its CPU and its page references: every shipped
+/// scenario is accepted, and a request of 2^32 - 1 references (which planned no work before,
+/// so the run never ended) is refused at the event bound.
+#[test]
+fn an_appserver_run_is_bounded_by_its_cpu_and_references_per_request() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut dirs = vec![root];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).expect("scenarios").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "toml") {
+                let text = std::fs::read_to_string(&p).expect("scenario");
+                let name = p.display().to_string();
+                let (sc, src) = parse(&text, &name, &[]).expect("valid");
+                zvmsim_core::config::resources::check_events(&sc, &src)
+                    .unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+    }
+    let huge = vec!["workloads.was.appserver.refs_per_request=4294967295".to_string()];
+    let (sc, src) = parse(MEMSAVE_768M, "memsave-minidisk-768m.toml", &huge).expect("valid");
+    let e = zvmsim_core::config::resources::check_events(&sc, &src).unwrap_err();
+    assert_eq!(e.field, "run.measure", "{e}");
+}

@@ -218,6 +218,15 @@ fn unknown_commands_and_bad_operands() {
         parse("sysctl -w kernel.osrelease=9").unwrap_err(),
         "error: permission denied on key 'kernel.osrelease'"
     );
+    // procps 3.2's WriteSetting: -w needs name=value, and a value.
+    assert_eq!(
+        parse("sysctl -w vm.swappiness").unwrap_err(),
+        "error: \"vm.swappiness\" must be of the form name=value"
+    );
+    assert_eq!(
+        parse("sysctl -w vm.page-cluster=").unwrap_err(),
+        "error: Malformed setting \"vm.page-cluster=\""
+    );
     assert_eq!(
         parse("sysctl -z vm.swappiness").unwrap_err(),
         "error: Unknown parameter \"-z\""
