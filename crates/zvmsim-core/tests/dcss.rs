@@ -306,3 +306,50 @@ fn a_linux_save_drops_loadnshr() {
         ]
     );
 }
+
+/// Seed 000 measured load times at 1, 2, 4, 8 and 16 GB; the 1 and 2 GB DCSSs are one segment
+/// each (Table 3: DCSS1G at 20000-5FFFF, DCSS2G at 20000-9FEFF), set up as the larger ones.
+#[test]
+fn one_segment_dcss_of_1_and_2_gb_set_up_as_the_seed_shows() {
+    let mut save = std::collections::HashMap::new();
+    for (kind, gb, name, end) in [
+        ("sr", 1, "DCSS1G", "5FFFF"),
+        ("sr", 2, "DCSS2G", "9FEFF"),
+        ("sn", 1, "DCSS1G", "5FFFF"),
+        ("sn", 2, "DCSS2G", "9FEFF"),
+    ] {
+        let s = run(&format!("load-{kind}-{gb}g.toml"));
+        s.check_invariants().expect("invariants");
+        let l = lines(&s);
+        let saved = answer(&l, &format!("saveseg {name}"));
+        assert_eq!(
+            saved.1,
+            vec![format!(
+                "HCPNSS440I Saved segment {name} was successfully saved in fileid 0001."
+            )]
+        );
+        // CP names a segment reaching above 2 GB DCSSG (seed: "DCSSG" in QUERY NSS MAP).
+        let ftype = if gb == 1 { "DCSS" } else { "DCSSG" };
+        assert_eq!(
+            answer(&l, &format!("q nss name map {name}")).1[1],
+            format!(
+                "0001 {name} {ftype} 0000000020000 00000000{end} {} A 00000",
+                kind.to_uppercase()
+            )
+        );
+        assert_eq!(
+            answer(&l, &format!("cat /sys/devices/dcssblk/{name}/seglist")).1,
+            [name]
+        );
+        save.insert((kind, gb), saved.2.expect("timed"));
+    }
+    // An SR save writes every page to spool, so twice the pages take about twice the time; an
+    // SN save writes none ("little overhead on CP to create and save data").
+    let (sr1, sr2) = (save[&("sr", 1)], save[&("sr", 2)]);
+    assert!(sr2 > 1.5 * sr1, "SR save 1 GB {sr1} s, 2 GB {sr2} s");
+    assert!(
+        save[&("sn", 2)] < 0.01 * sr2,
+        "SN save {} s",
+        save[&("sn", 2)]
+    );
+}

@@ -146,6 +146,7 @@ impl IoSystem {
         };
         let p = ch.take(fp.0);
         self.path_of[id.0 as usize] = p;
+        self.typed.staged.add(r.pages);
         let half = ch.overhead_ns / 2;
         let bytes = r.pages as u64 * 4096;
         let at_server = sv.adapter(fp.1, now + half);

@@ -10,6 +10,7 @@
 
 pub mod cache;
 pub mod channel;
+mod check;
 pub mod extent;
 mod fcp;
 mod lcu;
@@ -20,6 +21,7 @@ pub mod subchannel;
 #[cfg(test)]
 mod tests;
 
+pub use check::{Count, TypedFlow};
 pub use lcu::Lcu;
 pub use request::{IoId, IoRequest, Origin};
 pub use subchannel::{DevStats, SubKind, SubOwner};
@@ -81,6 +83,8 @@ pub struct IoSystem {
     /// Define Extent track ranges (`extent.rs`).
     extents: Vec<extent::Extents>,
     pub flow: Flow,
+    /// The same flow per origin kind, in requests and bytes, and when channel programs start.
+    pub typed: TypedFlow,
     /// CP's HyperPAV pool: searches for an idle alias, and those that found none.
     pub pool_tries: u64,
     pub pool_fails: u64,
@@ -100,6 +104,7 @@ impl IoSystem {
             fcp_chans: None,
             fcp_path: Vec::new(),
             flow: Flow::default(),
+            typed: TypedFlow::default(),
             pool_tries: 0,
             pool_fails: 0,
         }
@@ -242,6 +247,7 @@ impl IoSystem {
         let base = r.device;
         self.flow.submitted += 1;
         self.flow.pages_in += r.pages as u64;
+        self.typed.submitted[check::kind(&r.origin)].add(r.pages);
         let sub = if self.subs[base as usize].busy.is_none() {
             Some(base)
         } else if r.aliases {
@@ -284,6 +290,7 @@ impl IoSystem {
         );
         self.flow.submitted += 1;
         self.flow.pages_in += r.pages as u64;
+        self.typed.submitted[check::kind(&r.origin)].add(r.pages);
         r.sub = sub;
         let id = self.requests.insert(r);
         (self.start(id, sub, now), id)
@@ -305,6 +312,7 @@ impl IoSystem {
         s.stats.busy_ns += end - now;
         s.stats.ios += 1;
         s.stats.pages += r.pages as u64;
+        self.typed.started[check::kind(&r.origin)].add(r.pages);
         let b = &mut self.subs[r.device as usize];
         b.stats.wait_ns += now - r.queued_at;
         if sub != r.device {
@@ -327,6 +335,7 @@ impl IoSystem {
         };
         let p = ch.pick();
         self.path_of[id.0 as usize] = p;
+        self.typed.staged.add(r.pages);
         let half = ch.overhead_ns / 2;
         let bytes = r.pages as u64 * 4096;
         // The control unit holds a channel program whose extent conflicts with one running
@@ -390,6 +399,7 @@ impl IoSystem {
         let r = self.requests.remove(id);
         self.flow.completed += 1;
         self.flow.pages_out += r.pages as u64;
+        self.typed.completed[check::kind(&r.origin)].add(r.pages);
         if self.vol_of[r.device as usize] != NONE {
             let fcp = self
                 .fcp_path
@@ -514,55 +524,5 @@ impl IoSystem {
 
     pub fn fcp_channels(&self) -> Option<&Channels> {
         self.fcp_chans.as_ref()
-    }
-
-    /// The invariants: one channel program per subchannel, each on the subchannel it names;
-    /// an alias runs only requests of bases it serves (its own LCU); every request in flight
-    /// is active or queued exactly once; pages in = pages out + pages in flight.
-    pub fn check(&self) -> Result<(), String> {
-        let mut seen = 0usize;
-        let mut pages = 0u64;
-        for (i, s) in self.subs.iter().enumerate() {
-            if let Some(id) = s.busy {
-                let r = self.requests.get(id);
-                if r.sub as usize != i {
-                    return Err(format!(
-                        "{:04X}: active request names another subchannel",
-                        s.rdev
-                    ));
-                }
-                if i as u32 != r.device {
-                    let base = &self.subs[r.device as usize];
-                    if !s.serves(r.device, base.lcu) {
-                        return Err(format!(
-                            "alias {:04X} runs a request of base {:04X} it does not serve",
-                            s.rdev, base.rdev
-                        ));
-                    }
-                }
-                seen += 1;
-                pages += r.pages as u64;
-            }
-            for &q in &s.queue {
-                if s.busy == Some(q) {
-                    return Err(format!("{:04X}: a request both queued and active", s.rdev));
-                }
-                seen += 1;
-                pages += self.requests.get(q).pages as u64;
-            }
-        }
-        if seen != self.requests.in_flight() {
-            return Err(format!(
-                "{seen} requests active or queued, {} in flight",
-                self.requests.in_flight()
-            ));
-        }
-        let f = &self.flow;
-        if f.submitted != f.completed + seen as u64 || f.pages_in != f.pages_out + pages {
-            return Err(format!(
-                "requests or pages not conserved: {f:?}, {pages} in flight"
-            ));
-        }
-        Ok(())
     }
 }

@@ -38,6 +38,9 @@ pub struct ServerStats {
     pub nvs_wait_ns: u64,
     pub staged_bytes: u64,
     pub destaged_bytes: u64,
+    /// Bytes the reads and writes of channel programs moved (the conservation check's).
+    pub read_bytes: u64,
+    pub write_bytes: u64,
     /// Destages: whole strips of sequential streams, and random read-modify-writes.
     pub strip_destages: u64,
     pub random_destages: u64,
@@ -385,6 +388,7 @@ impl Staged {
     pub fn read(&mut self, v: u32, block: u64, blocks: u64, at: u64) -> u64 {
         let vi = v as usize;
         self.stats.reads += 1;
+        self.stats.read_bytes += blocks * BLOCK;
         let (s, seq) = self.stream(vi, block, at);
         let end = block + blocks;
         let ready = if self.cache.lookup(v, block, blocks) {
@@ -437,6 +441,7 @@ impl Staged {
         let vi = v as usize;
         self.stats.writes += 1;
         let bytes = blocks * BLOCK;
+        self.stats.write_bytes += bytes;
         // Destages completed by `at` have freed their NVS space.
         let mut t = at;
         self.free_nvs(t);

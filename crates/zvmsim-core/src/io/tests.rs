@@ -156,6 +156,8 @@ fn a_busy_subchannel_is_caught_by_the_check() {
     io.subs[alias as usize].busy = Some(id);
     io.flow.submitted += 1;
     io.flow.pages_in += 1;
+    io.typed.submitted[1].add(1);
+    io.typed.started[1].add(1);
     let e = io.check().unwrap_err();
     assert!(e.contains("does not serve"), "{e}");
 }

@@ -60,6 +60,15 @@ impl HwQueues {
         self.held.len()
     }
 
+    /// The requests held, and their bytes.
+    pub fn held_count(&self) -> crate::io::Count {
+        let mut c = crate::io::Count::default();
+        for h in &self.held {
+            c.add(h.pages);
+        }
+        c
+    }
+
     /// Hardware contexts of block device `base` holding requests (a completion's queue run
     /// runs each of them).
     pub fn busy_hctxs(&self, base: u32) -> u32 {
@@ -105,6 +114,7 @@ impl DasdDriver {
         started: &mut Vec<(u32, u32)>,
     ) -> u32 {
         let hctx = cpu % HW_QUEUES;
+        self.flow.entered.add(pages);
         self.mq.held.push_back(Held {
             task,
             base,

@@ -145,6 +145,8 @@ pub struct DasdDriver {
     /// With the tasklet: the requests built since the machine last took them (each passes
     /// the tasklet to be handed to its device).
     pub built: Vec<u32>,
+    /// Requests and bytes at each step (`linux/dasdflow.rs`).
+    pub flow: super::dasdflow::DasdFlow,
 }
 
 impl DasdDriver {
@@ -279,6 +281,7 @@ impl DasdDriver {
         write: bool,
         now: u64,
     ) -> (u32, Option<u32>) {
+        self.flow.entered.add(pages);
         let dev = self.start_dev(b);
         self.enqueue(task, b, dev, block, pages, write, now)
     }
@@ -321,6 +324,7 @@ impl DasdDriver {
         write: bool,
         now: u64,
     ) -> (u32, Option<u32>) {
+        self.flow.entered.add(pages);
         self.enqueue(task, d, d, block, pages, write, now)
     }
 
@@ -356,6 +360,7 @@ impl DasdDriver {
             }
         };
         self.in_flight += 1;
+        self.flow.built.add(pages);
         let bs = &mut self.devs[b as usize].block;
         bs.tick(now);
         // The requests already on the block device's queue (built, not yet ended).
@@ -399,6 +404,7 @@ impl DasdDriver {
     /// Request `id`'s channel program is started (SSCH) at `now`.
     pub fn started(&mut self, id: u32, now: u64) {
         self.reqs[id as usize].started_at = now;
+        self.flow.started.add(self.reqs[id as usize].pages);
     }
 
     /// Request `id`'s channel program ended: it is freed; returns it and the next request the
@@ -407,6 +413,7 @@ impl DasdDriver {
         let r = self.reqs[id as usize];
         self.free.push(id);
         self.in_flight -= 1;
+        self.flow.ended.add(r.pages);
         let bs = &mut self.devs[r.base as usize].block;
         bs.tick(now);
         bs.in_flight -= 1;

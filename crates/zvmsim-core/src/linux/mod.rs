@@ -9,6 +9,7 @@ pub mod cmm;
 pub mod commands;
 pub mod dasd;
 pub mod dasdblock;
+mod dasdflow;
 pub mod dasdprof;
 pub mod dcssblk;
 pub(crate) mod filemap;

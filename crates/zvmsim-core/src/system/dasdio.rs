@@ -246,28 +246,32 @@ impl Simulation {
         st.resp_ns += (now - r.queued_at) as u128;
         st.dasd_bytes += r.pages as u64 * 4096;
         if let Some(at) = self.m.block_pass(gi, req, false) {
-            let slot = self.m.deferred_done.put((g, r.task, r.dev, r.base));
+            let slot = self
+                .m
+                .deferred_done
+                .put((g, r.task, r.dev, r.base, r.pages));
             self.m.q.push(at, Event::Io(IoEvent::GuestDone(slot)));
             return;
         }
         self.rerun_hw_queues(gi, r.base);
-        self.aio_complete(gi, r.task);
+        self.aio_complete(gi, r.task, r.pages);
     }
 
     /// The block tasklet's pass ended a request of guest `g` that ran on device `dev` of block
     /// device `base`: its channel program is freed (the device's count drops), blk-mq reruns
     /// the device's queues (`dasd_request_done`), and the aio completion reaches the task.
-    pub(super) fn block_done(&mut self, g: u32, task: u32, dev: u32, base: u32) {
+    pub(super) fn block_done(&mut self, g: u32, task: u32, dev: u32, base: u32, pages: u32) {
         let gi = g as usize;
         self.m.guests[gi].dasd.freed(dev);
         self.rerun_hw_queues(gi, base);
-        self.aio_complete(gi, task);
+        self.aio_complete(gi, task, pages);
     }
 
     /// The aio completion of a DASD request reaches task `task` of guest `g`: it is in its
     /// ring, and the task wakes if it sleeps in io_getevents.
-    pub(super) fn aio_complete(&mut self, gi: usize, task: u32) {
+    pub(super) fn aio_complete(&mut self, gi: usize, task: u32, pages: u32) {
         let g = gi as u32;
+        self.m.guests[gi].dasd.delivered(pages);
         let t = &mut self.m.tasks[task as usize];
         t.aio_done += 1;
         if t.aio_waiting {
@@ -311,6 +315,7 @@ impl Simulation {
         for g in &self.m.guests {
             g.dasd.check().map_err(|e| format!("{}: {e}", g.name))?;
         }
+        self.check_io_flow()?;
         // A dedicated subchannel runs only its owner's requests.
         for i in 0..self.m.io.subchannels() as u32 {
             let s = self.m.io.sub(i);

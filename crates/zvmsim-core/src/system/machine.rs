@@ -173,7 +173,7 @@ pub(crate) struct Machine {
     /// Channel-program starts (guest, request) waiting for their device's completion path.
     pub deferred_ssch: Slots<(u32, u32)>,
     /// aio completions (guest, task) waiting for the block tasklet's pass.
-    pub deferred_done: Slots<(u32, u32, u32, u32)>,
+    pub deferred_done: Slots<(u32, u32, u32, u32, u32)>,
     /// Virtual disks in storage, their limits and the lock their I/O passes.
     pub vdisk: super::vdisk::VdiskSystem,
     /// When the running burst's current step started (the burst's start plus the IFL time
@@ -213,5 +213,16 @@ impl<T: Copy + Default> Slots<T> {
     pub(crate) fn take(&mut self, i: u32) -> T {
         self.free.push(i);
         self.vals[i as usize]
+    }
+
+    /// The values held (for checks: not fast).
+    pub(crate) fn live(&self) -> Vec<T> {
+        let mut free = vec![false; self.vals.len()];
+        for &i in &self.free {
+            free[i as usize] = true;
+        }
+        (self.vals.iter().zip(free).filter(|(_, f)| !f))
+            .map(|(v, _)| *v)
+            .collect()
     }
 }

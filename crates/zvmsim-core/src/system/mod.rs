@@ -27,6 +27,9 @@ mod dcss_fs;
 mod dcss_linux;
 mod dispatch;
 mod interval;
+mod ioflow;
+#[cfg(test)]
+mod ioflow_tests;
 pub(crate) mod machine;
 mod mdc;
 #[cfg(test)]
@@ -205,8 +208,8 @@ impl Simulation {
                 self.m.guest_ssch(g, req);
             }
             Event::Io(IoEvent::GuestDone(slot)) => {
-                let (g, task, dev, base) = self.m.deferred_done.take(slot);
-                self.block_done(g, task, dev, base);
+                let (g, task, dev, base, pages) = self.m.deferred_done.take(slot);
+                self.block_done(g, task, dev, base, pages);
             }
             Event::Monitor(MonitorEvent::PrimingEnd) => self.start_measuring(),
             Event::Monitor(MonitorEvent::IntervalEnd) => self.close_interval(),

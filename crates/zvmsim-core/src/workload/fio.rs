@@ -49,6 +49,10 @@ pub struct Fio {
     pub footprint: u64,
     pub failed: Option<String>,
     added: u32,
+    /// Requests (and bytes) its processes handed to the block layer, and completions they
+    /// reaped (for the I/O conservation check).
+    pub issued: crate::io::Count,
+    pub reaped: u64,
 }
 
 impl Fio {
@@ -97,6 +101,8 @@ impl Fio {
             footprint: at,
             failed: None,
             added: 0,
+            issued: Default::default(),
+            reaped: 0,
         }
     }
 
@@ -143,6 +149,7 @@ impl Fio {
         let reaped = std::mem::take(&mut task.aio_done);
         let pi = p as usize;
         self.procs[pi].inflight -= reaped;
+        self.reaped += reaped as u64;
         let mut guest_ns = reaped as u64 * c.linux_complete.ns();
         let mut started = std::mem::take(&mut k.mq_started);
         while self.procs[pi].inflight < self.depth {
@@ -163,6 +170,7 @@ impl Fio {
                 + c.app_per_io.ns()
                 + tries.saturating_sub(1) as u64 * c.blk_mq_dispatch.ns();
             self.procs[pi].inflight += 1;
+            self.issued.add(pages);
         }
         let used = guest_ns + k.start_built(g, started, guest_ns);
         k.tasks[t as usize].aio_waiting = true;

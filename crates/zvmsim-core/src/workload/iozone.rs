@@ -87,6 +87,10 @@ pub struct Iozone {
     /// utilizations once it ended (write, read).
     mark: ([u64; 5], u64),
     pub util: [Option<StageUtil>; 2],
+    /// Requests (and bytes) its processes handed to the block layer, and completions they
+    /// reaped (for the I/O conservation check).
+    pub issued: crate::io::Count,
+    pub reaped: u64,
 }
 
 impl Iozone {
@@ -127,6 +131,8 @@ impl Iozone {
             added: 0,
             mark: ([0; 5], 0),
             util: [None, None],
+            issued: Default::default(),
+            reaped: 0,
         }
     }
 
@@ -232,6 +238,7 @@ impl Iozone {
         };
         pr.reqs.push_back(pages);
         pr.issued += pages as u64;
+        self.issued.add(pages);
         (self.cost.linux_submit.ns(), cp)
     }
 
@@ -257,6 +264,7 @@ impl Iozone {
         let mut guest = 0u64;
         let mut cp = 0u64;
         let reaped = std::mem::take(&mut k.tasks[t as usize].aio_done);
+        self.reaped += reaped as u64;
         for _ in 0..reaped {
             let pr = &mut self.procs[i];
             if let Some(n) = pr.reqs.pop_front() {

@@ -8,6 +8,8 @@ pub mod dbench;
 pub mod fio;
 pub mod iozone;
 pub mod oltp;
+#[cfg(test)]
+mod oltp_tests;
 
 use crate::cp::dispatcher::Block;
 use crate::system::machine::Machine;

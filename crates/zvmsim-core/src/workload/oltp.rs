@@ -83,24 +83,55 @@ enum Phase {
 
 /// The random part of one buffer-pool get: a text page, a page of the other shared memory
 /// (NONE: none), the block.
-#[derive(Debug, Clone, Copy)]
-struct Draw {
-    text: u32,
-    other: u32,
-    block: u32,
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Draw {
+    pub text: u32,
+    pub other: u32,
+    pub block: u32,
 }
 
-const NO_DRAW: Draw = Draw {
+pub(super) const NO_DRAW: Draw = Draw {
     text: NONE,
     other: NONE,
     block: NONE,
 };
 
+impl Draw {
+    /// One get's draws, in this order: a text page, a page of the other shared memory, the
+    /// block (Zipf). Fixed laws: nothing here depends on the simulated state.
+    pub(super) fn sample(rng: &mut Stream, text_pages: u32, db: &Database) -> Draw {
+        let text = rng.below(text_pages as u64) as u32;
+        let other = if db.other > 0 {
+            db.other_start + rng.below(db.other as u64) as u32
+        } else {
+            NONE
+        };
+        let block = db.sample_block(rng);
+        Draw { text, other, block }
+    }
+}
+
+/// A user's queue of gets drawn ahead: the next get comes off the front and a fresh draw
+/// joins the back; an empty queue is filled first. So the gets come out in the order they
+/// were drawn (workload/oltp_tests.rs).
+pub(super) fn advance(ahead: &mut [Draw; AHEAD], mut draw: impl FnMut() -> Draw) -> Draw {
+    if ahead[0].block == NONE {
+        for a in ahead.iter_mut() {
+            *a = draw();
+        }
+    }
+    let tail = draw();
+    let cur = ahead[0];
+    ahead.copy_within(1.., 0);
+    ahead[AHEAD - 1] = tail;
+    cur
+}
+
 /// Gets drawn ahead of the one running. A hit costs only a few hundred nanoseconds of our
 /// time, so a cache line asked for one get ahead is often still on its way: the block's table
 /// slot is asked for `AHEAD` gets ahead, and `AHEAD - 2` gets ahead, once the slot has
 /// arrived, the buffer word that checks it and the buffer's page word.
-const AHEAD: usize = 4;
+pub(super) const AHEAD: usize = 4;
 
 /// One user's transaction in progress.
 struct User {
@@ -217,36 +248,19 @@ impl Oltp {
         }
     }
 
-    fn draw(&mut self, g: usize, k: &Machine) -> Draw {
-        let text = self.rng.below(k.text_pages(g) as u64) as u32;
+    /// User `ui`'s next get; draws a new one at the end of the queue and asks for what the
+    /// coming gets will read.
+    fn next_draw(&mut self, ui: usize, g: usize, k: &Machine) -> Draw {
+        let text_pages = k.text_pages(g);
         let db = self
             .db
             .as_ref()
             .expect("transactional workload without database");
-        let other = if db.other > 0 {
-            db.other_start + self.rng.below(db.other as u64) as u32
-        } else {
-            NONE
-        };
-        let block = db.sample_block(&mut self.rng);
-        Draw { text, other, block }
-    }
-
-    /// User `ui`'s next get; draws a new one at the end of the queue and asks for what the
-    /// coming gets will read.
-    fn next_draw(&mut self, ui: usize, g: usize, k: &Machine) -> Draw {
-        if self.users[ui].ahead[0].block == NONE {
-            for j in 0..AHEAD {
-                self.users[ui].ahead[j] = self.draw(g, k);
-            }
-        }
-        let tail = self.draw(g, k);
+        let rng = &mut self.rng;
         let user = &mut self.users[ui];
-        let cur = user.ahead[0];
-        user.ahead.copy_within(1.., 0);
-        user.ahead[AHEAD - 1] = tail;
+        let cur = advance(&mut user.ahead, || Draw::sample(rng, text_pages, db));
+        let tail = user.ahead[AHEAD - 1];
         let (next, soon) = (user.ahead[0], user.ahead[AHEAD - 3]);
-        let db = self.db.as_ref().expect("database");
         db.prefetch(tail.block);
         k.prefetch_text(g, tail.text);
         if tail.other != NONE {
