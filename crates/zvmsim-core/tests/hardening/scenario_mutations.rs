@@ -199,13 +199,23 @@ fn check(file: &str, text: &str, build: bool) -> Result<Option<String>, String> 
         Ok(Ok(bytes)) => {
             // Build and run only what is small enough for a test.
             if build && bytes < 1 << 30 {
+                // In 50-ms steps, so that a run far slower than planned shows as a finding.
+                let start = std::time::Instant::now();
                 let ran = catch_unwind(AssertUnwindSafe(|| {
                     if let Ok(mut s) = Simulation::from_toml(text, file, None, &[]) {
-                        s.step_until(s.end_ns().min(2_000_000_000));
+                        let end = s.end_ns().min(2_000_000_000);
+                        let mut t = 0;
+                        while t < end && start.elapsed().as_secs() < 20 {
+                            t = (t + 50_000_000).min(end);
+                            s.step_until(t);
+                        }
                     }
                 }));
                 if ran.is_err() {
                     return Err("accepted, then the run panicked".into());
+                }
+                if start.elapsed().as_secs() >= 20 {
+                    return Err("accepted, then 2 s of run took over 20 s".into());
                 }
             }
             Ok(None)
