@@ -2,7 +2,8 @@
 //! issued reaches the DASD driver, whose requests (each exactly once) are in CP's hands or on
 //! a real subchannel while started, and come back to the process that issued them.
 
-use crate::io::{Count, Origin};
+use crate::io::{Count, Origin, SubOwner};
+use crate::linux::dasd::DevPath;
 use crate::workload::Workload;
 
 use super::Simulation;
@@ -20,9 +21,15 @@ impl Simulation {
             ending[g as usize].add(pages);
         }
         let mut started: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let real = self.m.io.in_flight_requests().into_iter().map(|r| r.origin);
-        for o in real.chain(self.m.mdc_hits.live()) {
+        for r in self.m.io.in_flight_requests() {
+            if let Origin::Dasd { guest, req } = r.origin {
+                self.check_route(guest, req, Some(r.sub))?;
+                started[guest as usize].push(req);
+            }
+        }
+        for o in self.m.mdc_hits.live() {
             if let Origin::Dasd { guest, req } = o {
+                self.check_route(guest, req, None)?;
                 started[guest as usize].push(req);
             }
         }
@@ -71,5 +78,39 @@ impl Simulation {
             }
         }
         Ok(())
+    }
+
+    /// A guest request in real I/O on subchannel `sub` (None: a minidisk-cache hit CP is
+    /// copying) took its device's path: a dedicated device's runs on that subchannel,
+    /// attached to the guest; a minidisk's or virtual alias's runs on a subchannel CP owns,
+    /// and only a minidisk read is answered from the cache.
+    fn check_route(&self, guest: u32, req: u32, sub: Option<u32>) -> Result<(), String> {
+        let g = self
+            .m
+            .guests
+            .get(guest as usize)
+            .ok_or_else(|| format!("a DASD request of guest {guest}, which does not exist"))?;
+        let path = g.dasd.devs[g.dasd.req(req).dev as usize].path;
+        let ok = match (path, sub) {
+            (DevPath::Dedicated { sub: own }, Some(s)) => {
+                s == own && self.m.io.sub(s).owner == SubOwner::Guest(guest)
+            }
+            (DevPath::Minidisk { .. } | DevPath::VirtualAlias { .. }, Some(s)) => {
+                self.m.io.sub(s).owner == SubOwner::System
+            }
+            (DevPath::Minidisk { .. }, None) => true,
+            _ => false,
+        };
+        if ok {
+            return Ok(());
+        }
+        let on = sub.map_or("the minidisk cache".to_string(), |s| {
+            let s = self.m.io.sub(s);
+            format!("{:04X} ({:?})", s.rdev, s.owner)
+        });
+        Err(format!(
+            "{}: request {req} on {path:?} runs on {on}",
+            g.name
+        ))
     }
 }

@@ -1,11 +1,12 @@
 //! End-to-end I/O conservation (`ioflow.rs`, `io/check.rs`, `linux/dasdflow.rs`) in a running
 //! system: two guests read minidisks through CP's minidisk cache (hits answered by CP, misses
-//! read whole tracks), and the check catches a request lost, doubled or miscounted at any
-//! stage.
+//! read whole tracks), and the check catches a request lost, doubled, misrouted or miscounted at
+//! any stage.
 
 use super::mdisk_tests::DIR;
 use super::Simulation;
 use crate::io::Origin;
+use crate::linux::dasd::DevPath;
 use crate::workload::Workload;
 
 fn run_to(ms: u64) -> Simulation {
@@ -56,7 +57,7 @@ fn caught(
 }
 
 #[test]
-fn a_request_lost_doubled_or_miscounted_is_caught() {
+fn a_request_lost_doubled_misrouted_or_miscounted_is_caught() {
     let mut s = run_to(500);
     caught(
         &mut s,
@@ -107,6 +108,17 @@ fn a_request_lost_doubled_or_miscounted_is_caught() {
         s.step_until(t);
     }
     let o = dasd(&s).expect("a guest request in CP or real I/O");
+    // Its device taken for a dedicated one: CP's handling no longer fits the path.
+    let Origin::Dasd { guest, req } = o else {
+        unreachable!()
+    };
+    let dev = s.m.guests[guest as usize].dasd.req(req).dev as usize;
+    let path = s.m.guests[guest as usize].dasd.devs[dev].path;
+    s.m.guests[guest as usize].dasd.devs[dev].path = DevPath::Dedicated { sub: 0 };
+    let e = s.check_io().expect_err("misrouted");
+    assert!(e.contains("runs on"), "{e}");
+    s.m.guests[guest as usize].dasd.devs[dev].path = path;
+    s.check_io().unwrap();
     let slot = s.m.mdc_hits.put(o);
     let e = s.check_io().expect_err("doubled");
     assert!(e.contains("in flight twice"), "{e}");
