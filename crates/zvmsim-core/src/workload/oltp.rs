@@ -71,8 +71,12 @@ impl Mix {
 /// Where a user's current buffer-pool get stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
-    /// Program text, other shared memory; pick the block.
+    /// Draw the get: its text page, other shared page and block.
     Start,
+    /// Run the get's program text and touch its other shared page. A host page fault blocks
+    /// the user here, and the same get resumes once the page is in (as the faulting
+    /// instruction does), rather than a new one being drawn.
+    Touch,
     /// Look the block up in the buffer pool.
     Lookup,
     /// The victim buffer is dirty: write its old block.
@@ -142,6 +146,8 @@ struct User {
     refs_left: u32,
     cpu_left: u64,
     phase: Phase,
+    /// The get in progress (`Touch` and after).
+    get: Draw,
     block: u32,
     buf: u32,
     old_block: u32,
@@ -178,6 +184,7 @@ impl Oltp {
             block: NONE,
             buf: NONE,
             old_block: NONE,
+            get: NO_DRAW,
         });
         let delay = self.rng.exp_ns(self.think_ns);
         k.q.push(delay, Event::Workload(WorkloadEvent::Submit { task }));
@@ -295,13 +302,19 @@ impl Oltp {
         loop {
             match self.users[ui].phase {
                 Phase::Start => {
-                    // Kernel and program text, and the database's other shared memory.
                     let d = self.next_draw(ui, g, k);
+                    let user = &mut self.users[ui];
+                    user.get = d;
+                    user.block = d.block;
+                    user.phase = Phase::Touch;
+                }
+                Phase::Touch => {
+                    // Kernel and program text, and the database's other shared memory.
+                    let d = self.users[ui].get;
                     k.exec_text(g, t, d.text, w)?;
                     if d.other != NONE {
                         k.touch_anon(g, t, d.other, true, false, w)?;
                     }
-                    self.users[ui].block = d.block;
                     self.users[ui].phase = Phase::Lookup;
                 }
                 Phase::Lookup => {

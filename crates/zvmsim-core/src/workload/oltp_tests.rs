@@ -6,8 +6,8 @@
 //! uniform other shared page, Zipf block) whatever the state, so which numbers a get takes
 //! does not matter. Shown two ways: exactly, for one user whose stream nothing else draws
 //! from (the queue hands out the gets in the order they were drawn); and statistically, for
-//! users sharing a stream with state-dependent interleaving and the workload's redraw after
-//! a page fault, against a deliberately skewed sampler as negative control.
+//! users sharing a stream with state-dependent interleaving and gets resumed after a page
+//! fault, against a deliberately skewed sampler as negative control.
 
 use super::database::Database;
 use super::oltp::{advance, Draw, AHEAD, NO_DRAW};
@@ -40,8 +40,8 @@ fn one_user_alone_gets_exactly_the_on_demand_sequence() {
 
 /// Users sharing one stream, as a guest's do: the one due first runs one get (a transaction
 /// type drawn at its start); a get whose text or other page is not resident faults (the page
-/// comes in, a random one leaves) and is drawn again when the user runs next, as
-/// `Phase::Start` runs again; a hit draws its write decision, a miss replaces a buffer; the
+/// comes in, a random one leaves) and the same get runs when the user runs next, as
+/// `Phase::Touch` resumes it; a hit draws its write decision, a miss replaces a buffer; the
 /// time to the user's next get depends on hit or miss and, after a transaction, on a drawn
 /// think time. Returns each user's gets, in order.
 fn run(ahead_draws: bool, skew: f64) -> Vec<Vec<Draw>> {
@@ -52,16 +52,17 @@ fn run(ahead_draws: bool, skew: f64) -> Vec<Vec<Draw>> {
     let mut text_in: Vec<bool> = (0..TEXT).map(|p| p % 2 == 0).collect();
     let mut other_in: Vec<bool> = (0..OTHER).map(|p| p % 2 == 0).collect();
     let mut gets = vec![Vec::new(); USERS];
+    let mut pending: Vec<Option<Draw>> = vec![None; USERS];
     let mut made = 0;
     while made < GETS {
         let u = (0..USERS).min_by_key(|&u| (due[u], u)).expect("users");
         if refs[u] == 0 {
             refs[u] = if rng.uniform() < 0.4 { 5 } else { 20 };
         }
-        let d = if ahead_draws {
-            advance(&mut ahead[u], || Draw::sample(&mut rng, TEXT, &db))
-        } else {
-            Draw::sample(&mut rng, TEXT, &db)
+        let d = match pending[u].take() {
+            Some(d) => d,
+            None if ahead_draws => advance(&mut ahead[u], || Draw::sample(&mut rng, TEXT, &db)),
+            None => Draw::sample(&mut rng, TEXT, &db),
         };
         let o = (d.other - db.other_start) as usize;
         let fault = if !text_in[d.text as usize] {
@@ -76,6 +77,7 @@ fn run(ahead_draws: bool, skew: f64) -> Vec<Vec<Draw>> {
             false
         };
         if fault {
+            pending[u] = Some(d);
             due[u] += rng.exp_ns(50_000);
             continue;
         }
