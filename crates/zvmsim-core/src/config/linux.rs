@@ -252,6 +252,92 @@ impl Default for LinuxSpec {
     }
 }
 
+/// The checks of a guest's `[guests.linux]` against its storage and volumes: the field (under
+/// the guest) at fault and why.
+pub(crate) fn check_guest_linux(
+    g: &crate::config::scenario::GuestSpec,
+) -> Result<(), (&'static str, String)> {
+    use crate::config::scenario::DasdUse;
+    let l = &g.linux;
+    let kernel = l.kernel_pages(g.storage.pages());
+    if kernel > l.kernel.pages() && kernel.saturating_add(l.min_free.pages()) >= g.storage.pages() {
+        // Linux could not boot: the memory map of mem= leaves no memory.
+        return Err((
+            "linux.parameters",
+            format!(
+                "the memory map up to {} (64 bytes per 4 KB page) and kernel {} do not fit in guest storage {}",
+                l.parameters.split_whitespace().find(|p| p.starts_with("mem=")).unwrap_or("mem="), l.kernel, g.storage
+            ),
+        ));
+    }
+    if l.kernel.pages() + l.min_free.pages() >= g.storage.pages() {
+        return Err((
+            "linux.kernel",
+            format!(
+                "kernel {} does not fit in guest storage {}",
+                l.kernel, g.storage
+            ),
+        ));
+    }
+    if let Some(u) = l.used {
+        if u.pages() > g.storage.pages() || u.pages() < kernel {
+            return Err((
+                "linux.used",
+                format!(
+                    "used {u} must lie between the kernel's {} and guest storage {}",
+                    crate::config::units::Size(kernel * 4096),
+                    g.storage
+                ),
+            ));
+        }
+    }
+    if let Err(e) = l.release_version() {
+        return Err(("linux.release", e));
+    }
+    if l.swappiness > 100 {
+        return Err((
+            "linux.swappiness",
+            format!("vm.swappiness {} must lie in 0-100", l.swappiness),
+        ));
+    }
+    if l.page_cluster > 8 {
+        return Err((
+            "linux.page_cluster",
+            format!(
+                "vm.page-cluster {} reads 2^{} pages per fault; give 0 to 8",
+                l.page_cluster, l.page_cluster
+            ),
+        ));
+    }
+    if l.swap.pages() > 0 {
+        let room: u64 = g
+            .dasd
+            .iter()
+            .filter(|d| d.usage == DasdUse::Swap)
+            .map(|d| d.model.pages() * d.count as u64)
+            .sum();
+        if room == 0 {
+            return Err((
+                "linux.swap",
+                format!(
+                    "swap {} needs a swap volume: give the guest DASD with use = \"swap\"",
+                    l.swap
+                ),
+            ));
+        }
+        if l.swap.pages() > room {
+            return Err((
+                "linux.swap",
+                format!(
+                    "swap {} does not fit on the guest's swap volumes ({} pages)",
+                    l.swap, room
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

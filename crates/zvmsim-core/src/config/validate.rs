@@ -176,85 +176,18 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             }
         }
         let kernel = g.linux.kernel_pages(g.storage.pages());
-        if kernel > g.linux.kernel.pages()
-            && kernel.saturating_add(g.linux.min_free.pages()) >= g.storage.pages()
-        {
-            // Linux could not boot: the memory map of mem= leaves no memory.
-            return err(
-                &f("linux.parameters"),
-                format!(
-                    "the memory map up to {} (64 bytes per 4 KB page) and kernel {} do not fit in guest storage {}",
-                    g.linux.parameters.split_whitespace().find(|p| p.starts_with("mem=")).unwrap_or("mem="), g.linux.kernel, g.storage
-                ),
-            );
-        }
-        if g.linux.kernel.pages() + g.linux.min_free.pages() >= g.storage.pages() {
-            return err(
-                &f("linux.kernel"),
-                format!(
-                    "kernel {} does not fit in guest storage {}",
-                    g.linux.kernel, g.storage
-                ),
-            );
-        }
-        if let Some(u) = g.linux.used {
-            if u.pages() > g.storage.pages() || u.pages() < kernel {
-                return err(
-                    &f("linux.used"),
-                    format!(
-                        "used {u} must lie between the kernel's {} and guest storage {}",
-                        crate::config::units::Size(kernel * 4096),
-                        g.storage
-                    ),
-                );
-            }
-        }
-        if let Err(e) = g.linux.release_version() {
-            return err(&f("linux.release"), e);
-        }
-        if g.linux.swappiness > 100 {
-            return err(
-                &f("linux.swappiness"),
-                format!("vm.swappiness {} must lie in 0-100", g.linux.swappiness),
-            );
-        }
-        if g.linux.page_cluster > 8 {
-            return err(
-                &f("linux.page_cluster"),
-                format!(
-                    "vm.page-cluster {} reads 2^{} pages per fault; give 0 to 8",
-                    g.linux.page_cluster, g.linux.page_cluster
-                ),
-            );
-        }
-        if g.linux.swap.pages() > 0 {
-            let room: u64 = g
-                .dasd
-                .iter()
-                .filter(|d| d.usage == DasdUse::Swap)
-                .map(|d| d.model.pages() * d.count as u64)
-                .sum();
-            if room == 0 {
-                return err(
-                    &f("linux.swap"),
-                    format!(
-                        "swap {} needs a swap volume: give the guest DASD with use = \"swap\"",
-                        g.linux.swap
-                    ),
-                );
-            }
-            if g.linux.swap.pages() > room {
-                return err(
-                    &f("linux.swap"),
-                    format!(
-                        "swap {} does not fit on the guest's swap volumes ({} pages)",
-                        g.linux.swap, room
-                    ),
-                );
-            }
+        if let Err((k, detail)) = crate::config::linux::check_guest_linux(g) {
+            return err(&f(k), detail);
         }
         virtual_pages += g.storage.pages() * g.count as u64;
         if let Some(w) = &g.workload {
+            // Linux keeps free pages and some page cache; the rest of a workload's anonymous
+            // memory (shared memory, heap) must fit on swap, or Linux runs out of memory.
+            let resident = crate::linux::memory::LinuxMemory::anon_capacity(
+                g.storage.pages() as u32,
+                kernel as u32,
+                g.linux.min_free.pages() as u32,
+            ) as u64;
             let Some(ws) = s.workloads.get(w) else {
                 return err(&f("workload"), format!("no workload `{w}` in [workloads]"));
             };
@@ -263,13 +196,6 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                     return err(&f("dasd"), format!("workload `{w}` has a database: give the guest DASD with use = \"database\""));
                 }
                 let shm = db.shared_memory.unwrap_or(db.cache);
-                // Linux keeps free pages and some page cache; the rest of the shared memory
-                // must fit on swap, or Linux runs out of memory.
-                let resident = crate::linux::memory::LinuxMemory::anon_capacity(
-                    g.storage.pages() as u32,
-                    kernel as u32,
-                    g.linux.min_free.pages() as u32,
-                ) as u64;
                 if shm.pages() > resident + g.linux.swap.pages() {
                     return err(
                         &format!("workloads.{w}.database.shared_memory"),
@@ -278,11 +204,6 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 }
             }
             if let Some(a) = &ws.appserver {
-                let resident = crate::linux::memory::LinuxMemory::anon_capacity(
-                    g.storage.pages() as u32,
-                    kernel as u32,
-                    g.linux.min_free.pages() as u32,
-                ) as u64;
                 if a.heap.pages() > resident + g.linux.swap.pages() {
                     return err(
                         &format!("workloads.{w}.appserver.heap"),
