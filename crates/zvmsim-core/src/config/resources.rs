@@ -85,7 +85,7 @@ pub fn estimate(s: &Scenario) -> Estimate {
     let touched: u64 = s
         .guests
         .iter()
-        .map(|g| u64::from(g.count).saturating_mul(guest_pages_used(g)))
+        .map(|g| u64::from(g.count).saturating_mul(guest_pages_bound(g)))
         .fold(0, u64::saturating_add);
     let bound = if cp_may_own_frames(s) {
         u64::MAX
@@ -125,7 +125,7 @@ pub fn estimate(s: &Scenario) -> Estimate {
         // The page words of storage never used are never written, but only in whole host
         // pages of words (2 MB with transparent huge pages): a used part is rounded up to
         // whole runs, plus one where it does not start on a run's boundary.
-        let used = guest_pages_used(g);
+        let used = guest_pages_bound(g);
         let words = if used < pages {
             (used.div_ceil(WORDS_PER_RUN) + 1)
                 .saturating_mul(WORDS_PER_RUN)
@@ -184,7 +184,7 @@ const WORDS_PER_RUN: u64 = (2 << 20) / 8;
 /// The guest pages a guest of `g` may use in the run: all of its storage when it runs a
 /// workload (it may go on to fill its memory with page cache), else what it had used at the
 /// start (`[guests.linux] used`), which an idle guest never leaves.
-fn guest_pages_used(g: &crate::config::scenario::GuestSpec) -> u64 {
+fn guest_pages_bound(g: &crate::config::scenario::GuestSpec) -> u64 {
     let pages = g.storage.pages();
     match g.workload {
         Some(_) => pages,
