@@ -5,7 +5,8 @@ pub(crate) mod props;
 
 use zvmsim_core::config::scenario::{self, ScenarioError};
 
-pub(crate) const SMALL: &str = r#"
+pub(crate) const SMALL: &str = concat!(
+    r#"
 [lpar]
 ifls = 2
 central = "256M"
@@ -21,33 +22,10 @@ measure = "20s"
 interval = "5s"
 seed = 1
 
-[[guests]]
-name = "LNX%02d"
-count = 3
-storage = "128M"
-vcpus = 2
-workload = "db"
-dasd = [{ use = "database", model = "3390-9", count = 2 }]
-linux = { kernel = "8M", min_free = "2M" }
-
-[workloads.db]
-kind = "transactional"
-users = 4
-think_time = "2ms"
-
-[workloads.db.database]
-size = "400M"
-cache = "48M"
-shared_memory = "56M"
-skew = 0.9
-
-[[workloads.db.transactions]]
-name = "a"
-weight = 3
-cpu = "1ms"
-db_refs = 20
-write_fraction = 0.3
-
+"#,
+    // The three database guests, as in vmrm_cmm.rs.
+    include_str!("../data/fragments/three_db_guests.toml"),
+    r#"
 [[workloads.db.transactions]]
 name = "b"
 weight = 1
@@ -62,7 +40,8 @@ cp = "QUERY STORAGE"
 at = "2s"
 user = "LNX01"
 linux = "free -m"
-"#;
+"#
+);
 
 pub(crate) fn err(text: &str) -> ScenarioError {
     match scenario::parse(text, "t.toml", &[]) {
