@@ -55,6 +55,23 @@ pub(crate) fn with(find: &str, replace: &str) -> String {
     SMALL.replacen(find, replace, 1)
 }
 
+/// SMALL whose guests' database buffers and shared memory outgrow their storage, each with
+/// a swap disk and 32 MB of swap (tests/linux_swap.rs, tests/console_formats.rs).
+pub(crate) fn swapping() -> String {
+    with("shared_memory = \"56M\"", "shared_memory = \"118M\"")
+        .replacen("cache = \"48M\"", "cache = \"110M\"", 1)
+        .replacen(
+            "dasd = [{ use = \"database\", model = \"3390-9\", count = 2 }]",
+            "dasd = [{ use = \"database\", model = \"3390-9\", count = 2 }, { use = \"swap\", model = \"3390-3\" }]",
+            1,
+        )
+        .replacen(
+            "linux = { kernel = \"8M\", min_free = \"2M\" }",
+            "linux = { kernel = \"8M\", min_free = \"2M\", swap = \"32M\" }",
+            1,
+        )
+}
+
 pub(crate) fn line_of(text: &str, needle: &str) -> usize {
     text.lines()
         .position(|l| l.contains(needle))
