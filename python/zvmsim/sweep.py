@@ -15,17 +15,16 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import multiprocessing
 import os
 import shutil
 import time
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import polars as pl
 
+from ._pool import run_spawned
 from ._scenario import dict_errors, resolve
 from .results import SUMMARY_FILE, Result, load_results, scalar_items
 
@@ -234,31 +233,8 @@ def execute(sweep: Sweep, out: Path, points: Sequence[Point], jobs: int = 1, sch
         for p in todo:
             finish(p, run_point(sweep.text, sweep.path, p.overrides))
     else:
-        _run_pool(sweep, todo, jobs, finish)
+        run_spawned(run_point, ((p, (sweep.text, sweep.path, p.overrides)) for p in todo), jobs, finish)
     return results
-
-
-def _ignore_sigint() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _run_pool(sweep: Sweep, todo: Sequence[Point], jobs: int, finish: Callable[..., None]) -> None:
-    ctx = multiprocessing.get_context("spawn")  # the parent may run threads (Rich, the core)
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_sigint)
-    try:
-        futures: Dict[Future[Any], Point] = {pool.submit(run_point, sweep.text, sweep.path, p.overrides): p
-                                             for p in todo}
-        for fut in as_completed(futures):
-            finish(futures[fut], fut.result())
-    except BaseException:
-        workers = list(getattr(pool, "_processes", {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for w in workers:
-            w.terminate()
-        raise
-    pool.shutdown()
 
 
 def _run_dask(sweep: Sweep, todo: Sequence[Point], scheduler: str, jobs: int, finish: Callable[..., None]) -> None:

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
 import time
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from ._pool import run_spawned
 from .studies import Case, CaseKey, Row, Study, case_of, compare
 
 MAX_JOBS = 2  # the reference machine has 2 cores; every case is CPU-bound
@@ -56,11 +54,6 @@ class CaseOutcome:
     summary: Optional[Dict[str, Any]]
     error: Optional[str]
     wall_seconds: float
-
-
-def _ignore_sigint() -> None:
-    # Workers leave Ctrl-C to the parent, which stops them; otherwise each prints a traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_case(path: str, overrides: Sequence[str]) -> Tuple[Optional[Dict[str, Any]], Optional[str], float]:
@@ -111,24 +104,8 @@ def run_studies(
         for study, case, path, ovr in work:
             done(study, case, run_case(path, ovr))
     else:
-        # spawn, not fork: the parent may already run threads (Rich's refresh thread, the core's).
-        ctx = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(max_workers=min(jobs, MAX_JOBS), mp_context=ctx, initializer=_ignore_sigint)
-        try:
-            futures: Dict[Future[Any], Tuple[Study, Case]] = {
-                pool.submit(run_case, path, ovr): (study, case) for study, case, path, ovr in work
-            }
-            for fut in as_completed(futures):
-                study, case = futures[fut]
-                done(study, case, fut.result())
-        except BaseException:
-            # Ctrl-C: do not wait for running cases (a full case can take minutes).
-            workers = list(getattr(pool, "_processes", {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for w in workers:
-                w.terminate()
-            raise
-        pool.shutdown()
+        run_spawned(run_case, (((study, case), (path, ovr)) for study, case, path, ovr in work),
+                    min(jobs, MAX_JOBS), lambda sc, res: done(sc[0], sc[1], res))
 
     rows: List[Row] = []
     for study in studies:

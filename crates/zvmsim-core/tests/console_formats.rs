@@ -4,23 +4,12 @@
 
 mod common;
 
-use common::with;
+use common::swapping;
 use zvmsim_core::system::Simulation;
 
 /// SMALL with guests that swap (as tests/linux_swap.rs), and the commands under test.
 fn scenario() -> String {
-    with("shared_memory = \"56M\"", "shared_memory = \"118M\"")
-        .replacen("cache = \"48M\"", "cache = \"110M\"", 1)
-        .replacen(
-            "dasd = [{ use = \"database\", model = \"3390-9\", count = 2 }]",
-            "dasd = [{ use = \"database\", model = \"3390-9\", count = 2 }, { use = \"swap\", model = \"3390-3\" }]",
-            1,
-        )
-        .replacen(
-            "linux = { kernel = \"8M\", min_free = \"2M\" }",
-            "linux = { kernel = \"8M\", min_free = \"2M\", swap = \"32M\" }",
-            1,
-        )
+    swapping()
         + r#"
 [[console]]
 at = "10s"

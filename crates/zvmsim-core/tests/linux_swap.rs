@@ -3,23 +3,8 @@
 
 mod common;
 
-use common::{err, line_of, with, SMALL};
+use common::{err, line_of, swapping, with, SMALL};
 use zvmsim_core::system::Simulation;
-
-fn swapping() -> String {
-    with("shared_memory = \"56M\"", "shared_memory = \"118M\"")
-        .replacen("cache = \"48M\"", "cache = \"110M\"", 1)
-        .replacen(
-            "dasd = [{ use = \"database\", model = \"3390-9\", count = 2 }]",
-            "dasd = [{ use = \"database\", model = \"3390-9\", count = 2 }, { use = \"swap\", model = \"3390-3\" }]",
-            1,
-        )
-        .replacen(
-            "linux = { kernel = \"8M\", min_free = \"2M\" }",
-            "linux = { kernel = \"8M\", min_free = \"2M\", swap = \"32M\" }",
-            1,
-        )
-}
 
 #[test]
 fn undersized_guests_swap_with_major_faults_and_keep_invariants() {

@@ -8,7 +8,8 @@ use zvmsim_core::system::Simulation;
 
 /// Three 128 MB guests on 256 MB of central storage and 32 MB of XSTOR; VMRM every 5 s,
 /// started at 6 s, so that the first interval (5-10 s) is measured before any SHRINK.
-const SCENARIO: &str = r#"
+const SCENARIO: &str = concat!(
+    r#"
 [lpar]
 ifls = 2
 central = "256M"
@@ -24,33 +25,10 @@ measure = "60s"
 interval = "5s"
 seed = 1
 
-[[guests]]
-name = "LNX%02d"
-count = 3
-storage = "128M"
-vcpus = 2
-workload = "db"
-dasd = [{ use = "database", model = "3390-9", count = 2 }]
-linux = { kernel = "8M", min_free = "2M" }
-
-[workloads.db]
-kind = "transactional"
-users = 4
-think_time = "2ms"
-
-[workloads.db.database]
-size = "400M"
-cache = "48M"
-shared_memory = "56M"
-skew = 0.9
-
-[[workloads.db.transactions]]
-name = "a"
-weight = 3
-cpu = "1ms"
-db_refs = 20
-write_fraction = 0.3
-
+"#,
+    // The three database guests, as in common/mod.rs SMALL.
+    include_str!("data/fragments/three_db_guests.toml"),
+    r#"
 [vmrm]
 config = """
 * VMRM CONFIG A1
@@ -75,7 +53,8 @@ cp = "XAUTOLOG VMRMSVM"
 at = "14s"
 user = "LNX02"
 linux = "cat /proc/sys/vm/cmm_pages"
-"#;
+"#
+);
 
 const GUEST_PAGES: u64 = 3 * 32_768;
 

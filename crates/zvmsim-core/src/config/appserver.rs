@@ -122,12 +122,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             .iter()
             .filter(|g| g.workload.as_deref() == Some(name))
         {
-            let cap: u64 = g
-                .dasd
-                .iter()
-                .filter(|d| d.usage == DasdUse::Files)
-                .map(|d| d.model.pages() * d.count as u64)
-                .sum();
+            let cap = g.dasd_pages(DasdUse::Files);
             if cap < t.size.pages() {
                 return Err(src.error(
                     &f("size"),

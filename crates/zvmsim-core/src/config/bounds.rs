@@ -254,12 +254,7 @@ fn check_guests(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                     ),
                 ));
             }
-            let room: u64 = g
-                .dasd
-                .iter()
-                .filter(|d| d.usage == DasdUse::Database)
-                .map(|d| d.model.pages() * d.count as u64)
-                .sum();
+            let room = g.dasd_pages(DasdUse::Database);
             if db.size.pages() > room {
                 let w = g.workload.as_deref().unwrap_or_default();
                 return Err(src.error(

@@ -310,12 +310,7 @@ pub(crate) fn check_guest_linux(
         ));
     }
     if l.swap.pages() > 0 {
-        let room: u64 = g
-            .dasd
-            .iter()
-            .filter(|d| d.usage == DasdUse::Swap)
-            .map(|d| d.model.pages() * d.count as u64)
-            .sum();
+        let room = g.dasd_pages(DasdUse::Swap);
         if room == 0 {
             return Err((
                 "linux.swap",

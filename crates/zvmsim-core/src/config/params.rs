@@ -248,10 +248,13 @@ params! {
     /// add of an SR DCSS 63 s per GB with two spool volumes).
     #[serde(skip_serializing_if = "default_spool_read")]
     cp_spool_read_page: Duration = us(130);
-    /// CP's fault for the first reference to a page of a guest's nonshared copy of a saved
-    /// segment: the page's saved contents copied from the shared copy in storage into the
-    /// guest's own frame. Calibrated (seed 000: filling an SR DCSS loaded exclusive, 11 s
-    /// per GB above an SN fill).
+    /// CP's fault for the first reference to a saved page of a guest's nonshared copy of a
+    /// saved segment, which gives the guest a frame of its own with the page's saved
+    /// contents. Where CP takes them from is not modelled: in seed 000's runs the shared copy
+    /// has left storage by then (its only user reloaded nonshared), and a spool read per page
+    /// would cost the first add's rate, over five times the measured fill (inference).
+    /// Calibrated (seed 000: filling an SR DCSS loaded exclusive, 11 s per GB above an SN
+    /// fill).
     #[serde(skip_serializing_if = "default_nonshared_page")]
     cp_nonshared_page: Duration = us(36);
 

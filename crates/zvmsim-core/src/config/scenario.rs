@@ -315,6 +315,17 @@ pub struct GuestSpec {
     pub directory: Vec<String>,
 }
 
+impl GuestSpec {
+    /// 4 KB pages of the guest's volumes of use `usage`.
+    pub fn dasd_pages(&self, usage: DasdUse) -> u64 {
+        self.dasd
+            .iter()
+            .filter(|d| d.usage == usage)
+            .map(|d| d.model.pages() * d.count as u64)
+            .sum()
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GuestDasd {

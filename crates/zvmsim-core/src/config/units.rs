@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use schemars::schema::{InstanceType, NumberValidation, Schema, SchemaObject, StringValidation};
 use schemars::JsonSchema;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
@@ -14,7 +15,7 @@ use serde::{Deserialize, Serialize, Serializer};
 pub const PAGE_SIZE: u64 = 4096;
 
 /// A quantity written as text with a unit, or as a bare number (bytes for sizes, seconds for
-/// durations); one serde implementation serves both.
+/// durations); one serde and JSON schema implementation serves both.
 trait Quantity: Sized + fmt::Display {
     const WHAT: &'static str;
     const EXPECTING: &'static str;
@@ -23,6 +24,10 @@ trait Quantity: Sized + fmt::Display {
     const MAX_NUMBER: f64;
     fn parse(s: &str) -> Result<Self, String>;
     fn from_number(x: f64) -> Self;
+    /// What the JSON schema says of the field.
+    const DESCRIPTION: &'static str;
+    /// The JSON forms the schema accepts (text with a unit, a bare number).
+    fn schema_forms(o: &mut SchemaObject);
 }
 
 impl Quantity for Size {
@@ -36,6 +41,33 @@ impl Quantity for Size {
     fn from_number(x: f64) -> Self {
         Size(x.round() as u64)
     }
+    const DESCRIPTION: &'static str =
+        "Storage size with a binary unit: \"16G\", \"750M\", \"3326 MB\", \"4K\"; a bare integer is bytes";
+    fn schema_forms(o: &mut SchemaObject) {
+        o.subschemas().any_of = Some(vec![
+            SchemaObject {
+                instance_type: Some(InstanceType::String.into()),
+                string: Some(Box::new(StringValidation {
+                    pattern: Some(
+                        r"^\s*[0-9]+(\.[0-9]+)?\s*([kKmMgGtTpP]([iI]?[bB])?|[bB]|pages?)?\s*$"
+                            .into(),
+                    ),
+                    ..Default::default()
+                })),
+                ..Default::default()
+            }
+            .into(),
+            SchemaObject {
+                instance_type: Some(InstanceType::Integer.into()),
+                number: Some(Box::new(NumberValidation {
+                    minimum: Some(0.0),
+                    ..Default::default()
+                })),
+                ..Default::default()
+            }
+            .into(),
+        ]);
+    }
 }
 
 impl Quantity for Duration {
@@ -48,6 +80,11 @@ impl Quantity for Duration {
     }
     fn from_number(x: f64) -> Self {
         Duration((x * 1e9).round() as u64)
+    }
+    const DESCRIPTION: &'static str =
+        "Duration: \"250us\", \"10ms\", \"60s\", \"20m\", \"1h\"; a bare number is seconds";
+    fn schema_forms(o: &mut SchemaObject) {
+        o.instance_type = Some(vec![InstanceType::String, InstanceType::Number].into());
     }
 }
 
@@ -81,6 +118,7 @@ impl<T: Quantity> Visitor<'_> for QuantityVisitor<T> {
     }
 }
 
+/// Serde and the JSON schema of a `Quantity` type.
 macro_rules! serde_quantity {
     ($t:ty) => {
         impl Serialize for $t {
@@ -91,6 +129,17 @@ macro_rules! serde_quantity {
         impl<'de> Deserialize<'de> for $t {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 d.deserialize_any(QuantityVisitor::<$t>(std::marker::PhantomData))
+            }
+        }
+        impl JsonSchema for $t {
+            fn schema_name() -> String {
+                stringify!($t).into()
+            }
+            fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> Schema {
+                let mut o = SchemaObject::default();
+                o.metadata().description = Some(<$t as Quantity>::DESCRIPTION.into());
+                <$t as Quantity>::schema_forms(&mut o);
+                o.into()
             }
         }
     };
@@ -113,6 +162,23 @@ impl Size {
     }
 }
 
+/// The number `s` starts with (after blanks) and the unit written after it, for a quantity
+/// `what`; `example` ends the message when there is no number.
+fn number_and_unit<'a>(s: &'a str, what: &str, example: &str) -> Result<(f64, &'a str), String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    if num.is_empty() {
+        return Err(format!("{what} `{s}` has no number; {example}"));
+    }
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("{what} `{s}` has a malformed number"))?;
+    Ok((value, unit))
+}
+
 /// Parse a size: a non-negative number (integer or decimal) and an optional binary unit.
 pub fn parse_size(s: &str) -> Result<Size, String> {
     let t = s.trim();
@@ -121,18 +187,8 @@ pub fn parse_size(s: &str) -> Result<Size, String> {
             "size `{s}` is negative; sizes are written like 16G, 750M or 3326 MB"
         ));
     }
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    if num.is_empty() {
-        return Err(format!(
-            "size `{s}` has no number; sizes are written like 16G, 750M or 3326 MB"
-        ));
-    }
-    let value: f64 = num
-        .parse()
-        .map_err(|_| format!("size `{s}` has a malformed number"))?;
+    let (value, unit) =
+        number_and_unit(s, Size::WHAT, "sizes are written like 16G, 750M or 3326 MB")?;
     let mult: u64 = match unit.trim().to_ascii_uppercase().as_str() {
         "" | "B" => 1,
         "K" | "KB" | "KIB" => 1 << 10,
@@ -167,43 +223,6 @@ impl fmt::Display for Size {
 
 serde_quantity!(Size);
 
-impl JsonSchema for Size {
-    fn schema_name() -> String {
-        "Size".into()
-    }
-    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-        let mut o = schemars::schema::SchemaObject::default();
-        o.metadata().description = Some(
-            "Storage size with a binary unit: \"16G\", \"750M\", \"3326 MB\", \"4K\"; a bare integer is bytes"
-                .into(),
-        );
-        o.subschemas().any_of = Some(vec![
-            schemars::schema::SchemaObject {
-                instance_type: Some(schemars::schema::InstanceType::String.into()),
-                string: Some(Box::new(schemars::schema::StringValidation {
-                    pattern: Some(
-                        r"^\s*[0-9]+(\.[0-9]+)?\s*([kKmMgGtTpP]([iI]?[bB])?|[bB]|pages?)?\s*$"
-                            .into(),
-                    ),
-                    ..Default::default()
-                })),
-                ..Default::default()
-            }
-            .into(),
-            schemars::schema::SchemaObject {
-                instance_type: Some(schemars::schema::InstanceType::Integer.into()),
-                number: Some(Box::new(schemars::schema::NumberValidation {
-                    minimum: Some(0.0),
-                    ..Default::default()
-                })),
-                ..Default::default()
-            }
-            .into(),
-        ]);
-        o.into()
-    }
-}
-
 /// A simulated duration in integer nanoseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Duration(pub u64);
@@ -229,18 +248,7 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     if t.starts_with('-') {
         return Err(format!("duration `{s}` is negative"));
     }
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    if num.is_empty() {
-        return Err(format!(
-            "duration `{s}` has no number; write e.g. 10ms, 60s, 20m, 1h"
-        ));
-    }
-    let value: f64 = num
-        .parse()
-        .map_err(|_| format!("duration `{s}` has a malformed number"))?;
+    let (value, unit) = number_and_unit(s, Duration::WHAT, "write e.g. 10ms, 60s, 20m, 1h")?;
     let mult: f64 = match unit.trim() {
         "ns" => 1.0,
         "us" | "µs" => 1e3,
@@ -280,27 +288,6 @@ impl fmt::Display for Duration {
 }
 
 serde_quantity!(Duration);
-
-impl JsonSchema for Duration {
-    fn schema_name() -> String {
-        "Duration".into()
-    }
-    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-        let mut o = schemars::schema::SchemaObject::default();
-        o.metadata().description = Some(
-            "Duration: \"250us\", \"10ms\", \"60s\", \"20m\", \"1h\"; a bare number is seconds"
-                .into(),
-        );
-        o.instance_type = Some(
-            vec![
-                schemars::schema::InstanceType::String,
-                schemars::schema::InstanceType::Number,
-            ]
-            .into(),
-        );
-        o.into()
-    }
-}
 
 #[cfg(test)]
 mod tests {

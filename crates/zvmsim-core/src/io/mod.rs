@@ -150,12 +150,7 @@ impl IoSystem {
                 let first = crate::config::io::parse_rdev(&b.rdev)
                     .ok_or_else(|| format!("io.lcus[{li}].bases: rdev `{}` is not hex", b.rdev))?;
                 for k in 0..b.count {
-                    let rdev = u16::try_from(k)
-                        .ok()
-                        .and_then(|k| first.checked_add(k))
-                        .ok_or_else(|| format!("io.lcus[{li}].bases: range passes FFFF"))?;
-                    self.unique(rdev)
-                        .map_err(|e| format!("io.lcus[{li}].bases: {e}"))?;
+                    let rdev = self.range_rdev(&format!("io.lcus[{li}].bases"), first, k)?;
                     let vol = staged.add_volume(b.model.pages() * 4096);
                     staged.own(vol, li as u32);
                     self.extents.push(extent::Extents::default());
@@ -197,12 +192,7 @@ impl IoSystem {
                     ));
                 }
                 for k in 0..a.count {
-                    let rdev = u16::try_from(k)
-                        .ok()
-                        .and_then(|k| first.checked_add(k))
-                        .ok_or_else(|| format!("io.lcus[{li}].aliases: range passes FFFF"))?;
-                    self.unique(rdev)
-                        .map_err(|e| format!("io.lcus[{li}].aliases: {e}"))?;
+                    let rdev = self.range_rdev(&format!("io.lcus[{li}].aliases"), first, k)?;
                     let kind = if hyperpav {
                         SubKind::HyperPavAlias
                     } else {
@@ -230,6 +220,17 @@ impl IoSystem {
         self.fcp_path.resize(self.subs.len(), None);
         self.server.staged = Some(staged);
         Ok(())
+    }
+
+    /// Device `k` of the range of real devices from `first` that the scenario's `what` defines:
+    /// its number, which may not pass FFFF nor be another device's.
+    fn range_rdev(&self, what: &str, first: u16, k: u32) -> Result<u16, String> {
+        let rdev = u16::try_from(k)
+            .ok()
+            .and_then(|k| first.checked_add(k))
+            .ok_or_else(|| format!("{what}: range passes FFFF"))?;
+        self.unique(rdev).map_err(|e| format!("{what}: {e}"))?;
+        Ok(rdev)
     }
 
     fn unique(&self, rdev: u16) -> Result<(), String> {

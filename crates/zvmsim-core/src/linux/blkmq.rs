@@ -177,23 +177,12 @@ impl DasdDriver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::linux::dasd::tests::base_with_aliases;
     use crate::linux::dasd::{DevPath, CHANQ_MAX, NONE};
 
     fn driver(aliases: u32) -> (DasdDriver, u32) {
-        let mut d = DasdDriver::default().request_limit(CHANQ_MAX);
-        let path = DevPath::Dedicated { sub: 0 };
-        let b = d.add(
-            0x200,
-            Some("dasda".into()),
-            path,
-            Some((0, NONE)),
-            false,
-            1000,
-            0,
-        );
-        for k in 0..aliases {
-            d.add(0x300 + k as u16, None, path, Some((0, NONE)), true, 0, 0);
-        }
+        let d = DasdDriver::default().request_limit(CHANQ_MAX);
+        let (d, b, _) = base_with_aliases(d, aliases, 0);
         (d, b)
     }
 

@@ -506,11 +506,17 @@ impl DasdDriver {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn driver(aliases: u32) -> (DasdDriver, u32, Vec<u32>) {
-        let mut d = DasdDriver::default();
+    /// Adds to `d` one base device (0.0.0200, dasda, 1000 blocks) and `aliases` aliases of it
+    /// (0.0.0300 on), dedicated on subchannel 0 in subchannel set `ssid`; returns the
+    /// driver, the base and the aliases.
+    pub(crate) fn base_with_aliases(
+        mut d: DasdDriver,
+        aliases: u32,
+        ssid: u16,
+    ) -> (DasdDriver, u32, Vec<u32>) {
         let path = DevPath::Dedicated { sub: 0 };
         let b = d.add(
             0x200,
@@ -519,22 +525,16 @@ mod tests {
             Some((0, NONE)),
             false,
             1000,
-            0xb900,
+            ssid,
         );
         let a = (0..aliases)
-            .map(|k| {
-                d.add(
-                    0x300 + k as u16,
-                    None,
-                    path,
-                    Some((0, NONE)),
-                    true,
-                    0,
-                    0xb900,
-                )
-            })
+            .map(|k| d.add(0x300 + k as u16, None, path, Some((0, NONE)), true, 0, ssid))
             .collect();
         (d, b, a)
+    }
+
+    fn driver(aliases: u32) -> (DasdDriver, u32, Vec<u32>) {
+        base_with_aliases(DasdDriver::default(), aliases, 0xb900)
     }
 
     #[test]

@@ -227,33 +227,10 @@ pub fn segment_names(text: &str) -> Result<Vec<String>, i32> {
     Ok(names)
 }
 
-pub const EPERM: i32 = 1;
-pub const ENOENT: i32 = 2;
-pub const EBUSY: i32 = 16;
-pub const EEXIST: i32 = 17;
-pub const ENODEV: i32 = 19;
-pub const EINVAL: i32 = 22;
-pub const EROFS: i32 = 30;
-pub const ERANGE: i32 = 34;
-pub const ENAMETOOLONG: i32 = 36;
-pub const EOPNOTSUPP: i32 = 95;
-
-/// strerror's text, as bash prints it after `write error:`.
-pub fn strerror(e: i32) -> &'static str {
-    match e {
-        EPERM => "Operation not permitted",
-        ENOENT => "No such file or directory",
-        EBUSY => "Device or resource busy",
-        EEXIST => "File exists",
-        ENODEV => "No such device",
-        EINVAL => "Invalid argument",
-        EROFS => "Read-only file system",
-        ERANGE => "Numerical result out of range",
-        ENAMETOOLONG => "File name too long",
-        EOPNOTSUPP => "Operation not supported",
-        _ => "Unknown error",
-    }
-}
+// The errno values the driver's sysfs attributes return are Linux's.
+pub use super::errno::{
+    strerror, EBUSY, EEXIST, EINVAL, ENAMETOOLONG, ENODEV, ENOENT, EOPNOTSUPP, EPERM, ERANGE, EROFS,
+};
 
 /// bash's line for a failed `echo ... > file`.
 pub fn write_error(e: i32) -> String {

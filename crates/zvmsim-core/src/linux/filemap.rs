@@ -104,18 +104,15 @@ impl Machine {
                 let pc = self.guests[g].mem.pool_global(i);
                 return self.touch(g, t, pc, false, true, w);
             }
-            let (i, scanned) = self.guests[g].mem.alloc_for(block);
-            self.after_alloc(g, scanned, w);
-            self.tasks[ti].pc_page = self.guests[g].mem.pool_global(i);
+            let page = self.pc_alloc(g, block, w);
+            self.tasks[ti].pc_page = page;
         }
         // dcssblk's request: copy the segment's page into the page-cache page.
         let pc = self.tasks[ti].pc_page;
         self.segment_touch(g, t, space, page, w)?;
         self.touch(g, t, pc, true, true, w)?;
         w.guest_ns += self.p.dcssblk_request.ns() + self.p.linux_page_copy.ns();
-        self.tasks[ti].pc_page = NONE;
-        self.guests[g].mem.page_cache_clean(pc);
-        self.apply_essa(g, w);
+        self.pc_page_done(g, t, w);
         Ok(())
     }
 

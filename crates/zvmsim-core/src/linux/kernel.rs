@@ -122,9 +122,7 @@ impl Machine {
         self.touch(g, t, pc, true, true, w)?;
         self.submit_io(dev, Origin::DbWrite, 1, true);
         self.guests[g].stats.db_writes += 1;
-        self.tasks[t as usize].pc_page = NONE;
-        self.guests[g].mem.page_cache_clean(pc);
-        self.apply_essa(g, w);
+        self.pc_page_done(g, t, w);
         Ok(())
     }
 
@@ -182,10 +180,8 @@ impl Machine {
         self.touch(g, t, pc, false, true, w)?;
         self.touch_anon(g, t, into, true, true, w)?;
         w.guest_ns += copy;
-        self.tasks[ti].pc_page = NONE;
         self.tasks[ti].reading = false;
-        self.guests[g].mem.page_cache_clean(pc);
-        self.apply_essa(g, w);
+        self.pc_page_done(g, t, w);
         Ok(())
     }
 
@@ -276,8 +272,18 @@ impl Machine {
         self.guests[g].mem.essa = changes;
     }
 
+    /// Task `t` is done with its page-cache page, which now holds what the device holds (the
+    /// read was copied out, or the write of it started): it lets the page go, clean.
+    pub(super) fn pc_page_done(&mut self, g: usize, t: u32, w: &mut Work) {
+        let ti = t as usize;
+        let pc = self.tasks[ti].pc_page;
+        self.tasks[ti].pc_page = NONE;
+        self.guests[g].mem.page_cache_clean(pc);
+        self.apply_essa(g, w);
+    }
+
     /// Allocate a page-cache page for `block` (reclaiming as Linux does); returns its page.
-    fn pc_alloc(&mut self, g: usize, block: u32, w: &mut Work) -> u32 {
+    pub(super) fn pc_alloc(&mut self, g: usize, block: u32, w: &mut Work) -> u32 {
         let (i, scanned) = self.guests[g].mem.alloc_for(block);
         self.after_alloc(g, scanned, w);
         self.guests[g].mem.pool_global(i)

@@ -12,6 +12,7 @@ pub mod dasdblock;
 mod dasdflow;
 pub mod dasdprof;
 pub mod dcssblk;
+pub mod errno;
 pub(crate) mod filemap;
 pub(crate) mod kernel;
 pub mod lvm;

@@ -18,7 +18,7 @@ use super::memory::{LinuxMemory, A_IDX, A_OUT, A_SLOT};
 use crate::cp::storage::NONE;
 
 /// Linux's errno for a swapoff that cannot fit the area's pages elsewhere.
-pub const ENOMEM: i32 = 12;
+pub use super::errno::ENOMEM;
 
 /// An area activated by `swapon`: slots `first..first + pages`.
 #[derive(Debug, Clone)]

@@ -10,7 +10,8 @@ use super::Simulation;
 /// One guest with a full-pack minidisk (0200 on B9D6) from its directory, the volume B9D5
 /// attached as 0100, two of four HyperPAV aliases owned by SYSTEM and one virtual alias; a
 /// fio job on the minidisk.
-pub(super) const BASE: &str = r#"
+pub(super) const BASE: &str = concat!(
+    r#"
 [lpar]
 ifls = 2
 central = "2G"
@@ -21,52 +22,14 @@ priming = "1s"
 measure = "2s"
 interval = "1s"
 
-[io.channels]
-count = 2
-speed = 16
-zhpf = true
-
-[io.server]
-model = "DS8886 (2831-985)"
-cache = "16G"
-nvs = "1G"
-ranks = 2
-
-[[io.lcus]]
-ssid = "B900"
-bases = [{ rdev = "B9D5", count = 2, model = "3390-3" }]
-aliases = { rdev = "B9E0", count = 4, kind = "hyperpav" }
-
-[[guests]]
-name = "LNX01"
-storage = "512M"
-vcpus = 2
-workload = "fio"
-directory = ["MDISK 0200 3390 DEVNO B9D6 MR", "COMMAND DEFINE HYPERPAVALIAS 0201 FOR BASE 0200"]
-
-[workloads.fio]
-kind = "fio"
-[workloads.fio.fio]
-jobs = 1
-numjobs = 2
-rw = "randread"
-bssplit = "4k/100"
-filesize = "1m-10m"
-nrfiles = 4
-iodepth = 1
-direct = 1
-ioengine = "libaio"
-directory = "/"
-device = "0200"
-
-[[console]]
-cp = "ATTACH B9E0-B9E1 TO SYSTEM"
-[[console]]
-cp = "ATTACH B9D5 TO LNX01 AS 0100"
-[[console]]
+"#,
+    // The channels, storage server, LCU and guest, as in tests/hardening/console_bases.rs.
+    include_str!("../../tests/data/fragments/dasd_hyperpav_fio.toml"),
+    r#"[[console]]
 at = "1500ms"
 cp = "QUERY PAV"
-"#;
+"#
+);
 
 pub(super) fn sim() -> Simulation {
     let mut s = Simulation::from_toml(BASE, "t.toml", None, &[]).expect("valid");

@@ -6,6 +6,7 @@
 //! directly; without xip zvmsim takes the same path, a simplification). Before the mount, the
 //! misses read the `database` volumes.
 
+use crate::config::scenario::WorkloadSpec;
 use crate::cp::dispatcher::Block;
 use crate::cp::faults::Work;
 use crate::linux::filemap::DcssMount;
@@ -39,24 +40,25 @@ impl Machine {
 }
 
 impl Simulation {
-    /// The mount point of guest `gi`'s database files (`files_on`), if any.
-    fn files_on(&self, gi: usize) -> Option<&str> {
+    /// The `[workloads.*]` entry guest `gi` runs, if any.
+    fn workload_spec(&self, gi: usize) -> Option<&WorkloadSpec> {
         let spec = self.scenario.guest_instances()[gi].spec_index;
         self.scenario.guests[spec]
             .workload
             .as_ref()
             .and_then(|w| self.scenario.workloads.get(w))
+    }
+
+    /// The mount point of guest `gi`'s database files (`files_on`), if any.
+    fn files_on(&self, gi: usize) -> Option<&str> {
+        self.workload_spec(gi)
             .and_then(|ws| ws.database.as_ref())
             .and_then(|d| d.files_on.as_deref())
     }
 
     /// The mount point of guest `gi`'s application-server program text (`text.files_on`).
     fn text_on(&self, gi: usize) -> Option<&str> {
-        let spec = self.scenario.guest_instances()[gi].spec_index;
-        self.scenario.guests[spec]
-            .workload
-            .as_ref()
-            .and_then(|w| self.scenario.workloads.get(w))
+        self.workload_spec(gi)
             .and_then(|ws| ws.appserver.as_ref())
             .and_then(|a| a.text.as_ref())
             .and_then(|t| t.files_on.as_deref())

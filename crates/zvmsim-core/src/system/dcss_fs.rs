@@ -72,15 +72,7 @@ impl Simulation {
         let dev = &mut self.dcss.guests[gi].devices[k];
         dev.segs = new;
         dev.shared = want;
-        if load.is_empty() {
-            return Ok(Out::Now(vec![]));
-        }
-        let pages = load.iter().map(|l| l.2 as u64).sum();
-        self.start_transfer(Purpose::Add { guest: gi as u32 }, false, pages, load);
-        Ok(Out::Held {
-            lines: vec![],
-            guest_ns: 0,
-        })
+        self.load_segments(gi, load)
     }
 
     pub(super) fn dcss_set_save(&mut self, gi: usize, k: usize, v: &str) -> Result<Out, i32> {

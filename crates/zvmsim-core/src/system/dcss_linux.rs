@@ -83,6 +83,24 @@ pub(super) enum Out {
 }
 
 impl Simulation {
+    /// Guest `gi`'s dcssblk command waits while CP reads the segment copies of `load` from
+    /// spool; with none to read, it is answered at once.
+    pub(super) fn load_segments(
+        &mut self,
+        gi: usize,
+        load: Vec<(Space, u32, u32)>,
+    ) -> Result<Out, i32> {
+        if load.is_empty() {
+            return Ok(Out::Now(vec![]));
+        }
+        let pages = load.iter().map(|l| l.2 as u64).sum();
+        self.start_transfer(Purpose::Add { guest: gi as u32 }, false, pages, load);
+        Ok(Out::Held {
+            lines: vec![],
+            guest_ns: 0,
+        })
+    }
+
     /// Segment file `i`'s shared copy, created by its first user; its first load queues the
     /// saved page ranges to be read from spool into `load`.
     pub(super) fn shared_copy(&mut self, i: usize, u: &SegUse, load: &mut Vec<(Space, u32, u32)>) {
@@ -339,15 +357,7 @@ impl Simulation {
             formatted: false,
             used: 0,
         });
-        if load.is_empty() {
-            return Ok(Out::Now(vec![]));
-        }
-        let pages = load.iter().map(|l| l.2 as u64).sum();
-        self.start_transfer(Purpose::Add { guest: gi as u32 }, false, pages, load);
-        Ok(Out::Held {
-            lines: vec![],
-            guest_ns: 0,
-        })
+        self.load_segments(gi, load)
     }
 
     /// Guest `gi` gives up its use of the segments of device `k`'s list from `segs`.

@@ -9,7 +9,8 @@ use super::Simulation;
 
 /// One 256 MB guest whose server keeps 300 MB of heap in use (about 80 MB on its DASD swap
 /// partition /dev/dasda2), limits of 1.5 GB and 1 GB, and a 1 GB VDISK 2000 renumbered 29F.
-const BASE: &str = r#"
+const BASE: &str = concat!(
+    r#"
 [lpar]
 ifls = 2
 central = "4G"
@@ -23,22 +24,10 @@ priming = "1s"
 measure = "2s"
 interval = "1s"
 
-[[guests]]
-name = "LNX001"
-storage = "256M"
-workload = "was"
-dasd = [{ use = "swap", model = "3390-3", count = 1, partition = 2 }]
-linux = { kernel = "32M", min_free = "2M", swap = "200M" }
-
-[workloads.was]
-kind = "appserver"
-users = 4
-think_time = "20ms"
-[workloads.was.appserver]
-heap = "300M"
-cpu_per_request = "2ms"
-refs_per_request = 20
-
+"#,
+    // The guest and its server, as in tests/hardening/console_bases.rs.
+    include_str!("../../tests/data/fragments/appserver_swap_guest.toml"),
+    r#"
 [[console]]
 cp = "CP set vdisk syslim 1536m"
 [[console]]
@@ -47,7 +36,8 @@ cp = "CP set vdisk userlim 1g"
 at = "1500ms"
 user = "LNX001"
 cp = "def vfb-512 2000 2097152"
-"#;
+"#
+);
 
 fn sim() -> Simulation {
     let mut s = Simulation::from_toml(BASE, "t.toml", None, &[]).expect("valid");

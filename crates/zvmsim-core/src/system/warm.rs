@@ -4,7 +4,6 @@
 //! coldest. The priming period then lets the mechanisms settle.
 
 use crate::cp::storage::{Access, CpWork, SEG_PAGES};
-use crate::workload::Workload;
 
 use super::Simulation;
 
@@ -75,16 +74,7 @@ impl Simulation {
                 .into_iter()
                 .map(|(lo, hi)| plain(pool + lo, pool + hi))
                 .collect();
-            let db = match wl {
-                Workload::Transactional(w) => w.db.as_ref(),
-                Workload::Fio(_)
-                | Workload::Iozone(_)
-                | Workload::Appserver(_)
-                | Workload::Apache(_)
-                | Workload::Dbench(_)
-                | Workload::None => None,
-            };
-            if let Some(db) = db {
+            if let Some(db) = wl.database() {
                 // The other shared memory after the buffers: every transaction references one
                 // of its pages, so it is as hot as the hottest buffers (before, warmed first,
                 // CP paged it out and the first minutes faulted it back in: in a 5.3

@@ -84,8 +84,7 @@ impl Appserver {
             text: NONE,
             refused: false,
         });
-        let delay = self.rng.exp_ns(self.think_ns);
-        k.q.push(delay, Event::Workload(WorkloadEvent::Submit { task }));
+        super::first_request(task, self.think_ns, &mut self.rng, k);
         (self.users.len() - 1) as u32
     }
 

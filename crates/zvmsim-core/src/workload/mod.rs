@@ -120,13 +120,10 @@ impl Workload {
         }
     }
 
-    /// The database's buffer-pool hit ratio, where there is one.
-    pub fn db_hit_ratio(&self) -> Option<f64> {
+    /// The database whose buffer pool this workload's guest holds, where there is one.
+    pub(crate) fn database(&self) -> Option<&database::Database> {
         match self {
-            Workload::Transactional(w) => {
-                w.db.as_ref()
-                    .map(|d| d.hits as f64 / (d.hits + d.misses).max(1) as f64)
-            }
+            Workload::Transactional(w) => w.db.as_ref(),
             Workload::Fio(_)
             | Workload::Iozone(_)
             | Workload::Appserver(_)
@@ -135,6 +132,27 @@ impl Workload {
             | Workload::None => None,
         }
     }
+
+    /// The database's buffer-pool hit ratio, where there is one.
+    pub fn db_hit_ratio(&self) -> Option<f64> {
+        self.database()
+            .map(|d| d.hits as f64 / (d.hits + d.misses).max(1) as f64)
+    }
+}
+
+/// A closed-loop user (task `task`) starts: it thinks (exponential, mean `think_ns`) before
+/// its first request, as after each one.
+pub(crate) fn first_request(
+    task: u32,
+    think_ns: u64,
+    rng: &mut crate::engine::rng::Stream,
+    k: &mut Machine,
+) {
+    let delay = rng.exp_ns(think_ns);
+    k.q.push(
+        delay,
+        crate::system::Event::Workload(WorkloadEvent::Submit { task }),
+    );
 }
 
 /// A closed-loop user's request (task `t`) ended at `at`: count it and its response time for

@@ -9,10 +9,9 @@ use crate::cp::faults::Work;
 use crate::cp::storage::NONE;
 use crate::engine::rng::Stream;
 use crate::system::machine::Machine;
-use crate::system::Event;
 
 use super::database::Database;
-use super::{Outcome, WorkloadEvent};
+use super::Outcome;
 
 /// One transaction type, resolved.
 #[derive(Debug, Clone)]
@@ -186,8 +185,7 @@ impl Oltp {
             old_block: NONE,
             get: NO_DRAW,
         });
-        let delay = self.rng.exp_ns(self.think_ns);
-        k.q.push(delay, Event::Workload(WorkloadEvent::Submit { task }));
+        super::first_request(task, self.think_ns, &mut self.rng, k);
         (self.users.len() - 1) as u32
     }
 

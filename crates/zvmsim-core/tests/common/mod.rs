@@ -5,7 +5,8 @@ pub(crate) mod props;
 
 use zvmsim_core::config::scenario::{self, ScenarioError};
 
-pub(crate) const SMALL: &str = r#"
+pub(crate) const SMALL: &str = concat!(
+    r#"
 [lpar]
 ifls = 2
 central = "256M"
@@ -21,33 +22,10 @@ measure = "20s"
 interval = "5s"
 seed = 1
 
-[[guests]]
-name = "LNX%02d"
-count = 3
-storage = "128M"
-vcpus = 2
-workload = "db"
-dasd = [{ use = "database", model = "3390-9", count = 2 }]
-linux = { kernel = "8M", min_free = "2M" }
-
-[workloads.db]
-kind = "transactional"
-users = 4
-think_time = "2ms"
-
-[workloads.db.database]
-size = "400M"
-cache = "48M"
-shared_memory = "56M"
-skew = 0.9
-
-[[workloads.db.transactions]]
-name = "a"
-weight = 3
-cpu = "1ms"
-db_refs = 20
-write_fraction = 0.3
-
+"#,
+    // The three database guests, as in vmrm_cmm.rs.
+    include_str!("../data/fragments/three_db_guests.toml"),
+    r#"
 [[workloads.db.transactions]]
 name = "b"
 weight = 1
@@ -62,7 +40,8 @@ cp = "QUERY STORAGE"
 at = "2s"
 user = "LNX01"
 linux = "free -m"
-"#;
+"#
+);
 
 pub(crate) fn err(text: &str) -> ScenarioError {
     match scenario::parse(text, "t.toml", &[]) {
@@ -74,6 +53,23 @@ pub(crate) fn err(text: &str) -> ScenarioError {
 pub(crate) fn with(find: &str, replace: &str) -> String {
     assert!(SMALL.contains(find), "fixture lacks {find}");
     SMALL.replacen(find, replace, 1)
+}
+
+/// SMALL whose guests' database buffers and shared memory outgrow their storage, each with
+/// a swap disk and 32 MB of swap (tests/linux_swap.rs, tests/console_formats.rs).
+pub(crate) fn swapping() -> String {
+    with("shared_memory = \"56M\"", "shared_memory = \"118M\"")
+        .replacen("cache = \"48M\"", "cache = \"110M\"", 1)
+        .replacen(
+            "dasd = [{ use = \"database\", model = \"3390-9\", count = 2 }]",
+            "dasd = [{ use = \"database\", model = \"3390-9\", count = 2 }, { use = \"swap\", model = \"3390-3\" }]",
+            1,
+        )
+        .replacen(
+            "linux = { kernel = \"8M\", min_free = \"2M\" }",
+            "linux = { kernel = \"8M\", min_free = \"2M\", swap = \"32M\" }",
+            1,
+        )
 }
 
 pub(crate) fn line_of(text: &str, needle: &str) -> usize {

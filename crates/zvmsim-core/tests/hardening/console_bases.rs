@@ -12,7 +12,8 @@ pub(super) struct Base {
     pub(super) bus: &'static str,
 }
 
-const DASD: &str = r#"
+const DASD: &str = concat!(
+    r#"
 [lpar]
 ifls = 2
 central = "2G"
@@ -21,46 +22,13 @@ zvm_level = "7.1"
 priming = "1s"
 measure = "3s"
 interval = "1s"
-[io.channels]
-count = 2
-speed = 16
-zhpf = true
-[io.server]
-model = "DS8886 (2831-985)"
-cache = "16G"
-nvs = "1G"
-ranks = 2
-[[io.lcus]]
-ssid = "B900"
-bases = [{ rdev = "B9D5", count = 2, model = "3390-3" }]
-aliases = { rdev = "B9E0", count = 4, kind = "hyperpav" }
-[[guests]]
-name = "LNX01"
-storage = "512M"
-vcpus = 2
-workload = "fio"
-directory = ["MDISK 0200 3390 DEVNO B9D6 MR", "COMMAND DEFINE HYPERPAVALIAS 0201 FOR BASE 0200"]
-[workloads.fio]
-kind = "fio"
-[workloads.fio.fio]
-jobs = 1
-numjobs = 2
-rw = "randread"
-bssplit = "4k/100"
-filesize = "1m-10m"
-nrfiles = 4
-iodepth = 1
-direct = 1
-ioengine = "libaio"
-directory = "/"
-device = "0200"
-[[console]]
-cp = "ATTACH B9E0-B9E1 TO SYSTEM"
-[[console]]
-cp = "ATTACH B9D5 TO LNX01 AS 0100"
-"#;
+"#,
+    // The channels, storage server, LCU and guest, as in src/system/dasd_tests.rs.
+    include_str!("../data/fragments/dasd_hyperpav_fio.toml")
+);
 
-const SWAP: &str = r#"
+const SWAP: &str = concat!(
+    r#"
 [lpar]
 ifls = 2
 central = "4G"
@@ -71,21 +39,10 @@ volumes = [{ model = "3390-9", count = 1 }]
 priming = "1s"
 measure = "3s"
 interval = "1s"
-[[guests]]
-name = "LNX001"
-storage = "256M"
-workload = "was"
-dasd = [{ use = "swap", model = "3390-3", count = 1, partition = 2 }]
-linux = { kernel = "32M", min_free = "2M", swap = "200M" }
-[workloads.was]
-kind = "appserver"
-users = 4
-think_time = "20ms"
-[workloads.was.appserver]
-heap = "300M"
-cpu_per_request = "2ms"
-refs_per_request = 20
-[[console]]
+"#,
+    // The guest and its server, as in src/system/swap_tests.rs.
+    include_str!("../data/fragments/appserver_swap_guest.toml"),
+    r#"[[console]]
 cp = "SET VDISK SYSLIM 1536M"
 [[console]]
 cp = "SET VDISK USERLIM 1G"
@@ -101,7 +58,8 @@ linux = "mkswap /dev/dasdb1"
 at = "210ms"
 user = "LNX001"
 linux = "swapon /dev/dasdb1"
-"#;
+"#
+);
 
 const CMM: &str = r#"
 [lpar]

@@ -19,20 +19,8 @@ pub enum SwapCommand {
     },
 }
 
-pub const ENOENT: i32 = 2;
-pub const ENOMEM: i32 = 12;
-pub const EBUSY: i32 = 16;
-pub const EINVAL: i32 = 22;
-
-/// strerror of the errno values these commands meet.
-pub fn strerror(e: i32) -> &'static str {
-    match e {
-        ENOENT => "No such file or directory",
-        ENOMEM => "Cannot allocate memory",
-        EBUSY => "Device or resource busy",
-        _ => "Invalid argument",
-    }
-}
+// swapon(2) and swapoff(2) return ENOENT, ENOMEM, EBUSY or EINVAL.
+pub use crate::linux::errno::{strerror, EBUSY, EINVAL, ENOENT, ENOMEM};
 
 /// swapon's or swapoff's line for a failed system call.
 pub fn failed(cmd: &str, dev: &str, errno: i32) -> String {
