@@ -73,6 +73,27 @@ impl<T: bytemuck::Pod> HugeArray<T> {
     }
 }
 
+impl<T: bytemuck::Pod> HugeArray<T> {
+    /// Has the kernel make the memory of entries `range` resident now (zeroed, as a first
+    /// write would), so that the cost of clearing it can be paid on another thread before
+    /// the entries are written. The values never change; a hint only (ordinary memory, or a
+    /// kernel without `MADV_POPULATE_WRITE`, does nothing).
+    pub fn populate(&self, range: std::ops::Range<usize>) {
+        #[cfg(target_os = "linux")]
+        if let Some(m) = &self.map {
+            let size = std::mem::size_of::<T>();
+            let lo = (range.start.min(self.len) * size) / PAGE * PAGE;
+            let hi = (range.end.min(self.len) * size).div_ceil(PAGE) * PAGE;
+            let hi = hi.min(m.len());
+            if lo < hi {
+                let _ = m.advise_range(memmap2::Advice::PopulateWrite, lo, hi - lo);
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = range;
+    }
+}
+
 impl<T: bytemuck::Pod> Deref for HugeArray<T> {
     type Target = [T];
     #[inline]

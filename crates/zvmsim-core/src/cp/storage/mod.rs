@@ -495,6 +495,14 @@ impl Storage {
             dasd: self.space_slots[i],
         }
     }
+    /// Has the memory of the words of pages 0..`pages` of space `s` made resident ahead of
+    /// a warm start that writes them (engine/huge.rs, `populate`): results unchanged.
+    pub fn populate_words(&self, s: SpaceId, pages: u32) {
+        let i = s.0 as usize;
+        let lo = self.space_base[i];
+        let hi = self.space_base[i + 1].min(lo.saturating_add(pages));
+        self.pg.populate(lo as usize..hi as usize);
+    }
     /// The handle `touch` takes for space `s`.
     pub fn space(&self, s: SpaceId) -> Space {
         Space {
