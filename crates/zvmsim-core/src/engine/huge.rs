@@ -179,4 +179,22 @@ mod tests {
         let kb = rss_kb(a.as_ptr() as *const u8);
         assert!(kb <= 8 << 10, "{kb} kB resident after growing");
     }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn populating_makes_memory_resident_and_changes_no_value() {
+        // 32 MB of words: populating the second quarter (8 MB) makes it resident; the values
+        // stay, zero or written.
+        let len = 4 << 20;
+        let mut a = HugeArray::filled(len, 0u64);
+        a[len / 4 + 7] = 9;
+        let before = rss_kb(a.as_ptr() as *const u8);
+        a.populate(len / 4..len / 2);
+        let after = rss_kb(a.as_ptr() as *const u8);
+        assert!(after >= 8 << 10, "{before} kB, then {after} kB");
+        assert_eq!(a[len / 4 + 7], 9);
+        assert_eq!(a.iter().filter(|&&x| x != 0).count(), 1);
+        // Ranges past the end are cut to it.
+        a.populate(len - 3..len + 100);
+    }
 }
