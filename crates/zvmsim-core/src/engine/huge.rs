@@ -73,6 +73,27 @@ impl<T: bytemuck::Pod> HugeArray<T> {
     }
 }
 
+impl<T: bytemuck::Pod> HugeArray<T> {
+    /// Has the kernel make the memory of entries `range` resident now (zeroed, as a first
+    /// write would), so that the cost of clearing it can be paid on another thread before
+    /// the entries are written. The values never change; a hint only (ordinary memory, or a
+    /// kernel without `MADV_POPULATE_WRITE`, does nothing).
+    pub fn populate(&self, range: std::ops::Range<usize>) {
+        #[cfg(target_os = "linux")]
+        if let Some(m) = &self.map {
+            let size = std::mem::size_of::<T>();
+            let lo = (range.start.min(self.len) * size) / PAGE * PAGE;
+            let hi = (range.end.min(self.len) * size).div_ceil(PAGE) * PAGE;
+            let hi = hi.min(m.len());
+            if lo < hi {
+                let _ = m.advise_range(memmap2::Advice::PopulateWrite, lo, hi - lo);
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = range;
+    }
+}
+
 impl<T: bytemuck::Pod> Deref for HugeArray<T> {
     type Target = [T];
     #[inline]
@@ -157,5 +178,23 @@ mod tests {
         assert_eq!(a[len / 2], 1);
         let kb = rss_kb(a.as_ptr() as *const u8);
         assert!(kb <= 8 << 10, "{kb} kB resident after growing");
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn populating_makes_memory_resident_and_changes_no_value() {
+        // 32 MB of words: populating the second quarter (8 MB) makes it resident; the values
+        // stay, zero or written.
+        let len = 4 << 20;
+        let mut a = HugeArray::filled(len, 0u64);
+        a[len / 4 + 7] = 9;
+        let before = rss_kb(a.as_ptr() as *const u8);
+        a.populate(len / 4..len / 2);
+        let after = rss_kb(a.as_ptr() as *const u8);
+        assert!(after >= 8 << 10, "{before} kB, then {after} kB");
+        assert_eq!(a[len / 4 + 7], 9);
+        assert_eq!(a.iter().filter(|&&x| x != 0).count(), 1);
+        // Ranges past the end are cut to it.
+        a.populate(len - 3..len + 100);
     }
 }

@@ -7,12 +7,11 @@ use crate::cp::dispatcher::Dispatcher;
 use crate::cp::pagein::PageIns;
 use crate::cp::storage::{Owner, SpaceId, SpaceSpec, Storage, NONE};
 use crate::engine::queue::EventQueue;
-use crate::engine::rng::{Stream, Zipf};
+use crate::engine::rng::Stream;
 use crate::io::IoSystem;
 use crate::linux::memory::LinuxMemory;
 use crate::monitor::counters::{GuestCounters, SysCounters, VmMark};
 use crate::monitor::Tally;
-use crate::workload::database::Database;
 use crate::workload::fio::Fio;
 use crate::workload::oltp::Oltp;
 use crate::workload::Workload;
@@ -153,11 +152,11 @@ impl Simulation {
             mdc_hits: Default::default(),
         };
         let mut workloads = Vec::new();
-        let mut weights = None;
         let stationary = sc.run.warm_start == WarmStart::Stationary;
         let mut warm_ages = Vec::new();
         // Real volumes of shared minidisks: ((entry, dasd, volume), device).
         let mut shared_vols: Vec<((usize, usize, u32), u32)> = Vec::new();
+        let (mut warms, mut vols) = (Vec::new(), Vec::new());
         for (gi, inst) in instances.iter().enumerate() {
             let spec = &sc.guests[inst.spec_index];
             let pages = spec.storage.pages() as u32;
@@ -255,66 +254,50 @@ impl Simulation {
                 mem.swap_pages as u32,
                 mem.swap_areas,
             );
-            let mut db = dbspec.map(|d| {
-                let buffers = d.cache.pages() as u32;
-                // Buffers and the other shared memory are anonymous pages 0.. of the guest.
-                Database::new(
-                    blocks,
-                    0,
-                    buffers,
-                    shm - buffers.min(shm),
-                    Zipf::with_offset(blocks as u64, d.skew, d.flat_head.pages() as f64),
-                    (d.stripe.pages() as u32).max(1),
-                    std::mem::take(&mut db_vols),
-                )
+            warms.push(super::warm_guests::GuestWarm {
+                mem,
+                dbspec,
+                apache,
+                blocks,
+                shm,
+                db_vols,
+                mounts: doc_vols.len() as u32,
+                wrng: Stream::new(seed, STREAM_WARM + gi as u64),
+                db: None,
+                ages: None,
             });
-            // The stationary warm start draws the workload's stationary state
-            // (workload/database/steady.rs): the buffer pool and the page cache hold what
-            // they hold after running for ever, and every page's time since its last
-            // reference orders the warm start's touches.
-            let mut wrng = Stream::new(seed, STREAM_WARM + gi as u64);
-            match &mut db {
-                Some(db) if stationary => {
-                    let anon = (db.other + db.buffers) as u64;
-                    let cache = mem.warm_cache_pages(anon) as usize;
-                    let st = db.stationary(&mut weights, cache, &mut wrng);
-                    db.warm_from(&st.buffers);
-                    // Anonymous memory hottest first: the other shared memory (lock list,
-                    // catalog and package caches, used by every get), then the buffers
-                    // youngest first; what does not fit starts on swap.
-                    let other = db.other_start..db.other_start + db.other;
-                    mem.warm(other.chain((0..db.buffers).rev()), |i| {
-                        st.cache.get(i as usize).map_or(NONE, |c| c.0)
-                    });
-                    warm_ages.push(super::warm_stationary::stationary_ages(
-                        &mem,
-                        Some((db, &st)),
-                        &mut wrng,
-                    ));
-                }
-                Some(db) => {
-                    // Anonymous memory hottest first: the other shared memory, then the
-                    // buffers (buffer i holds the i-th hottest block); the page cache holds
-                    // the blocks just below the buffer pool in popularity.
-                    let start = db.buffers as u64;
-                    let heat = (db.other_start..db.other_start + db.other).chain(0..db.buffers);
-                    mem.warm(heat, |i| {
-                        db.block_of_rank((start + i as u64) % db.blocks.max(1) as u64)
-                    });
-                }
-                None => {
-                    let mounts = doc_vols.len() as u32;
-                    mem.warm(0..shm, |i| match apache {
-                        Some(a) => crate::workload::apache::warm_block(a, mounts, i),
-                        None => NONE,
-                    });
-                    if stationary {
-                        warm_ages.push(super::warm_stationary::stationary_ages(
-                            &mem, None, &mut wrng,
-                        ));
-                    }
+            vols.push((doc_vols, swap_devs, swap_names));
+        }
+        // Each guest's database and Linux memory, on the machine's cores at once (results
+        // as built one after another: system/warm_guests.rs).
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // Beside them, the kernel clears the memory of the page words the ordered warm start
+        // will write (every guest's pages in use), which that start would otherwise wait for.
+        let used: Vec<u32> = warms.iter().map(|w| w.mem.used).collect();
+        let storage = &m.storage;
+        super::warm_guests::warm_guests(&mut warms, stationary, threads, || {
+            if !stationary {
+                for (gi, &u) in used.iter().enumerate() {
+                    storage.populate_words(SpaceId(gi as u32), u);
                 }
             }
+        });
+        for ((gi, inst), (w, (mut doc_vols, swap_devs, swap_names))) in instances
+            .iter()
+            .enumerate()
+            .zip(warms.into_iter().zip(vols))
+        {
+            let spec = &sc.guests[inst.spec_index];
+            let wl = spec
+                .workload
+                .as_ref()
+                .and_then(|w| sc.workloads.get(w).map(|ws| (w, ws)));
+            let apache = wl.and_then(|(_, ws)| ws.apache.as_ref());
+            let dbench = wl
+                .filter(|(_, ws)| ws.kind == WorkloadKind::Dbench)
+                .and_then(|(_, ws)| ws.dbench.as_ref());
+            let (mem, db) = (w.mem, w.db);
+            warm_ages.extend(w.ages);
             let mut idle: Vec<u32> = (0..spec.vcpus)
                 .map(|_| m.disp.add_vcpu(gi as u32))
                 .collect();

@@ -52,6 +52,7 @@ mod tunedasd_tests;
 mod vdisk;
 mod vmrm;
 mod warm;
+mod warm_guests;
 mod warm_stationary;
 mod web_view;
 

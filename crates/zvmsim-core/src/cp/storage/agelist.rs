@@ -443,7 +443,7 @@ impl Storage {
             let current = slot != NONE && self.pg[i] & CHANGED == 0;
             // A read-only saved segment's page needs no copy either: its copy is the
             // segment's spool file (reclaim drops it, `drop_spool_backed`).
-            if current || self.guest_state(i) != 0 || self.kinds.read_only(self.space_of(page)) {
+            if current || self.guest_state(i) != 0 || self.page_read_only(page) {
                 continue;
             }
             if slot != NONE {

@@ -178,6 +178,7 @@ impl Storage {
         self.agelist_unlink(f, page);
         self.moved.steals += 1;
         cp.ns += self.p.cp_steal.ns();
+        let g = self.space_of(page);
         let keep_slot = self.slot(i) != NONE && self.pg[i] & CHANGED == 0;
         // Out of its frame first: an XSTOR block, if it gets one, takes the word's place field.
         self.set_word(i, (self.word(i) | PLACE) & !REF);
@@ -195,7 +196,6 @@ impl Storage {
                 if let Some(b) = self.xstor.store(page) {
                     self.set_xstor_block(i, b);
                     self.on_xstor += 1;
-                    let g = self.space_of(page);
                     self.space_xstor[g] += 1;
                     self.moved.ms_to_xs += 1;
                     cp.ns += self.p.cp_pageout_xstor.ns();
@@ -207,7 +207,6 @@ impl Storage {
             }
         }
         self.resident -= 1;
-        let g = self.space_of(page);
         self.space_resident[g] -= 1;
         if f < FRAMES_BELOW_2G {
             self.resident_below -= 1;

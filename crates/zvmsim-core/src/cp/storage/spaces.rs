@@ -53,6 +53,12 @@ impl SpaceKinds {
         }
     }
 
+    /// Some space holds a read-only segment's pages.
+    #[inline]
+    pub(super) fn any_ro(&self) -> bool {
+        self.any_ro
+    }
+
     /// Space `g` holds a read-only segment's pages.
     #[inline]
     pub(super) fn read_only(&self, g: usize) -> bool {

@@ -39,7 +39,7 @@ impl Storage {
             let group = self.slot(i) / self.block;
             self.note_fault(group, page);
             Touch::OnDasd { group }
-        } else if self.kinds.read_only(self.space_of(page)) {
+        } else if self.page_read_only(page) {
             // A read-only saved segment's page dropped under pressure: CP reads it again from
             // the segment's spool file.
             self.touched += 1;
