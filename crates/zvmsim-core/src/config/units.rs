@@ -335,6 +335,29 @@ mod tests {
         );
     }
 
+    /// Sizes and durations split their number from their unit alike; each message names its
+    /// quantity and, with no number, how one is written.
+    #[test]
+    fn a_missing_or_malformed_number_is_named_for_its_quantity() {
+        assert_eq!(
+            parse_size(" MB").unwrap_err(),
+            "size ` MB` has no number; sizes are written like 16G, 750M or 3326 MB"
+        );
+        assert_eq!(
+            parse_duration("ms").unwrap_err(),
+            "duration `ms` has no number; write e.g. 10ms, 60s, 20m, 1h"
+        );
+        assert_eq!(
+            parse_size("1.2.3G").unwrap_err(),
+            "size `1.2.3G` has a malformed number"
+        );
+        assert_eq!(
+            parse_duration("1..5s").unwrap_err(),
+            "duration `1..5s` has a malformed number"
+        );
+        assert_eq!(parse_duration(" 1.5 s ").unwrap(), Duration(1_500_000_000));
+    }
+
     #[test]
     fn durations() {
         assert_eq!(parse_duration("10ms").unwrap().0, 10_000_000);
