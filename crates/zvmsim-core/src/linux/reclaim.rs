@@ -21,6 +21,10 @@ const DEF_PRIORITY: u32 = 12;
 /// scans: shrink_zone defers a scan count below it (nr_scan_active/inactive) until it
 /// reaches it; scanning at least one batch per pass is an inference from that.
 const SWAP_CLUSTER_MAX: u32 = 32;
+/// The hand asks for the page-cache entry of the pool page this far ahead: the pool is walked
+/// in order, the entries an eviction removes lie at random, so their misses overlap. A hint
+/// only: results never depend on it.
+const RECLAIM_PREFETCH: u32 = 16;
 /// distress at priority 0, in percent: `distress = 100 >> prev_priority` (mm/vmscan.c of
 /// 2.6.16, refill_inactive_zone).
 const DISTRESS_MAX: u32 = 100;
@@ -125,6 +129,13 @@ impl LinuxMemory {
                 let i = self.hand;
                 self.hand = if i + 1 == n { 0 } else { i + 1 };
                 visited += 1;
+                if n > RECLAIM_PREFETCH {
+                    let j = i + RECLAIM_PREFETCH;
+                    let ahead = self.pool.at(if j >= n { j - n } else { j });
+                    if ahead & ANON == 0 {
+                        self.prefetch_block(ahead);
+                    }
+                }
                 let o = self.pool.at(i);
                 // Balloon pages are the cmm module's: reclaim passes them by.
                 if o == FREE
