@@ -270,7 +270,11 @@ impl Simulation {
         }
         // Each guest's database and Linux memory, on the machine's cores at once (results
         // as built one after another: system/warm_guests.rs).
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // ZVMSIM_BUILD_THREADS fixes the count (a test builds with 1 and with 3 and compares).
+        let threads = std::env::var("ZVMSIM_BUILD_THREADS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         // Beside them, the kernel clears the memory of the page words the ordered warm start
         // will write (every guest's pages in use), which that start would otherwise wait for.
         let used: Vec<u32> = warms.iter().map(|w| w.mem.used).collect();
