@@ -67,9 +67,6 @@ const CP_OWNED: u32 = u32::MAX - 1;
 pub const FRAMES_BELOW_2G: u32 = 524_288;
 /// Pages of a 1 MB segment (one PGMBK maps one segment).
 pub const SEG_PAGES: u32 = 256;
-/// `space_of` counts the space bases at or below a page when there are at most this many,
-/// and searches them when there are more.
-const SPACES_COUNTED: usize = 32;
 /// CP's nucleus and fixed blocks take at most this share (1/n) of central storage, so that a
 /// small test configuration keeps pageable frames. Inference (z/VM needs far less than half of
 /// any real LPAR; the bound only matters for toy sizes).
@@ -498,14 +495,6 @@ impl Storage {
             dasd: self.space_slots[i],
         }
     }
-    /// Has the memory of the words of pages 0..`pages` of space `s` made resident ahead of
-    /// a warm start that writes them (engine/huge.rs, `populate`): results unchanged.
-    pub fn populate_words(&self, s: SpaceId, pages: u32) {
-        let i = s.0 as usize;
-        let lo = self.space_base[i];
-        let hi = self.space_base[i + 1].min(lo.saturating_add(pages));
-        self.pg.populate(lo as usize..hi as usize);
-    }
     /// The handle `touch` takes for space `s`.
     pub fn space(&self, s: SpaceId) -> Space {
         Space {
@@ -539,27 +528,6 @@ impl Storage {
     /// Pages of a slot group that a block read brings in.
     pub fn group_live(&self, group: u32) -> u32 {
         self.grp_live[group as usize] as u32
-    }
-
-    /// The address space of a global page (for the per-space counters, on page movements only).
-    fn space_of(&self, page: u32) -> usize {
-        let b = &self.space_base;
-        // The bases ascend: the spaces starting at or below the page are those before the
-        // partition point. A few bases are counted (compares side by side, a third less
-        // latency than the binary search's chain of dependent loads at ten guests); many are
-        // searched.
-        if b.len() <= SPACES_COUNTED {
-            b.iter().map(|&x| (x <= page) as u32).sum::<u32>() as usize - 1
-        } else {
-            b.partition_point(|&x| x <= page) - 1
-        }
-    }
-
-    /// Whether `page` (global) is a read-only saved segment's: the space is looked up only
-    /// where there are such segments.
-    #[inline]
-    fn page_read_only(&self, page: u32) -> bool {
-        self.kinds.any_ro() && self.kinds.read_only(self.space_of(page))
     }
 
     // ------------------------------------------------------------------ references

@@ -15,6 +15,10 @@ use super::{
     CpWork, Owner, Space, SpaceId, SpaceSpec, Storage, CHANGED, NONE, PGMBK_FRAMES, REF, SEG_PAGES,
 };
 
+/// `space_of` counts the space bases at or below a page when there are at most this many,
+/// and searches them when there are more.
+const SPACES_COUNTED: usize = 32;
+
 /// What the saved-segment spaces hold, summed over all segments (a shared copy counted once).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct SegmentCounts {
@@ -71,6 +75,36 @@ impl SpaceKinds {
 }
 
 impl Storage {
+    /// Has the memory of the words of pages 0..`pages` of space `s` made resident ahead of
+    /// a warm start that writes them (engine/huge.rs, `populate`): results unchanged.
+    pub fn populate_words(&self, s: SpaceId, pages: u32) {
+        let i = s.0 as usize;
+        let lo = self.space_base[i];
+        let hi = self.space_base[i + 1].min(lo.saturating_add(pages));
+        self.pg.populate(lo as usize..hi as usize);
+    }
+
+    /// The address space of a global page (for the per-space counters, on page movements only).
+    pub(super) fn space_of(&self, page: u32) -> usize {
+        let b = &self.space_base;
+        // The bases ascend: the spaces starting at or below the page are those before the
+        // partition point. A few bases are counted (compares side by side, a third less
+        // latency than the binary search's chain of dependent loads at ten guests); many are
+        // searched.
+        if b.len() <= SPACES_COUNTED {
+            b.iter().map(|&x| (x <= page) as u32).sum::<u32>() as usize - 1
+        } else {
+            b.partition_point(|&x| x <= page) - 1
+        }
+    }
+
+    /// Whether `page` (global) is a read-only saved segment's: the space is looked up only
+    /// where there are such segments.
+    #[inline]
+    pub(super) fn page_read_only(&self, page: u32) -> bool {
+        self.kinds.any_ro() && self.kinds.read_only(self.space_of(page))
+    }
+
     /// Add an address space of `spec.pages` (whole segments) after the others; `read_only`:
     /// a shared SR/ER segment backed by its spool file. The new space starts empty.
     pub fn add_space(&mut self, spec: SpaceSpec, read_only: bool) -> SpaceId {
