@@ -4,6 +4,7 @@
 //! walk. Elsewhere, or if the kernel refuses, the array is ordinary memory; results never
 //! depend on which.
 
+use super::populate::Background;
 use std::ops::{Deref, DerefMut};
 
 /// Arrays smaller than this stay ordinary vectors (a few huge pages at most would be saved).
@@ -15,6 +16,8 @@ pub struct HugeArray<T: bytemuck::Pod> {
     map: Option<memmap2::MmapMut>,
     vec: Vec<T>,
     len: usize,
+    /// The thread clearing memory ahead of first writes (`populate_later`), if started.
+    bg: Option<Background>,
 }
 
 impl<T: bytemuck::Pod> HugeArray<T> {
@@ -29,6 +32,7 @@ impl<T: bytemuck::Pod> HugeArray<T> {
                     map: Some(map),
                     vec: Vec::new(),
                     len,
+                    bg: None,
                 };
                 if bytemuck::bytes_of(&value).iter().any(|&b| b != 0) {
                     a.fill(value);
@@ -40,6 +44,7 @@ impl<T: bytemuck::Pod> HugeArray<T> {
             map: None,
             vec: vec![value; len],
             len,
+            bg: None,
         }
     }
 }
@@ -80,17 +85,45 @@ impl<T: bytemuck::Pod> HugeArray<T> {
     /// kernel without `MADV_POPULATE_WRITE`, does nothing).
     pub fn populate(&self, range: std::ops::Range<usize>) {
         #[cfg(target_os = "linux")]
-        if let Some(m) = &self.map {
-            let size = std::mem::size_of::<T>();
-            let lo = (range.start.min(self.len) * size) / PAGE * PAGE;
-            let hi = (range.end.min(self.len) * size).div_ceil(PAGE) * PAGE;
-            let hi = hi.min(m.len());
-            if lo < hi {
-                let _ = m.advise_range(memmap2::Advice::PopulateWrite, lo, hi - lo);
-            }
+        if let (Some(m), Some((lo, len))) = (&self.map, self.span(range)) {
+            let _ = m.advise_range(memmap2::Advice::PopulateWrite, lo, len);
         }
         #[cfg(not(target_os = "linux"))]
         let _ = range;
+    }
+
+    /// As `populate`, but on a thread of its own (engine/populate.rs), so that the caller
+    /// goes on at once: for memory about to be written for the first time.
+    pub fn populate_later(&mut self, range: std::ops::Range<usize>) {
+        let Some((lo, len)) = self.span(range) else {
+            return;
+        };
+        if self.bg.is_none() {
+            self.bg = Background::spawn();
+        }
+        if let (Some(bg), Some(m)) = (&self.bg, &self.map) {
+            bg.send(m.as_ptr() as usize + lo, len);
+        }
+    }
+
+    /// The mapping's bytes holding entries `range`, widened to whole host pages: (offset,
+    /// length), or None for ordinary memory or an empty range.
+    fn span(&self, range: std::ops::Range<usize>) -> Option<(usize, usize)> {
+        let m = self.map.as_ref()?;
+        let size = std::mem::size_of::<T>();
+        let lo = (range.start.min(self.len) * size) / PAGE * PAGE;
+        let hi = (range.end.min(self.len) * size).div_ceil(PAGE) * PAGE;
+        let hi = hi.min(m.len());
+        (lo < hi).then_some((lo, hi - lo))
+    }
+}
+
+impl<T: bytemuck::Pod> Drop for HugeArray<T> {
+    /// The populating thread ends before the mapping goes.
+    fn drop(&mut self) {
+        if let Some(bg) = self.bg.take() {
+            bg.finish();
+        }
     }
 }
 
@@ -196,5 +229,32 @@ mod tests {
         assert_eq!(a.iter().filter(|&&x| x != 0).count(), 1);
         // Ranges past the end are cut to it.
         a.populate(len - 3..len + 100);
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn populating_later_makes_memory_resident_and_changes_no_value() {
+        // 32 MB of words: the second quarter is populated on the worker while this thread
+        // writes three entries (two in the quarter): at most three huge pages, 6 MB, would be
+        // resident without the worker. Once it is done, the quarter's 8 MB are, and every
+        // value is the one written.
+        let len = 4 << 20;
+        let mut a = HugeArray::filled(len, 0u64);
+        a.populate_later(len / 4..len / 2);
+        let written = [len / 4 + 5, len / 2 - 9, len - 1];
+        for &i in &written {
+            a[i] = i as u64;
+        }
+        a.bg.take().expect("a worker").finish();
+        let kb = rss_kb(a.as_ptr() as *const u8);
+        assert!(kb >= 8 << 10, "{kb} kB resident");
+        for (i, &x) in a.iter().enumerate() {
+            let want = if written.contains(&i) { i as u64 } else { 0 };
+            assert_eq!(x, want, "entry {i}");
+        }
+        // Ordinary memory asks for nothing.
+        let mut v = HugeArray::filled(16, 0u64);
+        v.populate_later(0..16);
+        assert!(v.bg.is_none());
     }
 }

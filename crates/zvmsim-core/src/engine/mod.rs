@@ -1,6 +1,7 @@
 pub mod fifo;
 pub mod freelist;
 pub mod huge;
+pub(crate) mod populate;
 pub mod prefetch;
 pub mod queue;
 pub mod rng;

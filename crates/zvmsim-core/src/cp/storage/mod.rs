@@ -67,6 +67,8 @@ const CP_OWNED: u32 = u32::MAX - 1;
 pub const FRAMES_BELOW_2G: u32 = 524_288;
 /// Pages of a 1 MB segment (one PGMBK maps one segment).
 pub const SEG_PAGES: u32 = 256;
+/// Page words (8 bytes) in a 2 MB huge page: the unit first uses clear ahead (spaces.rs).
+const CHUNK_WORDS: usize = 1 << 18;
 /// CP's nucleus and fixed blocks take at most this share (1/n) of central storage, so that a
 /// small test configuration keeps pageable frames. Inference (z/VM needs far less than half of
 /// any real LPAR; the bound only matters for toy sizes).
@@ -186,6 +188,8 @@ pub struct Storage {
     p: ModelParams,
     // --- pages (guest virtual storage, all guests) ---
     pg: crate::engine::huge::HugeArray<u64>,
+    /// Chunks of page words asked to be cleared ahead of first use (spaces.rs).
+    pg_ahead: fixedbitset::FixedBitSet,
     /// Place numbers from here on in the page word are XSTOR blocks (`xstor_block`): the
     /// number of frames.
     xs_base: u32,
@@ -325,6 +329,7 @@ impl Storage {
             level,
             p: params.clone(),
             pg: crate::engine::huge::HugeArray::filled(total_pages, 0),
+            pg_ahead: fixedbitset::FixedBitSet::with_capacity(total_pages.div_ceil(CHUNK_WORDS)),
             xs_base: frames.min(FMASK),
             space_base,
             fr_page: frame_table::FrameTable::new(frames as usize),

@@ -12,7 +12,8 @@
 //! the segment stays in storage or XSTOR.
 
 use super::{
-    CpWork, Owner, Space, SpaceId, SpaceSpec, Storage, CHANGED, NONE, PGMBK_FRAMES, REF, SEG_PAGES,
+    CpWork, Owner, Space, SpaceId, SpaceSpec, Storage, CHANGED, CHUNK_WORDS, NONE, PGMBK_FRAMES,
+    REF, SEG_PAGES,
 };
 
 /// `space_of` counts the space bases at or below a page when there are at most this many,
@@ -84,6 +85,24 @@ impl Storage {
         self.pg.populate(lo as usize..hi as usize);
     }
 
+    /// A first use of `page`: once a space's first uses pass the middle of a chunk of page
+    /// words, the next chunk is cleared on the other core. A guest's Linux hands out its
+    /// never-used pages lowest first (engine/freelist.rs), so first uses climb through its
+    /// words, and each chunk is a huge page the kernel would otherwise clear on this thread at
+    /// the first write. A space that stops before the middle costs no memory ahead.
+    pub(super) fn first_use_ahead(&mut self, page: u32) {
+        let (c, off) = (page as usize / CHUNK_WORDS, page as usize % CHUNK_WORDS);
+        if off < CHUNK_WORDS / 2 || self.pg_ahead.contains(c + 1) {
+            return;
+        }
+        let end = self.space_base[self.space_of(page) + 1] as usize;
+        let lo = (c + 1) * CHUNK_WORDS;
+        if lo < end {
+            self.pg_ahead.insert(c + 1);
+            self.pg.populate_later(lo..end.min(lo + CHUNK_WORDS));
+        }
+    }
+
     /// The address space of a global page (for the per-space counters, on page movements only).
     pub(super) fn space_of(&self, page: u32) -> usize {
         let b = &self.space_base;
@@ -114,6 +133,7 @@ impl Storage {
         self.space_base.push(end);
         let total = end as usize;
         self.pg.resize(total, 0);
+        self.pg_ahead.grow(total.div_ceil(CHUNK_WORDS));
         if !self.gstate.is_empty() {
             self.gstate.resize(total, 0);
         }
@@ -257,5 +277,46 @@ impl Storage {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util;
+    use super::super::{Access, CpWork, SpaceId, Touch, CHUNK_WORDS};
+    use crate::config::scenario::ZvmLevel;
+
+    /// First uses climbing through a space ask for the next chunk of page words once past
+    /// the middle of one, within the space only, and each chunk once.
+    #[test]
+    fn first_uses_clear_the_next_chunk_of_their_space_once() {
+        let c = CHUNK_WORDS as u32;
+        let mut st = test_util::storage(ZvmLevel::V5R3, 5 * c, 0, &[64], &[3 * c, 2 * c]);
+        let mut cp = CpWork::default();
+        let asked = |st: &super::Storage| st.pg_ahead.ones().collect::<Vec<_>>();
+        let (s0, s1) = (st.space(SpaceId(0)), st.space(SpaceId(1)));
+        for p in 0..c / 2 {
+            assert_eq!(st.touch(s0, p, Access::Write, &mut cp), Touch::FirstUse);
+        }
+        assert_eq!(
+            asked(&st),
+            Vec::<usize>::new(),
+            "before the middle: nothing"
+        );
+        st.touch(s0, c / 2, Access::Write, &mut cp);
+        assert_eq!(asked(&st), vec![1]);
+        for p in c / 2..3 * c {
+            st.touch(s0, p, Access::Read, &mut cp);
+        }
+        // Chunk 3 is space 1's: space 0's first uses never ask for it.
+        assert_eq!(asked(&st), vec![1, 2]);
+        for p in 0..c / 2 + 1 {
+            st.touch(s1, p, Access::Write, &mut cp);
+        }
+        assert_eq!(asked(&st), vec![1, 2, 4]);
+        // Every page word reads as the touches left it.
+        assert_eq!(st.space_locations(SpaceId(0)).resident, 3 * c as u64);
+        assert_eq!(st.space_locations(SpaceId(1)).resident, (c / 2 + 1) as u64);
+        st.check_invariants().unwrap();
     }
 }

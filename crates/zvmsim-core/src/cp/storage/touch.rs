@@ -52,6 +52,7 @@ impl Storage {
             // machine does (HPMA), without CP's fault handling.
             self.moved.first_touch += 1;
             self.touched += 1;
+            self.first_use_ahead(page);
             self.pg[i] |= CHANGED;
             if self.first_use_state(page) {
                 let before = cp.ns;
