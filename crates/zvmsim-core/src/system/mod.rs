@@ -182,6 +182,7 @@ impl Simulation {
                 break;
             };
             self.m.now = et;
+            self.m.storage.now_ns = et;
             self.events += 1;
             self.route(e);
             if self.m.storage.paging_full && self.ended.is_none() {

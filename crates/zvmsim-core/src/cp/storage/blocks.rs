@@ -104,10 +104,11 @@ impl Storage {
 
     /// A block read made `page` resident in frame `f` without a reference to it (yet).
     pub(super) fn note_companion(&mut self, page: u32, f: u32) {
-        if self.companion_window == 0 {
-            return;
-        }
-        let due = self.clock_travel + self.companion_window;
+        let due = match (self.companion_ns, self.companion_window) {
+            (0, 0) => return,
+            (0, w) => self.clock_travel + w,
+            (t, _) => self.now_ns + t,
+        };
         self.companions.push_back(page, f, due);
     }
 
@@ -121,7 +122,7 @@ impl Storage {
             let Some((page, f, due)) = self.companions.front() else {
                 break;
             };
-            if due > self.clock_travel {
+            if due > self.companion_clock() {
                 break;
             }
             self.companions.pop_front();
@@ -146,17 +147,26 @@ impl Storage {
         }
         // Entries past due whose pages have left their frames (stolen, released or moved)
         // are dropped as the front is reached; the queue holds at most one window's companions.
-        while self
-            .companions
-            .front()
-            .is_some_and(|(page, f, due)| due <= self.clock_travel && self.fr_page.get(f) != page)
-        {
+        while self.companions.front().is_some_and(|(page, f, due)| {
+            due <= self.companion_clock() && self.fr_page.get(f) != page
+        }) {
             self.companions.pop_front();
         }
     }
 }
 
 impl Storage {
+    /// What the companions' due points are reckoned in: simulated time with a period set,
+    /// else the clock's travel.
+    #[inline]
+    fn companion_clock(&self) -> u64 {
+        if self.companion_ns > 0 {
+            self.now_ns
+        } else {
+            self.clock_travel
+        }
+    }
+
     /// A block-read page found referenced gives up the slot it kept (stale or not: the storage
     /// key CP tests holds the change bit beside the reference bit): it is an ordinary changed
     /// page again, to be written with the pages referenced in its period when next stolen.
@@ -280,6 +290,36 @@ mod tests {
         let taken = st.moved.companions_stolen - stolen;
         assert_eq!(taken, n - 1, "all but the faulting page");
         assert_eq!(st.clock_travel - travel, taken);
+        st.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn with_a_period_companions_fall_due_by_time_not_by_the_hand() {
+        let p = ModelParams {
+            block_companion_period: crate::config::units::Duration(1_000_000_000),
+            ..ModelParams::default()
+        };
+        let mut st = test_util::with_params(ZvmLevel::V5R3, &p, 512, 0, &[4096], &[2048]);
+        write_pages(&mut st, 0..1200);
+        let mut cp = CpWork::default();
+        st.now_ns = 5_000_000_000;
+        let Touch::OnDasd { group } = st.touch(st.space(SpaceId(0)), 0, Access::Read, &mut cp)
+        else {
+            panic!("page 0 not on DASD");
+        };
+        let n = st.complete_pagein(group, &mut cp) as u64;
+        assert!(n > 2, "block brought {n} pages");
+        st.touch(st.space(SpaceId(0)), 0, Access::Read, &mut cp);
+        // The hand has gone round many times, but only 0.999 s have passed: none is due.
+        st.clock_travel += 100 * st.companion_window;
+        st.now_ns += 999_999_999;
+        let stolen = st.moved.companions_stolen;
+        st.steal_unreferenced_companions(u64::MAX, &mut cp);
+        assert_eq!(st.moved.companions_stolen, stolen);
+        // A second after the read, all but the faulting page are taken.
+        st.now_ns += 1;
+        st.steal_unreferenced_companions(u64::MAX, &mut cp);
+        assert_eq!(st.moved.companions_stolen - stolen, n - 1);
         st.check_invariants().unwrap();
     }
 }

@@ -249,6 +249,10 @@ pub struct Storage {
     clock_travel: u64,
     /// Clock travel after which an unreferenced companion is taken (0: never).
     companion_window: u64,
+    /// The companions' window in simulated ns (`block_companion_period`; 0: by travel).
+    companion_ns: u64,
+    /// Simulated time (ns), kept by the machine as it routes each event.
+    pub now_ns: u64,
     pub writes: Vec<PageWrite>,
     // --- accounting ---
     pub moved: Movement,
@@ -364,6 +368,8 @@ impl Storage {
             clock_travel: 0,
             moved_to_blocks: 0,
             companion_window: blocks::companion_window(params.block_companion_window, frames),
+            companion_ns: params.block_companion_period.ns(),
+            now_ns: 0,
             writes: Vec::new(),
             moved: Movement::default(),
             resident: 0,
@@ -432,6 +438,7 @@ impl Storage {
             // Demand scan's taking of unreferenced block-read companions (`blocks.rs`) has no
             // clock to run on here: they come in IBR on the aging list (`park_companion`).
             st.companion_window = 0;
+            st.companion_ns = 0;
         }
         st
     }
