@@ -4,3 +4,4 @@ pub mod huge;
 pub mod prefetch;
 pub mod queue;
 pub mod rng;
+mod zipf_fast;
