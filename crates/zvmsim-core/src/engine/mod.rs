@@ -5,3 +5,4 @@ pub(crate) mod populate;
 pub mod prefetch;
 pub mod queue;
 pub mod rng;
+mod zipf_fast;

@@ -5,6 +5,8 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
+use super::zipf_fast::FastInverse;
+
 pub const RNG_ALGORITHM: &str = "ChaCha8 (rand_chacha 0.3), one stream per component";
 
 pub struct Stream {
@@ -54,8 +56,10 @@ impl Stream {
 
 /// Zipf-Mandelbrot over 1..=n: P(k) ∝ (k + q)^-s (q = 0 is plain Zipf; a large q flattens the
 /// head, as when a hot set is accessed about evenly). Rejection-inversion (Hörmann & Derflinger,
-/// 1996): O(1) per draw with no table, so popularity can span a database at page granularity.
-#[derive(Debug, Clone, PartialEq)]
+/// 1996): O(1) per draw with no per-rank table, so popularity can span a database at page
+/// granularity. A small per-law table (engine/zipf_fast.rs) answers most draws without `pow`,
+/// and only where the exact path's rank is certain.
+#[derive(Debug, Clone)]
 pub struct Zipf {
     n: f64,
     s: f64,
@@ -63,6 +67,15 @@ pub struct Zipf {
     h_x1: f64,
     h_n: f64,
     cut: f64,
+    fast: Option<FastInverse>,
+}
+
+/// The law decides everything; the table is derived from it.
+impl PartialEq for Zipf {
+    fn eq(&self, o: &Self) -> bool {
+        (self.n, self.s, self.q, self.h_x1, self.h_n, self.cut)
+            == (o.n, o.s, o.q, o.h_x1, o.h_n, o.cut)
+    }
 }
 
 impl Zipf {
@@ -79,6 +92,7 @@ impl Zipf {
             h_x1: 0.0,
             h_n: 0.0,
             cut: f64::NEG_INFINITY,
+            fast: None,
         };
         z.h_x1 = z.h_int(1.5) - z.h(1.0);
         z.h_n = z.h_int(n + 0.5);
@@ -86,6 +100,7 @@ impl Zipf {
         // exact test. Hörmann & Derflinger show the rejection width largest at rank 2 for
         // h(y) = y^-s; the offset only shifts y, so the bound at rank 2 holds for every rank.
         z.cut = 2.0 - z.h_int_inv(z.h_int(2.5) - z.h(2.0));
+        z.fast = FastInverse::build(n, z.s, z.q, z.h_x1, z.h_n, z.cut);
         z
     }
 
@@ -131,17 +146,30 @@ impl Zipf {
     pub fn sample(&self, rng: &mut Stream) -> u64 {
         loop {
             let u = self.h_n + rng.uniform() * (self.h_x1 - self.h_n);
-            let x = self.h_int_inv(u);
-            // Truncation equals floor here: a negative sum is clamped to rank 1 either way,
-            // and the cast saturates above n. It spares a libm call (no SSE4.1 rounding in the
-            // baseline x86-64 target): about 1 % of a ten-guest study run.
-            let k = ((x + 0.5) as u64 as f64).clamp(1.0, self.n);
-            if k - x <= self.cut || u >= self.h_int(k + 0.5) - self.h(k) {
-                return k as u64 - 1;
+            if let Some(k) = self.fast.as_ref().and_then(|f| f.rank(u)) {
+                return k - 1;
+            }
+            if let Some(k) = self.exact(u) {
+                return k - 1;
             }
         }
     }
+
+    /// The rank in 1..=n that `u` gives, None if rejected: the reference the fast path is
+    /// proven against.
+    fn exact(&self, u: f64) -> Option<u64> {
+        let x = self.h_int_inv(u);
+        // Truncation equals floor here: a negative sum is clamped to rank 1 either way,
+        // and the cast saturates above n. It spares a libm call (no SSE4.1 rounding in the
+        // baseline x86-64 target): about 1 % of a ten-guest study run.
+        let k = ((x + 0.5) as u64 as f64).clamp(1.0, self.n);
+        (k - x <= self.cut || u >= self.h_int(k + 0.5) - self.h(k)).then_some(k as u64)
+    }
 }
+
+#[cfg(test)]
+#[path = "zipf_fast_tests.rs"]
+mod zipf_fast_tests;
 
 #[cfg(test)]
 mod tests {
@@ -201,6 +229,7 @@ mod tests {
             let z = Zipf::with_offset(n, s, q);
             let exact = Zipf {
                 cut: f64::NEG_INFINITY,
+                fast: None,
                 ..z.clone()
             };
             let (mut a, mut b) = (Stream::new(3, 1), Stream::new(3, 1));
