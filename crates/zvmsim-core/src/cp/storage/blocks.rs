@@ -223,6 +223,7 @@ mod tests {
     fn an_unreferenced_companion_is_taken_after_its_window_a_referenced_one_is_not() {
         let p = ModelParams {
             block_companion_window: 0.25,
+            block_companion_period: crate::config::units::Duration(0),
             ..ModelParams::default()
         };
         let mut st = test_util::with_params(ZvmLevel::V5R3, &p, 512, 0, &[4096], &[2048]);
@@ -271,6 +272,7 @@ mod tests {
         // counts it, so later companions fall due even while companions meet every demand.
         let p = ModelParams {
             block_companion_window: 0.25,
+            block_companion_period: crate::config::units::Duration(0),
             ..ModelParams::default()
         };
         let mut st = test_util::with_params(ZvmLevel::V5R3, &p, 512, 0, &[4096], &[2048]);
