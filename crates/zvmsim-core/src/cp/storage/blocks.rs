@@ -266,6 +266,23 @@ mod tests {
         st.check_invariants().unwrap();
     }
 
+    /// Pages written out, then page 0's block read back at simulated time `now` and page 0
+    /// referenced: the storage, the CP work and the pages the block brought.
+    fn companions_read_at(p: &ModelParams, now: u64) -> (Storage, CpWork, u64) {
+        let mut st = test_util::with_params(ZvmLevel::V5R3, p, 512, 0, &[4096], &[2048]);
+        write_pages(&mut st, 0..1200);
+        let mut cp = CpWork::default();
+        st.now_ns = now;
+        let Touch::OnDasd { group } = st.touch(st.space(SpaceId(0)), 0, Access::Read, &mut cp)
+        else {
+            panic!("page 0 not on DASD");
+        };
+        let n = st.complete_pagein(group, &mut cp) as u64;
+        assert!(n > 2, "block brought {n} pages");
+        st.touch(st.space(SpaceId(0)), 0, Access::Read, &mut cp);
+        (st, cp, n)
+    }
+
     #[test]
     fn taking_a_companion_moves_the_hand_on() {
         // A companion taken at its due point is a frame demand scan passed: the clock's travel
@@ -275,16 +292,7 @@ mod tests {
             block_companion_period: crate::config::units::Duration(0),
             ..ModelParams::default()
         };
-        let mut st = test_util::with_params(ZvmLevel::V5R3, &p, 512, 0, &[4096], &[2048]);
-        write_pages(&mut st, 0..1200);
-        let mut cp = CpWork::default();
-        let Touch::OnDasd { group } = st.touch(st.space(SpaceId(0)), 0, Access::Read, &mut cp)
-        else {
-            panic!("page 0 not on DASD");
-        };
-        let n = st.complete_pagein(group, &mut cp) as u64;
-        assert!(n > 2, "block brought {n} pages");
-        st.touch(st.space(SpaceId(0)), 0, Access::Read, &mut cp);
+        let (mut st, mut cp, n) = companions_read_at(&p, 0);
         // Every companion past its due point; the hand has not moved since.
         st.clock_travel += st.companion_window;
         let (travel, stolen) = (st.clock_travel, st.moved.companions_stolen);
@@ -301,17 +309,7 @@ mod tests {
             block_companion_period: crate::config::units::Duration(1_000_000_000),
             ..ModelParams::default()
         };
-        let mut st = test_util::with_params(ZvmLevel::V5R3, &p, 512, 0, &[4096], &[2048]);
-        write_pages(&mut st, 0..1200);
-        let mut cp = CpWork::default();
-        st.now_ns = 5_000_000_000;
-        let Touch::OnDasd { group } = st.touch(st.space(SpaceId(0)), 0, Access::Read, &mut cp)
-        else {
-            panic!("page 0 not on DASD");
-        };
-        let n = st.complete_pagein(group, &mut cp) as u64;
-        assert!(n > 2, "block brought {n} pages");
-        st.touch(st.space(SpaceId(0)), 0, Access::Read, &mut cp);
+        let (mut st, mut cp, n) = companions_read_at(&p, 5_000_000_000);
         // The hand has gone round many times, but only 0.999 s have passed: none is due.
         st.clock_travel += 100 * st.companion_window;
         st.now_ns += 999_999_999;
