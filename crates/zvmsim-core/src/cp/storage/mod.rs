@@ -252,7 +252,7 @@ pub struct Storage {
     /// The companions' window in simulated ns (`block_companion_period`; 0: by travel).
     companion_ns: u64,
     /// Simulated time (ns), kept by the machine as it routes each event.
-    pub now_ns: u64,
+    pub(crate) now_ns: u64,
     pub writes: Vec<PageWrite>,
     // --- accounting ---
     pub moved: Movement,
