@@ -90,9 +90,9 @@ def test_the_refusal_names_the_memory_and_the_fields() -> None:
     # used and the XSTOR array of an LPAR without XSTOR cost nothing, and the buffer pool's and
     # the page cache's maps are tables sized by what they hold, not by the blocks (issue 14;
     # docs/scale.md).
-    assert msg.startswith("q.toml:26:11: field `guests[0].storage`"), msg
+    assert msg.startswith("q.toml:29:11: field `guests[0].storage`"), msg
     # 5 bytes per paging slot (its page, group count, free group), not 6 (issue 14).
-    assert "this run would need about 1346M of memory, more than --max-memory (1G)" in msg
+    assert "this run would need about 1347M of memory, more than --max-memory (1G)" in msg
     assert "it is driven by guests[0].storage 481M, paging.slots 239M, workloads.oltp.database.shared_memory 221M" in msg
 
 
