@@ -65,7 +65,7 @@ def test_doubling_the_window_moves_the_headline_figures_by_less_than_5_percent()
 def test_the_shipped_scenario_passes_the_doubling_check_too() -> None:
     # Issue 9's must-show as stated: the shipped ten-guest 5.3 scenario (ordered start, its own
     # priming, window and intervals), measured over twice its window. Its run still drifts (the
-    # warm start's blocks wear off: docs/storage.md, "Companion takes move the hand"), so only
+    # warm start's blocks wear off: docs/steady-state.md, "Companion takes move the hand"), so only
     # the doubling is asserted, not the verdict.
     text = SCENARIO.read_text()
     priming = priming_seconds(text, str(SCENARIO), ())

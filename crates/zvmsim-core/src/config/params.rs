@@ -90,7 +90,7 @@ params! {
     /// its reference-bit scan; IBM's Jim Mulder on IBM-MAIN); no stored source says when z/VM
     /// 5.x frees a stale slot. Off by default: it makes the long runs' DASD pages stationary
     /// but moves z/VM 5.2 at six guests out of tolerance in the 3-minute window
-    /// (docs/storage.md, "Stale slots").
+    /// (docs/steady-state.md, "Stale slots").
     #[serde(skip_serializing_if = "is_false")]
     stale_slot_scan_release: bool = false;
     /// A page read back by a block page-in keeps its DASD slot, so stealing it again while
@@ -205,7 +205,7 @@ params! {
     /// Before z/VM 6.3, after the ordered warm start: the resident pages are put in random
     /// frames (cp/storage/frame_order.rs), since the warm start leaves them in the order demand
     /// scan's clock will meet them, coldest first. Inference, as the 6.3 frame-owned lists'
-    /// shuffle. Off by default (an experiment: docs/storage.md, "What decays").
+    /// shuffle. Off by default (an experiment: docs/steady-state.md, "What decays").
     #[serde(skip_serializing_if = "is_false")]
     warm_shuffle_frames: bool = false;
     /// After the ordered warm start: each guest's pages on DASD are put in random slots of
