@@ -16,6 +16,12 @@ pub(super) struct PoolWords {
     diff: Vec<u32>,
     /// Pool pages below this are expected to hold the anonymous page of their own number.
     identity: u32,
+    /// No difference at or above this index has ever been written: those words are the
+    /// expected ones, known without reading memory. (Reading memory never written maps the
+    /// kernel's shared zero page, and a write after it copies that page: a second fault and
+    /// a TLB flush on every core running the process. The warm start reads each free pool
+    /// page's word before giving the page to the cache.)
+    unwritten_from: u32,
 }
 
 impl PoolWords {
@@ -24,6 +30,7 @@ impl PoolWords {
         PoolWords {
             diff: vec![0; n],
             identity: 0,
+            unwritten_from: 0,
         }
     }
 
@@ -44,15 +51,22 @@ impl PoolWords {
     /// Pool page `i`'s word.
     #[inline]
     pub(super) fn at(&self, i: u32) -> u32 {
+        if i >= self.unwritten_from {
+            return self.expected(i);
+        }
         self.diff[i as usize] ^ self.expected(i)
     }
 
     /// A word equal to the expected one is not written (its memory may never have been).
+    /// Any other is written without reading the old difference first (`unwritten_from`).
     #[inline]
     pub(super) fn set(&mut self, i: u32, word: u32) {
         let d = word ^ self.expected(i);
-        if self.diff[i as usize] != d {
+        if d != 0 {
             self.diff[i as usize] = d;
+            self.unwritten_from = self.unwritten_from.max(i + 1);
+        } else if i < self.unwritten_from && self.diff[i as usize] != 0 {
+            self.diff[i as usize] = 0;
         }
     }
 
@@ -70,7 +84,11 @@ impl PoolWords {
     pub(super) fn drop_identity(&mut self, placed: &fixedbitset::FixedBitSet) {
         let old = std::mem::replace(&mut self.identity, 0);
         for i in 0..old {
-            let d = self.diff[i as usize];
+            let d = if i < self.unwritten_from {
+                self.diff[i as usize]
+            } else {
+                0
+            };
             let word = if d != 0 || placed.contains(i as usize) {
                 d ^ (ANON | i)
             } else {
@@ -129,5 +147,24 @@ mod tests {
         // Free pages are zero again (the FREE expectation).
         assert_eq!(p.diff[1], 0);
         assert_eq!(p.diff[7], 0);
+    }
+
+    #[test]
+    fn words_above_the_highest_written_are_known_without_reading_memory() {
+        let mut p = PoolWords::free(16);
+        assert_eq!(p.unwritten_from, 0);
+        p.set(9, FREE);
+        assert_eq!(p.unwritten_from, 0, "an expected word is not a write");
+        p.set(5, 77);
+        p.set(2, 78);
+        assert_eq!(p.unwritten_from, 6);
+        // A difference planted above the mark is not read: the mark stands for "never
+        // written", which only `set` may end.
+        p.diff[10] = 1;
+        assert_eq!(p.at(10), FREE);
+        assert_eq!((p.at(5), p.at(2)), (77, 78));
+        // Back to the expected word: the memory is zeroed again, the mark stays.
+        p.set(5, FREE);
+        assert_eq!((p.diff[5], p.at(5), p.unwritten_from), (0, FREE, 6));
     }
 }
