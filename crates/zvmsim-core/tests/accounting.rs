@@ -6,10 +6,17 @@ use std::path::PathBuf;
 use serde_json::Value;
 use zvmsim_core::Simulation;
 
+mod common;
+
+/// The quickstart over its short window (`common::QUICKSTART_SHORT`), with `extra` appended.
 fn quickstart(extra: &str) -> Simulation {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/quickstart.toml");
     let text = std::fs::read_to_string(path).expect("quickstart") + extra;
-    let mut sim = Simulation::from_toml(&text, "quickstart.toml", None, &[]).expect("valid");
+    let short: Vec<String> = common::QUICKSTART_SHORT
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let mut sim = Simulation::from_toml(&text, "quickstart.toml", None, &short).expect("valid");
     sim.run();
     sim
 }

@@ -8,22 +8,13 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 use zvmsim_core::system::Simulation;
 
+mod common;
+
 /// (snapshot name, scenario file under scenarios/, overrides shortening the window).
 const CASES: &[(&str, &str, &[&str])] = &[
-    // The quickstart as it shipped before it was primed to its settled state (40 minutes):
-    // the snapshot pins the mechanisms, and a short run exercises them as well.
-    (
-        "quickstart",
-        "quickstart.toml",
-        &[
-            "run.priming=30s",
-            "run.measure=60s",
-            "run.interval=10s",
-            "console[1].at=85s",
-            "console[2].at=85s",
-            "console[3].at=85s",
-        ],
-    ),
+    // The quickstart as it shipped before it was primed to its settled state: the snapshot
+    // pins the mechanisms, and a short run exercises them as well.
+    ("quickstart", "quickstart.toml", common::QUICKSTART_SHORT),
     ("linux-swap", "linux-swap/undersized-guests.toml", &[]),
     (
         "zvm52-6guests-short",
