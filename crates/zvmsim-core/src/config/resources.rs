@@ -297,11 +297,12 @@ fn io_rate(s: &Scenario, w: &crate::config::scenario::WorkloadSpec, cpus: f64) -
 /// An upper bound on a run's events: each workload's transactions at the rate its CPU or its
 /// users allow at most (closed loop: users / think time; CPU: IFLs / CPU per transaction), a
 /// handful of events per transaction plus some per database reference (faults, I/O), and the
-/// dispatcher's time slices on every IFL. The quickstart plans 1.8 million and runs 0.4. An
-/// fio or iozone workload has neither users nor CPU per transaction: its I/Os at the rate its
-/// guests' CPU allows ([`io_rate`]), [`EVENTS_PER_IO`] each (seed 003, four fio jobs: 1.5
-/// million a second planned, 147,000 run; before, the 1-us floor of CPU per transaction
-/// planned 64 million and refused a run longer than 156 s).
+/// dispatcher's time slices on every IFL. The quickstart (45 simulated minutes) plans 57 million
+/// and runs 8.4 million; over its former 90 s, 1.8 and 0.4. An fio or iozone workload has
+/// neither users nor CPU per transaction: its I/Os at the rate its guests' CPU allows
+/// ([`io_rate`]), [`EVENTS_PER_IO`] each (seed 003, four fio jobs: 1.5 million a second
+/// planned, 147,000 run; before, the 1-us floor of CPU per transaction planned 64 million and
+/// refused a run longer than 156 s).
 pub fn estimate_events(s: &Scenario) -> u64 {
     let secs = s.end_ns() as f64 / 1e9;
     let ifls = f64::from(s.lpar.ifls);
