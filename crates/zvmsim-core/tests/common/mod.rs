@@ -1,7 +1,9 @@
-//! The small scenario and helpers shared by the scenario and Linux swap tests.
+//! The small scenario and helpers shared by the Rust tests (the quickstart's short window too).
 #![allow(dead_code)] // each test binary uses a subset
 
 pub(crate) mod props;
+
+use zvmsim_core::config::scenario::{self, ScenarioError};
 
 /// The quickstart's window before it was primed to its settled state (40 minutes): 30 s primed,
 /// 60 s measured in 10 s intervals, its console's last commands at 85 s. Tests that need a run
@@ -14,8 +16,6 @@ pub(crate) const QUICKSTART_SHORT: &[&str] = &[
     "console[2].at=85s",
     "console[3].at=85s",
 ];
-
-use zvmsim_core::config::scenario::{self, ScenarioError};
 
 pub(crate) const SMALL: &str = concat!(
     r#"
