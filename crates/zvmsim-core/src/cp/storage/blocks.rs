@@ -221,11 +221,7 @@ mod tests {
 
     #[test]
     fn an_unreferenced_companion_is_taken_after_its_window_a_referenced_one_is_not() {
-        let p = ModelParams {
-            block_companion_window: 0.25,
-            block_companion_period: crate::config::units::Duration(0),
-            ..ModelParams::default()
-        };
+        let p = travel_window();
         let mut st = test_util::with_params(ZvmLevel::V5R3, &p, 512, 0, &[4096], &[2048]);
         write_pages(&mut st, 0..1200);
         // Page 0 went to DASD with its block: read the block back.
@@ -266,6 +262,16 @@ mod tests {
         st.check_invariants().unwrap();
     }
 
+    /// Companions due after a quarter revolution of the clock's travel (no period): the rule
+    /// before `block_companion_period`, still the one with a period of 0.
+    fn travel_window() -> ModelParams {
+        ModelParams {
+            block_companion_window: 0.25,
+            block_companion_period: crate::config::units::Duration(0),
+            ..ModelParams::default()
+        }
+    }
+
     /// Pages written out, then page 0's block read back at simulated time `now` and page 0
     /// referenced: the storage, the CP work and the pages the block brought.
     fn companions_read_at(p: &ModelParams, now: u64) -> (Storage, CpWork, u64) {
@@ -287,11 +293,7 @@ mod tests {
     fn taking_a_companion_moves_the_hand_on() {
         // A companion taken at its due point is a frame demand scan passed: the clock's travel
         // counts it, so later companions fall due even while companions meet every demand.
-        let p = ModelParams {
-            block_companion_window: 0.25,
-            block_companion_period: crate::config::units::Duration(0),
-            ..ModelParams::default()
-        };
+        let p = travel_window();
         let (mut st, mut cp, n) = companions_read_at(&p, 0);
         // Every companion past its due point; the hand has not moved since.
         st.clock_travel += st.companion_window;
