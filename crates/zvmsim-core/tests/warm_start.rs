@@ -98,8 +98,11 @@ fn stationary_start_draws_kept_slots_only_where_cp_keeps_them() {
 
 #[test]
 fn a_shorter_history_leaves_fewer_kept_slots() {
-    let (long, _) = run(&[STATIONARY.to_string()]);
-    let (short, _) = run(&[STATIONARY.to_string(), "run.warm_history=2m".to_string()]);
+    // Slots kept for good: held only until the next reference, they are no stationary
+    // population and the warm start places none (`Storage::slot_retention`).
+    let keep = "model.slot_until_referenced=false".to_string();
+    let (long, _) = run(&[STATIONARY.to_string(), keep.clone()]);
+    let (short, _) = run(&[STATIONARY.to_string(), keep, "run.warm_history=2m".to_string()]);
     let (a, b) = (resident_with_slot(&long), resident_with_slot(&short));
     // Pages that have not yet had a long gap have never left memory, so hold no slot.
     assert!(b < a, "2 minutes: {b}, unlimited: {a}");

@@ -104,8 +104,12 @@ params! {
     /// Unreferenced companions are still dropped without a write. Inference: the study's
     /// "pages in memory as well as in page space to avoid bouncing pages" in "some cases";
     /// no IBM source says when 5.x gives the slot up. False keeps it until the page changes.
-    #[serde(skip_serializing_if = "is_false")]
-    slot_until_referenced: bool = false;
+    /// On by default since 2026-11-28: kept for good, the slots grew through every long run
+    /// (ten guests on 5.3: 24 M to 31 M pages on DASD in 45 minutes, real overcommitment
+    /// 116 % to 152 %, the study 25.0 M and 124 %); given up when referenced, they hold
+    /// 23.3-24.1 M and 115-118 % (docs/steady-state.md, "Slots until referenced").
+    #[serde(skip_serializing_if = "is_true")]
+    slot_until_referenced: bool = true;
     /// Before z/VM 6.3: each demand scan first walks the saved segments' shared pages (pass 1
     /// visits the shared frame-owned list before the dispatch list: CA MICS demand-scan record
     /// description), stealing the unreferenced ones (cp/storage/shared_list.rs). Off by
