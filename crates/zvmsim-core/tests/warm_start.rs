@@ -102,7 +102,11 @@ fn a_shorter_history_leaves_fewer_kept_slots() {
     // population and the warm start places none (`Storage::slot_retention`).
     let keep = "model.slot_until_referenced=false".to_string();
     let (long, _) = run(&[STATIONARY.to_string(), keep.clone()]);
-    let (short, _) = run(&[STATIONARY.to_string(), keep, "run.warm_history=2m".to_string()]);
+    let (short, _) = run(&[
+        STATIONARY.to_string(),
+        keep,
+        "run.warm_history=2m".to_string(),
+    ]);
     let (a, b) = (resident_with_slot(&long), resident_with_slot(&short));
     // Pages that have not yet had a long gap have never left memory, so hold no slot.
     assert!(b < a, "2 minutes: {b}, unlimited: {a}");

@@ -324,4 +324,33 @@ mod tests {
         assert_eq!(st.moved.companions_stolen - stolen, n - 1);
         st.check_invariants().unwrap();
     }
+
+    #[test]
+    fn a_companion_found_referenced_gives_up_its_slot_unless_kept_for_good() {
+        for until_referenced in [true, false] {
+            let p = ModelParams {
+                slot_until_referenced: until_referenced,
+                ..ModelParams::default()
+            };
+            let (mut st, mut cp, _) = companions_read_at(&p, 0);
+            let space = SpaceId(0);
+            let companions: Vec<u32> = (1..1200u32)
+                .filter(|&c| st.is_resident(space, c) && st.page_slot(space, c) != NONE)
+                .collect();
+            assert!(companions.len() > 1, "{companions:?}");
+            let used = companions[0];
+            st.touch(st.space(space), used, Access::Read, &mut cp);
+            st.now_ns += st.p.block_companion_period.ns();
+            st.steal_unreferenced_companions(u64::MAX, &mut cp);
+            // The referenced companion stays resident; its slot goes only until referenced.
+            assert!(st.is_resident(space, used));
+            assert_eq!(st.page_slot(space, used) == NONE, until_referenced);
+            // The unreferenced ones are taken without a write, keeping their slots.
+            for &c in &companions[1..] {
+                assert!(!st.is_resident(space, c), "companion {c} still resident");
+                assert_ne!(st.page_slot(space, c), NONE);
+            }
+            st.check_invariants().unwrap();
+        }
+    }
 }
