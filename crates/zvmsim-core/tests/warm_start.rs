@@ -9,6 +9,10 @@ use serde_json::Value;
 use zvmsim_core::system::Simulation;
 
 const STATIONARY: &str = "run.warm_start=stationary";
+/// KEEPSLOT's slots kept until the page changes: only such slots are a stationary population
+/// that the warm start places (`Storage::slot_retention`); held until the next reference, they
+/// are not, and the start places none.
+const KEPT_FOR_GOOD: &str = "model.slot_until_referenced=false";
 
 fn run(overrides: &[String]) -> (Simulation, serde_json::Map<String, Value>) {
     let mut sim = Simulation::from_toml(SMALL, "t.toml", None, overrides).expect("valid");
@@ -76,7 +80,7 @@ fn resident_with_slot(sim: &Simulation) -> i64 {
 
 #[test]
 fn stationary_start_draws_kept_slots_only_where_cp_keeps_them() {
-    let (keep, _) = run(&[STATIONARY.to_string()]);
+    let (keep, _) = run(&[STATIONARY.to_string(), KEPT_FOR_GOOD.to_string()]);
     let (release, _) = run(&[
         STATIONARY.to_string(),
         "model.keep_slot_on_pagein=false".to_string(),
@@ -98,13 +102,10 @@ fn stationary_start_draws_kept_slots_only_where_cp_keeps_them() {
 
 #[test]
 fn a_shorter_history_leaves_fewer_kept_slots() {
-    // Slots kept for good: held only until the next reference, they are no stationary
-    // population and the warm start places none (`Storage::slot_retention`).
-    let keep = "model.slot_until_referenced=false".to_string();
-    let (long, _) = run(&[STATIONARY.to_string(), keep.clone()]);
+    let (long, _) = run(&[STATIONARY.to_string(), KEPT_FOR_GOOD.to_string()]);
     let (short, _) = run(&[
         STATIONARY.to_string(),
-        keep,
+        KEPT_FOR_GOOD.to_string(),
         "run.warm_history=2m".to_string(),
     ]);
     let (a, b) = (resident_with_slot(&long), resident_with_slot(&short));

@@ -107,7 +107,7 @@ params! {
     /// On by default since 2026-11-28: kept for good, the slots grew through every long run
     /// (ten guests on 5.3: 24 M to 31 M pages on DASD in 45 minutes, real overcommitment
     /// 116 % to 152 %, the study 25.0 M and 124 %); given up when referenced, they hold
-    /// 23.3-24.1 M and 115-118 % (docs/steady-state.md, "Slots until referenced").
+    /// 23.3-24.1 M and 114-118 % (docs/steady-state.md, "Slots until referenced").
     #[serde(skip_serializing_if = "is_true")]
     slot_until_referenced: bool = true;
     /// Before z/VM 6.3: each demand scan first walks the saved segments' shared pages (pass 1
