@@ -217,6 +217,11 @@ params! {
     /// neighbouring popularity. Inference, as above. Off by default (an experiment).
     #[serde(skip_serializing_if = "is_false")]
     warm_shuffle_blocks: bool = false;
+    /// The ordered warm start puts the hottest blocks in buffers spread over the database's
+    /// pool instead of buffer i holding the i-th hottest (workload/database.rs `spread_pool`),
+    /// since the pool's clock would otherwise meet them hottest first for hours. Inference.
+    #[serde(skip_serializing_if = "is_false")]
+    warm_spread_buffers: bool = false;
 
     /// 3390 on DS8300, 15k rpm DDMs: service of a random read that misses the storage-server
     /// cache (seek + rotation + transfer).

@@ -263,6 +263,7 @@ impl Simulation {
                 db_vols,
                 mounts: doc_vols.len() as u32,
                 wrng: Stream::new(seed, STREAM_WARM + gi as u64),
+                spread: sc.model.warm_spread_buffers,
                 db: None,
                 ages: None,
             });

@@ -23,6 +23,9 @@ struct Seg {
     hi: u32,
     anon: bool,
     rev: bool,
+    /// The run is the database's buffers in popularity order: rank k is in buffer
+    /// `buffer_of_rank(k)` (`model.warm_spread_buffers`).
+    by_rank: bool,
 }
 
 impl Simulation {
@@ -66,6 +69,7 @@ impl Simulation {
                 hi,
                 anon: false,
                 rev: false,
+                by_rank: false,
             };
             // Page cache and free pages, then the buffer pool from cold to hot (buffer i holds
             // the i-th hottest block), the other shared memory, and the kernel.
@@ -85,12 +89,14 @@ impl Simulation {
                     hi: db.buf_start + db.buffers,
                     anon: true,
                     rev: true,
+                    by_rank: true,
                 });
                 segs.push(Seg {
                     lo: db.other_start,
                     hi: db.other_start + db.other,
                     anon: true,
                     rev: false,
+                    by_rank: false,
                 });
             } else {
                 segs.push(Seg {
@@ -98,6 +104,7 @@ impl Simulation {
                     hi: m.shm,
                     anon: true,
                     rev: false,
+                    by_rank: false,
                 });
             }
             segs.push(plain(m.base, m.base + m.kernel));
@@ -124,7 +131,12 @@ impl Simulation {
                 let space = spaces[gi];
                 let stop = (*pos + chunk).min(sg.hi);
                 for k in *pos..stop {
-                    let at = if sg.rev { sg.lo + (sg.hi - 1 - k) } else { k };
+                    let mut at = if sg.rev { sg.lo + (sg.hi - 1 - k) } else { k };
+                    if sg.by_rank {
+                        if let Some(db) = self.workloads[gi].database() {
+                            at = sg.lo + db.buffer_of_rank(at - sg.lo);
+                        }
+                    }
                     let page = if sg.anon {
                         match self.m.guests[gi].mem.anon_page(at) {
                             Some(p) => p,

@@ -23,6 +23,8 @@ pub(super) struct GuestWarm<'a> {
     /// The guest's file volumes (Apache's document root mounts).
     pub mounts: u32,
     pub wrng: Stream,
+    /// `model.warm_spread_buffers`: the ordered start spreads the hottest blocks over the pool.
+    pub spread: bool,
     pub db: Option<Database>,
     pub ages: Option<Vec<u32>>,
 }
@@ -101,11 +103,15 @@ fn warm_guest(g: &mut GuestWarm<'_>, stationary: bool, weights: &mut Option<Rank
             ));
         }
         Some(db) => {
+            if g.spread {
+                db.spread_pool();
+            }
             // Anonymous memory hottest first: the other shared memory, then the
             // buffers (buffer i holds the i-th hottest block); the page cache holds
             // the blocks just below the buffer pool in popularity.
             let start = db.buffers as u64;
-            let heat = (db.other_start..db.other_start + db.other).chain(0..db.buffers);
+            let heat = (db.other_start..db.other_start + db.other)
+                .chain((0..db.buffers).map(|r| db.buf_start + db.buffer_of_rank(r)));
             mem.warm(heat, |i| {
                 db.block_of_rank((start + i as u64) % db.blocks.max(1) as u64)
             });

@@ -28,6 +28,9 @@ pub struct Database {
     hand: u32,
     zipf: Zipf,
     perm_mult: u64,
+    /// Popularity rank -> buffer at the warm start: rank r starts in buffer r * pool_mult mod
+    /// buffers (1: buffer r; `spread_pool`).
+    pool_mult: u64,
     pub stripe_pages: u32,
     pub volumes: Vec<u32>,
     pub hits: u64,
@@ -86,6 +89,7 @@ impl Database {
             hand: 0,
             zipf: popularity,
             perm_mult: mult,
+            pool_mult: 1,
             stripe_pages: stripe_pages.max(1),
             volumes,
             hits: 0,
@@ -108,6 +112,41 @@ impl Database {
             let b = block(self, i);
             self.buf_block[i] = b;
             self.insert(b, i as u32);
+        }
+    }
+
+    /// Refills the pool with the same hottest blocks, rank r in buffer r * m mod buffers (m
+    /// coprime to the buffers, near buffers / golden ratio) instead of buffer r. The pool's
+    /// clock hand walks the buffers in index order, so with buffer r holding rank r it would
+    /// meet the hottest blocks first and the coldest after hours; spread, every stretch of
+    /// the hand's walk holds blocks of every popularity, as after a long run (inference: the
+    /// buffer a block lands in says when it came in, not how popular it is).
+    pub(crate) fn spread_pool(&mut self) {
+        let n = self.buffers as u64;
+        if n < 3 {
+            return;
+        }
+        let mut m = ((n as f64 * 0.618_033_988_749_895) as u64).max(2);
+        while gcd(m, n) != 1 {
+            m += 1;
+        }
+        self.pool_mult = m;
+        let inv = inverse_mod(m, n);
+        self.table.fill(EMPTY);
+        self.buf_block.fill(B_NONE);
+        self.fill_with(
+            |db, b| db.block_of_rank((b as u64 * inv) % n),
+            n as usize,
+        );
+    }
+
+    /// The buffer the warm start put popularity rank `r` in (`spread_pool`).
+    #[inline]
+    pub fn buffer_of_rank(&self, r: u32) -> u32 {
+        if self.pool_mult == 1 {
+            r
+        } else {
+            ((r as u64 * self.pool_mult) % self.buffers as u64) as u32
         }
     }
 
@@ -355,6 +394,18 @@ impl Database {
     }
 }
 
+/// The inverse of `a` modulo `n` (a and n coprime), by the extended Euclidean algorithm.
+fn inverse_mod(a: u64, n: u64) -> u64 {
+    let (mut r0, mut r1) = (n as i128, a as i128);
+    let (mut t0, mut t1) = (0i128, 1i128);
+    while r1 != 0 {
+        let q = r0 / r1;
+        (r0, r1) = (r1, r0 - q * r1);
+        (t0, t1) = (t1, t0 - q * t1);
+    }
+    t0.rem_euclid(n as i128) as u64
+}
+
 fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         let t = a % b;
@@ -367,6 +418,36 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_spread_pool_holds_the_same_blocks_with_rank_r_where_buffer_of_rank_says() {
+        for buffers in [3u32, 1_000, 1_024, 7_919] {
+            let mk = || Database::new(50_000, 0, buffers, 10, Zipf::new(50_000, 0.9), 8, vec![0]);
+            let plain = mk();
+            let mut spread = mk();
+            spread.spread_pool();
+            let blocks = |d: &Database| {
+                let mut v: Vec<u32> = d.buf_block.iter().map(|&b| b & BMASK).collect();
+                v.sort_unstable();
+                v
+            };
+            assert_eq!(blocks(&plain), blocks(&spread), "{buffers} buffers");
+            let mut seen = vec![false; buffers as usize];
+            for r in 0..buffers {
+                let b = spread.buffer_of_rank(r);
+                assert!(!seen[b as usize], "buffer {b} twice");
+                seen[b as usize] = true;
+                let block = spread.block_of_rank(r as u64);
+                assert_eq!(spread.buffer_hint(block), Some(b));
+                assert_eq!(plain.buffer_hint(block), Some(r));
+            }
+            // The hottest tenth is not in the first tenth of the buffers, as it is unspread.
+            let first = (0..buffers / 10).filter(|&r| spread.buffer_of_rank(r) < buffers / 10);
+            assert!(first.count() as u32 <= buffers / 50 + 1, "{buffers} buffers");
+        }
+        assert_eq!(inverse_mod(3, 7), 5);
+        assert_eq!(inverse_mod(618, 1_000_003) * 618 % 1_000_003, 1);
+    }
 
     #[test]
     fn buffer_pool_maps_both_ways_and_hits_hot_blocks() {
