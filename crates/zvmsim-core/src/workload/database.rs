@@ -134,10 +134,7 @@ impl Database {
         let inv = inverse_mod(m, n);
         self.table.fill(EMPTY);
         self.buf_block.fill(B_NONE);
-        self.fill_with(
-            |db, b| db.block_of_rank((b as u64 * inv) % n),
-            n as usize,
-        );
+        self.fill_with(|db, b| db.block_of_rank((b as u64 * inv) % n), n as usize);
     }
 
     /// The buffer the warm start put popularity rank `r` in (`spread_pool`).
@@ -443,7 +440,10 @@ mod tests {
             }
             // The hottest tenth is not in the first tenth of the buffers, as it is unspread.
             let first = (0..buffers / 10).filter(|&r| spread.buffer_of_rank(r) < buffers / 10);
-            assert!(first.count() as u32 <= buffers / 50 + 1, "{buffers} buffers");
+            assert!(
+                first.count() as u32 <= buffers / 50 + 1,
+                "{buffers} buffers"
+            );
         }
         assert_eq!(inverse_mod(3, 7), 5);
         assert_eq!(inverse_mod(618, 1_000_003) * 618 % 1_000_003, 1);
