@@ -71,8 +71,9 @@ impl Simulation {
                 rev: false,
                 by_rank: false,
             };
-            // Page cache and free pages, then the buffer pool from cold to hot (buffer i holds
-            // the i-th hottest block), the other shared memory, and the kernel.
+            // Page cache and free pages, then the buffer pool from cold to hot (rank i is in
+            // buffer `buffer_of_rank(i)`, i itself unless spread), the other shared memory, and
+            // the kernel.
             let mut segs: Vec<Seg> = m
                 .file_or_free_runs()
                 .into_iter()

@@ -107,7 +107,7 @@ fn warm_guest(g: &mut GuestWarm<'_>, stationary: bool, weights: &mut Option<Rank
                 db.spread_pool();
             }
             // Anonymous memory hottest first: the other shared memory, then the
-            // buffers (buffer i holds the i-th hottest block); the page cache holds
+            // buffers by rank (rank i in `buffer_of_rank(i)`); the page cache holds
             // the blocks just below the buffer pool in popularity.
             let start = db.buffers as u64;
             let heat = (db.other_start..db.other_start + db.other)
