@@ -131,12 +131,11 @@ impl Simulation {
                 let sg = segs[*si];
                 let space = spaces[gi];
                 let stop = (*pos + chunk).min(sg.hi);
+                let by_rank = self.workloads[gi].database().filter(|_| sg.by_rank);
                 for k in *pos..stop {
                     let mut at = if sg.rev { sg.lo + (sg.hi - 1 - k) } else { k };
-                    if sg.by_rank {
-                        if let Some(db) = self.workloads[gi].database() {
-                            at = sg.lo + db.buffer_of_rank(at - sg.lo);
-                        }
+                    if let Some(db) = by_rank {
+                        at = sg.lo + db.buffer_of_rank(at - sg.lo);
                     }
                     let page = if sg.anon {
                         match self.m.guests[gi].mem.anon_page(at) {

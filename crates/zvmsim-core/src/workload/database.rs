@@ -68,10 +68,7 @@ impl Database {
         );
         // Popularity rank -> block: a multiplicative permutation, so hot blocks are spread
         // over the files (and the stripes) as in a real database.
-        let mut mult = 2_654_435_761u64 % blocks.max(2) as u64;
-        while gcd(mult, blocks as u64) != 1 {
-            mult += 1;
-        }
+        let mult = coprime_from(2_654_435_761u64 % blocks.max(2) as u64, blocks as u64);
         let buffers = buffers.min(blocks);
         // Load factor 0.7 at most (with one slot free at least, so every probe ends); a
         // buffer index below all ones in its field, so no slot is EMPTY.
@@ -126,10 +123,7 @@ impl Database {
         if n < 3 {
             return;
         }
-        let mut m = ((n as f64 * 0.618_033_988_749_895) as u64).max(2);
-        while gcd(m, n) != 1 {
-            m += 1;
-        }
+        let m = coprime_from(((n as f64 * 0.618_033_988_749_895) as u64).max(2), n);
         self.pool_mult = m;
         let inv = inverse_mod(m, n);
         self.table.fill(EMPTY);
@@ -401,6 +395,14 @@ fn inverse_mod(a: u64, n: u64) -> u64 {
         (t0, t1) = (t1, t0 - q * t1);
     }
     t0.rem_euclid(n as i128) as u64
+}
+
+/// The first multiplier from `m` on that is coprime to `n`: it permutes 0..n.
+fn coprime_from(mut m: u64, n: u64) -> u64 {
+    while gcd(m, n) != 1 {
+        m += 1;
+    }
+    m
 }
 
 fn gcd(mut a: u64, mut b: u64) -> u64 {
