@@ -104,6 +104,7 @@ def test_glossary_covers_every_figure(tmp_path: Path) -> None:
     r = zvmsim.run(DATA / "small.toml", overrides=["run.measure=20s", "run.interval=10s"])
     assert missing_from_glossary(r.intervals.columns) == []
     assert missing_from_glossary(r.system.columns) == []
+    assert r.paging.columns and missing_from_glossary(r.paging.columns) == []
     numeric = [k for k, v in r.summary.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
     assert missing_from_glossary(numeric) == []
     guest_keys = {k for g in r.summary["guests"] for k in g} - {"name"}

@@ -83,6 +83,34 @@ def test_fcx_reports_layout(small_run: Path) -> None:
     assert f"{round(r.summary['pages_resident'])}" in mean_line
 
 
+def test_paging_volumes_table_and_fcx109(runner, tmp_path: Path) -> None:
+    """paging.parquet holds a row per interval and paging volume, results.duckdb the same, and
+    FCX109 lists each volume with its slots (the volumes in turn: equal slots in use)."""
+    import duckdb
+
+    out = tmp_path / "paged"
+    res = invoke(runner, ["run", str(DATA / "small.toml"), "--out", str(out), *SHORT,
+                          "-s", 'paging.volumes=[{model="3390-3"},{model="3390-9"}]'])
+    assert res.exit_code == 0, res.output
+    r = load_results(out)
+    assert r.paging.height == 2 * r.system.height
+    assert r.paging.columns[:6] == ["interval", "t_start_s", "t_end_s", "volid", "rdev", "model"]
+    assert sorted(set(r.paging["model"])) == ["3390-3", "3390-9"]
+    con = duckdb.connect(str(out / "results.duckdb"), read_only=True)
+    try:
+        assert con.execute("SELECT count(*) FROM paging").fetchone() == (r.paging.height,)
+    finally:
+        con.close()
+    text = fcx.all_reports(r.summary, r.system, r.intervals, r.paging)["FCX109"]
+    assert text.startswith("FCX109  CPOWNED")
+    lines = {line.split()[0]: line.split() for line in text.splitlines() if line.startswith(("PAG", "Total"))}
+    assert lines["PAG001"][1:4] == ["0300", "PAGE", "3390-3"] and lines["PAG002"][3] == "3390-9"
+    slots = r.paging.filter(pl.col("interval") == r.paging["interval"].max())["slots"].to_list()
+    assert int(lines["Total"][1]) == sum(slots)
+    # A run without paging volumes has no FCX109.
+    assert "FCX109" not in fcx.all_reports(r.summary, r.system, r.intervals, r.paging.head(0))
+
+
 def test_report_text_option(runner, small_run: Path) -> None:
     res = invoke(runner, ["report", str(small_run), "--text", "--html", str(small_run / "again.html")])
     assert res.exit_code == 0, res.stderr

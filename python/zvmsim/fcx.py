@@ -2,7 +2,7 @@
 
 Each report covers the measured intervals, one line per interval (or per user), then the mean
 over the window, with the toolkit's report ID and screen name in its header. A column is shown
-only where the simulation has the figure: what zvmsim does not model (per-volume device data,
+only where the simulation has the figure: what zvmsim does not model (guest volumes' device data,
 other partitions, spool, ...) is left out, not invented.
 """
 
@@ -176,7 +176,8 @@ def fcx113_upage(summary: Mapping[str, Any], system: pl.DataFrame, intervals: pl
 
 def fcx108_device(summary: Mapping[str, Any], system: pl.DataFrame, intervals: pl.DataFrame) -> str:
     """FCX108 DEVICE: I/O load and performance. zvmsim reports the paging volumes as one group
-    (service and wait over all of them) and each guest's database DASD by its rate."""
+    (service and wait over all of them; FCX109 has them one by one) and each guest's database
+    DASD by its rate."""
     s, g = system, intervals
     lines = _header("FCX108", "DEVICE", "General I/O device load and performance (means)", summary, s)
     rows: List[Dict[str, Any]] = []
@@ -195,6 +196,49 @@ def fcx108_device(summary: Mapping[str, Any], system: pl.DataFrame, intervals: p
             Col("|Serv", 6, lambda r: r["serv"], 2), Col("|Resp", 6, lambda r: r["resp"], 2)]
     lines += _table(cols, rows)
     lines += ["", "Qued: wait for the volume before service; Resp = Qued + Serv. '...': not simulated."]
+    return "\n".join(lines) + "\n"
+
+
+def fcx109_cpowned(summary: Mapping[str, Any], system: pl.DataFrame, paging: pl.DataFrame) -> str:
+    """FCX109 DEVICE CPOWNED: the paging volumes one by one (window means; slots as at the
+    window's end). With volumes of mixed sizes CP fills the small ones first and then every new
+    block goes to the large ones: this is where that shows."""
+    lines = _header("FCX109", "CPOWNED", "Load and performance of CP owned disks (means)", summary, system)
+    last = paging["interval"].max()
+    per = (
+        paging.group_by("volid", "rdev", "model")
+        .agg(
+            pl.col("slots").last(),
+            pl.col("slots_used").filter(pl.col("interval") == last).last(),
+            pl.col("io_per_s").mean(),
+            pl.col("pages_per_s").mean(),
+            pl.col("service_ms").mean(),
+            pl.col("queue_ms").mean(),
+            pl.col("busy_pct").mean(),
+        )
+        .sort("volid")
+    )
+    rows = [dict(r, used_pct=100.0 * r["slots_used"] / r["slots"] if r["slots"] else 0.0, area="PAGE")
+            for r in per.iter_rows(named=True)]
+    total_slots = sum(r["slots"] for r in rows)
+    total = {"volid": "Total", "slots": total_slots, "slots_used": sum(r["slots_used"] for r in rows),
+             "io_per_s": sum(r["io_per_s"] for r in rows), "pages_per_s": sum(r["pages_per_s"] for r in rows),
+             "busy_pct": sum(r["busy_pct"] for r in rows) / len(rows) if rows else None}
+    ios = total["io_per_s"]
+    for k in ("queue_ms", "service_ms"):  # per I/O over all volumes
+        total[k] = sum(r[k] * r["io_per_s"] for r in rows) / ios if ios else None
+    total["used_pct"] = 100.0 * total["slots_used"] / total_slots if total_slots else None
+    cols = [Col("Volume|Serial", -6, lambda r: r["volid"]), Col("|Addr", -4, lambda r: r.get("rdev", "")),
+            Col("Area|Type", -4, lambda r: r.get("area", "")), Col("Device|Type", -7, lambda r: r.get("model", "")),
+            Col("Total|Slots", 8, lambda r: r["slots"], 0), Col("Used|%", 5, lambda r: r["used_pct"], 0),
+            Col("I/O|/s", 7, lambda r: r["io_per_s"]), Col("Pages|/s", 8, lambda r: r["pages_per_s"]),
+            Col("Time (msec)|Qued", 8, lambda r: r.get("queue_ms"), 2),
+            Col("|Serv", 6, lambda r: r.get("service_ms"), 2),
+            Col("Dev|%Busy", 6, lambda r: r["busy_pct"])]
+    lines += _table(cols, rows, total)
+    lines += ["", "Used %: slots in use at the window's end; Qued and Serv: per I/O. The Total row's Qued and",
+              "Serv are over all I/Os, its %Busy the volumes' mean.",
+              "Column names are zvmsim's: the toolkit's own could not be confirmed."]
     return "\n".join(lines) + "\n"
 
 
@@ -235,7 +279,19 @@ REPORTS = {
     "FCX126": ("LPAR", fcx126_lpar),
 }
 
+# Built from the paging-volume rows (paging.parquet), not the system and guest rows.
+PAGING_REPORT = ("FCX109", "CPOWNED")
 
-def all_reports(summary: Mapping[str, Any], system: pl.DataFrame, intervals: pl.DataFrame) -> Dict[str, str]:
-    """Report ID -> text, over the measured intervals."""
-    return {rid: fn(summary, system, intervals) for rid, (_, fn) in REPORTS.items()}
+
+def screen(report_id: str) -> str:
+    """The toolkit's screen name of a report ID."""
+    return PAGING_REPORT[1] if report_id == PAGING_REPORT[0] else REPORTS[report_id][0]
+
+
+def all_reports(summary: Mapping[str, Any], system: pl.DataFrame, intervals: pl.DataFrame,
+                paging: Optional[pl.DataFrame] = None) -> Dict[str, str]:
+    """Report ID -> text, over the measured intervals; FCX109 when the run has paging volumes."""
+    out = {rid: fn(summary, system, intervals) for rid, (_, fn) in REPORTS.items()}
+    if paging is not None and paging.height:
+        out[PAGING_REPORT[0]] = fcx109_cpowned(summary, system, paging)
+    return out

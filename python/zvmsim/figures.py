@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 # Columns that identify a row rather than measure something.
-ID_COLUMNS = ("interval", "t_start_s", "t_end_s", "guest")
+ID_COLUMNS = ("interval", "t_start_s", "t_end_s", "guest", "volid", "rdev", "model")
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class Figure:
     name: str
     unit: str
     text: str
-    where: str  # "system", "guest", "both" (interval tables) or "summary" (summary.json only)
+    where: str  # "system", "guest", "both" (interval tables), "volume" (paging.parquet) or "summary"
 
 
 def _f(where: str, unit: str, text: str) -> Tuple[str, str, str]:
@@ -111,6 +111,17 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
     "page_faults_dasd": _f("summary", "faults", "A guest's page faults that read DASD in the window."),
     # Paging and user I/O
     "paging_io_per_s": _f("system", "I/O/s", "I/O requests to the paging volumes per second."),
+    # One paging volume (paging.parquet, FCX109 CPOWNED)
+    "slots": _f("volume", "slots", "Page slots on the paging volume (QUERY ALLOC PAGE's TOTAL PAGES)."),
+    "slots_used": _f("volume", "slots", "Slots in use on the volume at the interval's end "
+                                        "(QUERY ALLOC PAGE's PAGES IN USE)."),
+    "used_pct": _f("volume", "%", "Slots in use in % of the volume's slots."),
+    "io_per_s": _f("volume", "I/O/s", "Paging I/Os (block reads and writes) to the volume per second."),
+    "pages_per_s": _f("volume", "pages/s", "Pages the volume's paging I/Os moved per second."),
+    "service_ms": _f("volume", "ms", "Mean service time of one of the volume's paging I/Os."),
+    "queue_ms": _f("volume", "ms", "Mean time a paging I/O waited for the volume before its service."),
+    "busy_pct": _f("volume", "%", "Time the volume served paging I/O, in % of the interval (counted when an I/O "
+                                  "starts, so a saturated volume can show a little over 100)."),
     "paging_service_ms": _f("system", "ms", "Mean service time of a paging I/O (the device busy with it)."),
     "paging_wait_ms": _f("system", "ms", "Mean time a paging I/O waited for its volume before service."),
     "virtual_io_per_s": _f("system", "I/O/s", "Virtual I/O requests the guests started per second (minidisks, attached devices, VDISKs), answered by a real I/O or by CP's minidisk cache."),
@@ -252,7 +263,8 @@ def glossary_markdown() -> str:
         "# Glossary of figures",
         "",
         "Every figure zvmsim writes: in `intervals.parquet` (per guest and interval), `system.parquet`",
-        "(per interval) and `summary.json` (the measured window). Rates are per simulated second over",
+        "(per interval), `paging.parquet` (per paging volume and interval) and `summary.json` (the",
+        "measured window). Rates are per simulated second over",
         "the interval; page counts are samples at the interval's end; the summary averages the",
         "measured intervals. `zvmsim explain FIGURE` prints one entry. Generated from",
         "`python/zvmsim/figures.py`.",
@@ -260,7 +272,8 @@ def glossary_markdown() -> str:
         "| figure | unit | where | meaning |",
         "| --- | --- | --- | --- |",
     ]
-    where_text = {"system": "system", "guest": "per guest", "both": "system, per guest", "summary": "summary"}
+    where_text = {"system": "system", "guest": "per guest", "both": "system, per guest", "summary": "summary",
+                  "volume": "per paging volume"}
     for f in glossary():
         lines.append(f"| `{f.name}` | {f.unit} | {where_text[f.where]} | {f.text} |")
     return "\n".join(lines) + "\n"

@@ -235,8 +235,8 @@ def run_sections(out_dir: Path) -> Tuple[Dict[str, Any], List[Section]]:
             guest_more.append(("zero", _text("Zero throughout the window (not drawn): " + ", ".join(zero))))
         sections.append(("More system figures", sys_more))
         sections.append(("More per-guest figures", guest_more))
-    reports = fcx.all_reports(summary, s, g)
-    sections.append(("Performance Toolkit reports", [(f"{rid} {fcx.REPORTS[rid][0]}", _pre(text))
+    reports = fcx.all_reports(summary, s, g, r.paging)
+    sections.append(("Performance Toolkit reports", [(f"{rid} {fcx.screen(rid)}", _pre(text))
                                                      for rid, text in reports.items()]))
     sections.append(("Console log", [("console", _pre(console_text(r.console)))]))
     return summary, sections
@@ -339,7 +339,7 @@ def write_report(results_dir: Path, html_file: Optional[Path] = None) -> Path:
 
 def fcx_text(results_dir: Path) -> str:
     r = load_results(results_dir)
-    return "\n".join(fcx.all_reports(r.summary, r.system, r.intervals).values())
+    return "\n".join(fcx.all_reports(r.summary, r.system, r.intervals, r.paging).values())
 
 
 __all__ = ["write_report", "run_sections", "page", "fcx_text", "console_text"]

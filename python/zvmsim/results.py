@@ -5,12 +5,14 @@ Folder layout (every file is rewritten whole on save)::
     summary.json        core summary + run metadata (sorted keys)
     intervals.parquet   one row per (interval, guest)
     system.parquet      one row per interval, LPAR/CP level
+    paging.parquet      one row per (interval, paging volume): slots used, I/O, service, queue, busy
     monitor.parquet     the interval figures as CP monitor sample records by their IBM names
                         (D0R3, D3R1, D6R3, ...), one row per interval, record, device, figure
     console.json        the console log
     vmrm.log            VMRMSVM's log (its starts, decisions, each SMSG and its text), when the
                         scenario has [vmrm] and VMRM wrote to it
-    results.duckdb      tables intervals, system, monitor, console, guests, summary, steady_state
+    results.duckdb      tables intervals, system, paging, monitor, console, guests, summary,
+                        steady_state
                         (copies, not views, so the folder can be moved or shared)
 """
 
@@ -30,11 +32,12 @@ import pyarrow.parquet as pq
 SUMMARY_FILE = "summary.json"
 INTERVALS_FILE = "intervals.parquet"
 SYSTEM_FILE = "system.parquet"
+PAGING_FILE = "paging.parquet"
 MONITOR_FILE = "monitor.parquet"
 CONSOLE_FILE = "console.json"
 DUCKDB_FILE = "results.duckdb"
 VMRM_LOG_FILE = "vmrm.log"
-RESULT_FILES = (SUMMARY_FILE, INTERVALS_FILE, SYSTEM_FILE, MONITOR_FILE, CONSOLE_FILE, DUCKDB_FILE)
+RESULT_FILES = (SUMMARY_FILE, INTERVALS_FILE, SYSTEM_FILE, PAGING_FILE, MONITOR_FILE, CONSOLE_FILE, DUCKDB_FILE)
 
 # Figures that depend on the host, not on the scenario: two runs of one scenario and seed agree
 # on everything else in summary.json.
@@ -42,7 +45,7 @@ WALL_CLOCK_KEYS = ("wall_seconds", "events_per_second", "started_utc")
 
 # Identifying columns lead; the rest follow alphabetically, so the file layout does not depend
 # on the order in which the core happens to build its dict.
-_LEADING_COLUMNS = ("interval", "t_start_s", "t_end_s", "guest")
+_LEADING_COLUMNS = ("interval", "t_start_s", "t_end_s", "guest", "volid", "rdev", "model")
 
 _CONSOLE_SCHEMA = pa.schema(
     [("t_s", pa.float64()), ("user", pa.string()), ("command", pa.string()), ("response", pa.list_(pa.string()))]
@@ -53,13 +56,15 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 @dataclass
 class Result:
-    """The figures of one run. ``intervals`` and ``system`` are polars DataFrames."""
+    """The figures of one run. ``intervals``, ``system`` and ``paging`` (one row per interval and
+    paging volume) are polars DataFrames."""
 
     summary: Dict[str, Any]
     intervals: pl.DataFrame
     system: pl.DataFrame
     console: List[Dict[str, Any]] = field(default_factory=list)
     vmrm_log: List[Dict[str, Any]] = field(default_factory=list)
+    paging: pl.DataFrame = field(default_factory=pl.DataFrame)
 
     @property
     def guests(self) -> pl.DataFrame:
@@ -117,6 +122,7 @@ def from_simulation(sim: Any, meta: Mapping[str, Any]) -> Result:
         system=_frame(columnar_table(sim.system_intervals())),
         console=[dict(c) for c in sim.console()],
         vmrm_log=[dict(e) for e in sim.vmrm_log()],
+        paging=_frame(columnar_table(sim.paging_volumes())),
     )
 
 
@@ -133,6 +139,7 @@ def save(result: Result, out_dir: PathLike) -> Path:
     _atomic_write_text(out / CONSOLE_FILE, console_text)
     _atomic_write_parquet(out / INTERVALS_FILE, result.intervals.to_arrow())
     _atomic_write_parquet(out / SYSTEM_FILE, result.system.to_arrow())
+    _atomic_write_parquet(out / PAGING_FILE, result.paging.to_arrow())
     from .monitor import monitor_table
 
     _atomic_write_parquet(out / MONITOR_FILE, monitor_table(result.system, result.intervals))
@@ -218,6 +225,7 @@ def _write_duckdb(out: Path) -> None:
     tables = {
         "intervals": pq.read_table(out / INTERVALS_FILE),
         "system": pq.read_table(out / SYSTEM_FILE),
+        "paging": pq.read_table(out / PAGING_FILE),
         "monitor": pq.read_table(out / MONITOR_FILE),
         "console": _console_table(console),
         "guests": guests_frame(summary.get("guests", [])).to_arrow(),
@@ -253,6 +261,8 @@ def load_results(out_dir: PathLike) -> Result:
         system=pl.read_parquet(out / SYSTEM_FILE),
         console=json.loads((out / CONSOLE_FILE).read_text(encoding="utf-8")),
         vmrm_log=_read_vmrm_log(out / VMRM_LOG_FILE),
+        # Folders written before paging.parquet existed have none.
+        paging=pl.read_parquet(out / PAGING_FILE) if (out / PAGING_FILE).is_file() else pl.DataFrame(),
     )
 
 

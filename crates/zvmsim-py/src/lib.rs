@@ -297,6 +297,11 @@ impl Simulation {
         record_batch(py, self.inner.system_columns())
     }
 
+    /// Per-interval paging-volume rows as a `pyarrow.RecordBatch`.
+    fn paging_volumes(&self, py: Python<'_>) -> PyResult<PyObject> {
+        record_batch(py, self.inner.paging_volume_columns())
+    }
+
     fn console(&self, py: Python<'_>) -> PyResult<PyObject> {
         to_py(py, &Value::Array(self.inner.console()))
     }

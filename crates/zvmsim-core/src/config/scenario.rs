@@ -203,6 +203,15 @@ impl DasdModel {
     pub fn pages(self) -> u64 {
         self.cylinders() * 15 * 12
     }
+    /// The model as the scenario writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DasdModel::M3390_3 => "3390-3",
+            DasdModel::M3390_9 => "3390-9",
+            DasdModel::M3390_27 => "3390-27",
+            DasdModel::M3390_54 => "3390-54",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

@@ -12,6 +12,7 @@ mod indicate;
 mod query;
 
 pub use indicate::{UserState, UserView};
+pub use query::paging_volume_id;
 
 /// A parsed CP command.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -230,6 +230,31 @@ rows! {
     }
 }
 
+rows! {
+    /// One paging volume over one interval (the Performance Toolkit's CP-owned device screen):
+    /// its slots as QUERY ALLOC PAGE counts them at the interval's end, and its I/O.
+    PagingVolumeRow {
+        interval: u32,
+        t_start_s: f64,
+        t_end_s: f64,
+        volid: String,
+        rdev: String,
+        /// The 3390 model ("" when the scenario gives slots without volumes).
+        model: String,
+        slots: u64,
+        slots_used: u64,
+        used_pct: f64,
+        /// Paging I/Os (block reads and writes, each one channel program) and the pages they moved.
+        io_per_s: f64,
+        pages_per_s: f64,
+        /// Mean service time and time queued for the volume, per I/O.
+        service_ms: f64,
+        queue_ms: f64,
+        /// Time the volume was serving I/O, in % of the interval.
+        busy_pct: f64,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

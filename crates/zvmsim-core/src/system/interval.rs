@@ -6,7 +6,7 @@ use crate::cp::storage::{Movement, SpaceId};
 use crate::engine::rng::RNG_ALGORITHM;
 use crate::io::DevStats;
 use crate::monitor::counters::{GuestCounters, SysCounters, VmMark};
-use crate::monitor::rows::{GuestRow, SystemRow};
+use crate::monitor::rows::{GuestRow, PagingVolumeRow, SystemRow};
 use crate::monitor::summary::{ratio, AgelistMeans, GuestSummary, Summary, SystemMeans};
 
 use super::{Event, MonitorEvent, Simulation};
@@ -19,6 +19,8 @@ pub(super) struct IntervalState {
     /// Page movements and paging-device counts at the start of the current interval.
     pub mv: Movement,
     pub paging: DevStats,
+    /// Each paging volume's counts at the start of the current interval (paging_view.rs).
+    pub volumes: Vec<DevStats>,
     /// All real volumes' counts at the start of the interval (web_view.rs).
     pub dasd_all: DevStats,
     /// Real I/Os started and minidisk-cache counts at the start of the current interval.
@@ -26,6 +28,7 @@ pub(super) struct IntervalState {
     pub mdc: crate::cp::mdc::MdcStats,
     pub rows: Vec<GuestRow>,
     pub sys_rows: Vec<SystemRow>,
+    pub vol_rows: Vec<PagingVolumeRow>,
 }
 
 impl Simulation {
@@ -48,28 +51,17 @@ impl Simulation {
         self.mon.no = 0;
         self.mon.rows.clear();
         self.mon.sys_rows.clear();
+        self.mon.vol_rows.clear();
         self.m.q.push(
             now + self.interval_ns,
             Event::Monitor(MonitorEvent::IntervalEnd),
         );
         self.mon.mv = self.m.storage.moved;
         self.mon.paging = self.paging_stats();
+        self.mon.volumes = self.paging_volume_stats();
         self.mon.dasd_all = self.all_dasd_stats();
         self.mon.flow = self.m.io.flow.submitted;
         self.mon.mdc = self.m.mdc.stats;
-    }
-
-    /// The paging volumes' device counts, summed.
-    pub(super) fn paging_stats(&self) -> DevStats {
-        let mut s = DevStats::default();
-        for &d in &self.m.paging_dev {
-            let x = self.m.io.stats(d);
-            s.ios += x.ios;
-            s.pages += x.pages;
-            s.busy_ns += x.busy_ns;
-            s.wait_ns += x.wait_ns;
-        }
-        s
     }
 
     pub(super) fn close_interval(&mut self) {
@@ -145,9 +137,12 @@ impl Simulation {
         let row = self.system_row(now, tx_total, dispatch_list_avg);
         self.m.sys = SysCounters::default();
         self.mon.sys_rows.push(row);
+        let vol_rows = self.paging_volume_rows(now);
+        self.mon.vol_rows.extend(vol_rows);
         let (mv, pstats) = (self.m.storage.moved, self.paging_stats());
         self.mon.mv = mv;
         self.mon.paging = pstats;
+        self.mon.volumes = self.paging_volume_stats();
         self.mon.dasd_all = self.all_dasd_stats();
         self.mon.flow = self.m.io.flow.submitted;
         self.mon.mdc = self.m.mdc.stats;

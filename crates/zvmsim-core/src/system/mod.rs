@@ -39,6 +39,7 @@ mod mdisk;
 mod mdisk_tests;
 #[cfg(test)]
 mod paging_alias_tests;
+mod paging_view;
 #[cfg(test)]
 mod ssch_tests;
 #[cfg(test)]

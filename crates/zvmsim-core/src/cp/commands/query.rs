@@ -18,7 +18,14 @@ const PAGES_PER_CYLINDER: u64 = 180;
 
 /// First real device number given to the paging volumes, which the scenario does not number
 /// (inference: any free range; the volumes follow in the scenario's order).
-pub(super) const PAGING_RDEV_BASE: u32 = 0x0300;
+const PAGING_RDEV_BASE: u32 = 0x0300;
+
+/// The volume label and real device number of paging volume `k` (0-based, the scenario's
+/// order), as QUERY ALLOC PAGE and the paging-volume rows show them. Volume labels are not in
+/// the scenario: PAG001, PAG002... (inference).
+pub fn paging_volume_id(k: usize) -> (String, u32) {
+    (format!("PAG{:03}", k + 1), PAGING_RDEV_BASE + k as u32)
+}
 
 /// What a release's QUERY CPLEVEL names: its service level (the RSU it was installed from,
 /// `yynn`) and the date its CP nucleus was generated (the release's general availability).
@@ -133,12 +140,12 @@ fn alloc_page(v: &CpView) -> Vec<String> {
     ];
     let (mut total, mut used) = (0, 0);
     for (k, vol) in v.volumes.iter().enumerate() {
-        // Volume labels are not in the scenario: PAG001, PAG002... (inference).
         let cylinders = vol.slots.div_ceil(PAGES_PER_CYLINDER).max(1);
+        let (volid, rdev) = paging_volume_id(k);
         out.push(format!(
             "{:<6} {:04X} {:>10} {:>10} {:>6} {:>6} {:>6} {:>3}%",
-            format!("PAG{:03}", k + 1),
-            PAGING_RDEV_BASE + k as u32,
+            volid,
+            rdev,
             0,
             cylinders - 1,
             six(vol.slots),

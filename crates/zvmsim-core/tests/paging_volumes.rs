@@ -1,0 +1,93 @@
+//! The paging volumes one by one (system/paging_view.rs): the rows add up to the system's
+//! paging figures, and CP's volumes-in-turn allocation fills a smaller volume first.
+
+mod common;
+
+use common::with;
+use zvmsim_core::monitor::rows::PagingVolumeRow;
+use zvmsim_core::system::Simulation;
+
+/// SMALL with four guests and its paging space as one 3390-3 and one 3390-9 sharing `slots`
+/// by capacity (a quarter and three quarters).
+fn mixed(slots: u64) -> Simulation {
+    let text = with("count = 3", "count = 4").replacen(
+        "volumes = [{ model = \"3390-3\", count = 2 }]",
+        &format!("volumes = [{{ model = \"3390-3\" }}, {{ model = \"3390-9\" }}]\nslots = {slots}"),
+        1,
+    );
+    let mut sim = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
+    sim.run();
+    assert_eq!(sim.summary()["ended"], "completed");
+    sim
+}
+
+/// The last interval's rows of the two volumes.
+fn last(sim: &Simulation) -> (PagingVolumeRow, PagingVolumeRow) {
+    let rows = sim.paging_volume_rows_all();
+    let n = rows.len();
+    (rows[n - 2].clone(), rows[n - 1].clone())
+}
+
+#[test]
+fn volume_rows_add_up_to_the_system_rows() {
+    let sim = mixed(120_000);
+    let sys = sim.system_rows();
+    let vols = sim.paging_volume_rows_all();
+    assert_eq!(vols.len(), 2 * sys.len(), "one row per volume and interval");
+    for s in sys {
+        let v: Vec<_> = vols.iter().filter(|v| v.interval == s.interval).collect();
+        let ids: Vec<_> = v
+            .iter()
+            .map(|v| (v.volid.as_str(), v.rdev.as_str(), v.model.as_str()))
+            .collect();
+        assert_eq!(
+            ids,
+            [("PAG001", "0300", "3390-3"), ("PAG002", "0301", "3390-9")]
+        );
+        assert_eq!(
+            v.iter().map(|v| v.slots).collect::<Vec<_>>(),
+            [30_000, 90_000]
+        );
+        let io: f64 = v.iter().map(|v| v.io_per_s).sum();
+        assert!(io > 0.0);
+        assert!(
+            (io - s.paging_io_per_s).abs() <= 1e-9 * io,
+            "{io} vs {}",
+            s.paging_io_per_s
+        );
+        // The system's service and queue times are the I/O-weighted means of the volumes'.
+        let per_io =
+            |f: fn(&PagingVolumeRow) -> f64| v.iter().map(|v| f(v) * v.io_per_s).sum::<f64>() / io;
+        assert!((per_io(|v| v.service_ms) - s.paging_service_ms).abs() < 1e-6);
+        assert!((per_io(|v| v.queue_ms) - s.paging_wait_ms).abs() < 1e-6);
+    }
+    // Every page on DASD holds a slot (slots also hold kept copies of resident pages).
+    let (a, b) = last(&sim);
+    let on_dasd = sys.last().unwrap().pages_dasd;
+    assert!(
+        on_dasd > 0 && a.slots_used + b.slots_used >= on_dasd,
+        "{on_dasd} {a:?} {b:?}"
+    );
+}
+
+#[test]
+fn the_smaller_volume_fills_first_and_the_larger_one_then_takes_the_paging() {
+    // Room on both: CP takes them in turn, so they hold the same slots and share the I/O.
+    let (a, b) = last(&mixed(240_000));
+    assert!(a.used_pct < 95.0, "{a:?}");
+    assert!(
+        a.slots_used.abs_diff(b.slots_used) <= a.slots_used / 50,
+        "{a:?} {b:?}"
+    );
+    assert!(
+        b.io_per_s < 1.5 * a.io_per_s && a.io_per_s < 1.5 * b.io_per_s,
+        "{a:?} {b:?}"
+    );
+    // The same pages on a quarter fewer slots: the 3390-3 is full, every new block goes to
+    // the 3390-9, which saturates and queues while the 3390-3 serves only its own reads.
+    let (a, b) = last(&mixed(120_000));
+    assert!(a.used_pct > 98.0, "{a:?}");
+    assert!(b.io_per_s > 2.5 * a.io_per_s, "{a:?} {b:?}");
+    assert!(b.busy_pct > 90.0 && a.busy_pct < 60.0, "{a:?} {b:?}");
+    assert!(b.queue_ms > 10.0 * a.queue_ms, "{a:?} {b:?}");
+}
