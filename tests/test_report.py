@@ -109,6 +109,8 @@ def test_paging_volumes_table_and_fcx109(runner, tmp_path: Path) -> None:
     assert int(lines["Total"][1]) == sum(slots)
     # A run without paging volumes has no FCX109.
     assert "FCX109" not in fcx.all_reports(r.summary, r.system, r.intervals, r.paging.head(0))
+    page = write_report(out).read_text(encoding="utf-8")
+    assert "paging volumes" in _figures(page) and "FCX109  CPOWNED" in page
 
 
 def test_report_text_option(runner, small_run: Path) -> None:

@@ -157,6 +157,20 @@ def _io(s: pl.DataFrame, g: pl.DataFrame) -> Any:
     return fig
 
 
+def _paging_volumes(p: pl.DataFrame) -> Any:
+    """Each paging volume's mean busy over the window and its slots in use at the window's end."""
+    go = _go()
+    last = p["interval"].max()
+    per = p.group_by("volid", maintain_order=True).agg(
+        pl.col("busy_pct").mean(), pl.col("used_pct").filter(pl.col("interval") == last).last(),
+        pl.col("model").first())
+    names = [f"{v} {m}".strip() for v, m in zip(per["volid"], per["model"])]
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=names, y=per["busy_pct"].to_list(), name="busy % (window mean)"))
+    fig.add_trace(go.Bar(x=names, y=per["used_pct"].to_list(), name="slots used % (window end)"))
+    return _layout(fig, "Paging volumes (FCX109)", "%", xtitle="paging volume", barmode="group")
+
+
 def _linux_memory(g: pl.DataFrame) -> Optional[Any]:
     cols = [c for c in LINUX_MEMORY if c in g.columns]
     if not cols or g.height == 0:
@@ -224,6 +238,8 @@ def run_sections(out_dir: Path) -> Tuple[Dict[str, Any], List[Section]]:
         if mv:
             main.append(("page movement", _lines(s, mv, "Page movement rates")))
         main.append(("io", _io(s, g)))
+        if r.paging.height:
+            main.append(("paging volumes", _paging_volumes(r.paging)))
         mem = _linux_memory(g)
         if mem is not None:
             main.append(("linux memory", mem))
