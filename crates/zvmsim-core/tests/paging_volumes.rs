@@ -23,7 +23,7 @@ fn mixed(slots: u64) -> Simulation {
 
 /// The last interval's rows of the two volumes.
 fn last(sim: &Simulation) -> (PagingVolumeRow, PagingVolumeRow) {
-    let rows = sim.paging_volume_rows_all();
+    let rows = sim.paging_volume_rows();
     let n = rows.len();
     (rows[n - 2].clone(), rows[n - 1].clone())
 }
@@ -32,7 +32,7 @@ fn last(sim: &Simulation) -> (PagingVolumeRow, PagingVolumeRow) {
 fn volume_rows_add_up_to_the_system_rows() {
     let sim = mixed(120_000);
     let sys = sim.system_rows();
-    let vols = sim.paging_volume_rows_all();
+    let vols = sim.paging_volume_rows();
     assert_eq!(vols.len(), 2 * sys.len(), "one row per volume and interval");
     for s in sys {
         let v: Vec<_> = vols.iter().filter(|v| v.interval == s.interval).collect();

@@ -137,7 +137,7 @@ impl Simulation {
         let row = self.system_row(now, tx_total, dispatch_list_avg);
         self.m.sys = SysCounters::default();
         self.mon.sys_rows.push(row);
-        let vol_rows = self.paging_volume_rows(now);
+        let vol_rows = self.build_paging_volume_rows(now);
         self.mon.vol_rows.extend(vol_rows);
         let (mv, pstats) = (self.m.storage.moved, self.paging_stats());
         self.mon.mv = mv;

@@ -33,7 +33,7 @@ impl Simulation {
     }
 
     /// The rows of the interval that ends at `now`, against the counts at its start.
-    pub(super) fn paging_volume_rows(&self, now: u64) -> Vec<PagingVolumeRow> {
+    pub(super) fn build_paging_volume_rows(&self, now: u64) -> Vec<PagingVolumeRow> {
         let span = (now - self.mon.start).max(1);
         let secs = span as f64 / NS_PER_S as f64;
         let models: Vec<&str> = self
@@ -76,7 +76,7 @@ impl Simulation {
     }
 
     /// Per-interval rows of the paging volumes, one per (interval, volume).
-    pub fn paging_volume_rows_all(&self) -> &[PagingVolumeRow] {
+    pub fn paging_volume_rows(&self) -> &[PagingVolumeRow] {
         &self.mon.vol_rows
     }
 
