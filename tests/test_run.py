@@ -168,6 +168,21 @@ def test_check_ok(runner, small_scenario: Path) -> None:
 def test_quickstart_checks(runner) -> None:
     res = invoke(runner, ["check", str(quickstart())])
     assert res.exit_code == 0, res.stderr
+    assert "volumes of mixed sizes" not in res.stdout
+
+
+def test_check_tells_where_mixed_paging_volumes_fill(runner) -> None:
+    """The study's 31 3390-3 beside 10 3390-9: CP takes the volumes in turn, so the 3390-3s
+    are full at two thirds of the slots; 21 equal volumes draw no note."""
+    study = ROOT / "scenarios" / "large-memory" / "zvm53-10guests.toml"
+    res = invoke(runner, ["check", str(study)])
+    assert res.exit_code == 0, res.stderr
+    note = " ".join(line for line in res.stdout.splitlines() if line.startswith("paging:") or "3390" in line)
+    assert "the 31 3390-3 are full when 25,041,037 slots are in use (67 % of 37,256,177" in note
+    assert "every new block goes to the 10 3390-9" in note
+    res = invoke(runner, ["check", str(study), "--set", 'paging.volumes=[{model="3390-9",count=21}]'])
+    assert res.exit_code == 0, res.stderr
+    assert "mixed sizes" not in res.stdout
 
 
 def test_schema_is_json(runner) -> None:

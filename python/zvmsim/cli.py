@@ -175,9 +175,12 @@ def check(
         desc = check_scenario(scenario, overrides=overrides, max_memory=max_memory)
     title = desc.pop("name", None)
     drivers = desc.pop("memory_estimate_drivers", [])
+    fill = desc.pop("paging_even_fill", None)
     pairs = ", ".join(f"{k}={_fmt(v)}" for k, v in desc.items())
     out = _out()
     out.print(Text(f"ok: {scenario}{f' ({title})' if title else ''}: {pairs}", style="green"), soft_wrap=True)
+    if fill:
+        out.print(Text(_paging_fill_note(fill), style="yellow"), soft_wrap=True)
     if drivers:
         # The fields that drive the memory estimate, largest first: what to change to shrink it.
         table = Table(title="memory estimate by scenario field", title_justify="left")
@@ -188,6 +191,18 @@ def check(
         for d in drivers:
             table.add_row(d["field"], _binary_size(d["bytes"]), f"{100 * d['bytes'] / total:.1f} %")
         out.print(table)
+
+
+def _paging_fill_note(fill: Dict[str, Any]) -> str:
+    """What CP's volumes-in-turn allocation does with a paging space of mixed volume sizes."""
+    def names(groups: List[Dict[str, Any]]) -> str:
+        return " and ".join(f"{g['count']} {g['model'] or 'volume'}" for g in groups)
+
+    share = 100 * fill["slots_in_use"] / max(1, fill["total_slots"])
+    return (f"paging: volumes of mixed sizes. CP takes them in turn, so the {names(fill['full'])} are full "
+            f"when {fill['slots_in_use']:,} slots are in use ({share:.0f} % of {fill['total_slots']:,}; earlier "
+            f"if blocks are partly freed), and from then on every new block goes to the "
+            f"{names(fill['left'])} (FCX109 in the run's report shows it).")
 
 
 def _binary_size(n: int) -> str:

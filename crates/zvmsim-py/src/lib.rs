@@ -216,6 +216,8 @@ fn check(
             .map(|(field, bytes)| serde_json::json!({"field": field, "bytes": bytes}))
             .collect::<Vec<_>>(),
         "events_at_most": events,
+        // A paging space of mixed volume sizes: where its smallest volumes fill (null otherwise).
+        "paging_even_fill": sc.paging_even_fill(),
     });
     to_py(py, &desc)
 }

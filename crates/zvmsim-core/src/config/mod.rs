@@ -15,6 +15,7 @@ pub mod level;
 pub mod linux;
 mod names;
 mod overrides;
+pub mod paging;
 pub mod params;
 pub mod resources;
 pub mod scenario;

@@ -42,25 +42,7 @@ impl Simulation {
         let instances = sc.guest_instances();
         let mut io = IoSystem::new(&p, Stream::new(seed, STREAM_DASD));
         // Paging volumes, and their slots (explicit total spread by capacity).
-        let caps: Vec<u64> = sc
-            .paging
-            .volumes
-            .iter()
-            .flat_map(|v| std::iter::repeat(v.model.pages()).take(v.count as usize))
-            .collect();
-        let cap_total: u64 = caps.iter().sum();
-        let slots_total = sc.paging_slots();
-        let volume_slots: Vec<u64> = if caps.is_empty() {
-            if slots_total > 0 {
-                vec![slots_total]
-            } else {
-                vec![]
-            }
-        } else {
-            caps.iter()
-                .map(|c| (*c as u128 * slots_total as u128 / cap_total.max(1) as u128) as u64)
-                .collect()
-        };
+        let volume_slots: Vec<u64> = sc.paging_volumes().iter().map(|v| v.slots).collect();
         // Paging volumes on [io] devices (`[io] paging`) are those bases, CP-owned; otherwise
         // fixed-service volumes of their own.
         let on_io = sc.io.as_ref().is_some_and(|io| !io.paging.is_empty());

@@ -3,6 +3,7 @@
 //! in turn (cp/storage/slots.rs), so once the smaller volumes of a mixed paging space are full
 //! every new block goes to the larger ones; the summed figures of the system rows hide that.
 
+use crate::config::scenario::DasdModel;
 use crate::config::units::NS_PER_S;
 use crate::cp::commands::paging_volume_id;
 use crate::io::DevStats;
@@ -36,13 +37,7 @@ impl Simulation {
     pub(super) fn build_paging_volume_rows(&self, now: u64) -> Vec<PagingVolumeRow> {
         let span = (now - self.mon.start).max(1);
         let secs = span as f64 / NS_PER_S as f64;
-        let models: Vec<&str> = self
-            .scenario
-            .paging
-            .volumes
-            .iter()
-            .flat_map(|v| std::iter::repeat(v.model.name()).take(v.count as usize))
-            .collect();
+        let vols = self.scenario.paging_volumes();
         let usage = self.m.storage.volume_usage();
         let at_start = &self.mon.volumes;
         self.paging_volume_stats()
@@ -61,7 +56,11 @@ impl Simulation {
                     t_end_s: now as f64 / NS_PER_S as f64,
                     volid,
                     rdev: format!("{rdev:04X}"),
-                    model: models.get(k).copied().unwrap_or("").to_string(),
+                    model: vols
+                        .get(k)
+                        .and_then(|v| v.model)
+                        .map_or("", DasdModel::name)
+                        .to_string(),
                     slots,
                     slots_used: used,
                     used_pct: 100.0 * used as f64 / slots.max(1) as f64,
