@@ -212,8 +212,9 @@ def fcx109_cpowned(summary: Mapping[str, Any], system: pl.DataFrame, paging: pl.
             pl.col("slots_used").filter(pl.col("interval") == last).last(),
             pl.col("io_per_s").mean(),
             pl.col("pages_per_s").mean(),
-            pl.col("service_ms").mean(),
-            pl.col("queue_ms").mean(),
+            # Per I/O over the window: the intervals' times weighted by their I/Os.
+            *[((pl.col(k) * pl.col("io_per_s")).sum() / pl.col("io_per_s").sum()).fill_nan(None).alias(k)
+              for k in ("service_ms", "queue_ms")],
             pl.col("busy_pct").mean(),
         )
         .sort("volid")
@@ -226,7 +227,7 @@ def fcx109_cpowned(summary: Mapping[str, Any], system: pl.DataFrame, paging: pl.
              "busy_pct": sum(r["busy_pct"] for r in rows) / len(rows) if rows else None}
     ios = total["io_per_s"]
     for k in ("queue_ms", "service_ms"):  # per I/O over all volumes
-        total[k] = sum(r[k] * r["io_per_s"] for r in rows) / ios if ios else None
+        total[k] = sum((r[k] or 0.0) * r["io_per_s"] for r in rows) / ios if ios else None
     total["used_pct"] = 100.0 * total["slots_used"] / total_slots if total_slots else None
     cols = [Col("Volume|Serial", -6, lambda r: r["volid"]), Col("|Addr", -4, lambda r: r.get("rdev", "")),
             Col("Area|Type", -4, lambda r: r.get("area", "")), Col("Device|Type", -7, lambda r: r.get("model", "")),
@@ -236,8 +237,8 @@ def fcx109_cpowned(summary: Mapping[str, Any], system: pl.DataFrame, paging: pl.
             Col("|Serv", 6, lambda r: r.get("service_ms"), 2),
             Col("Dev|%Busy", 6, lambda r: r["busy_pct"])]
     lines += _table(cols, rows, total)
-    lines += ["", "Used %: slots in use at the window's end; Qued and Serv: per I/O. The Total row's Qued and",
-              "Serv are over all I/Os, its %Busy the volumes' mean.",
+    lines += ["", "Used %: slots in use at the window's end; Qued and Serv: per I/O over the window (the Total",
+              "row's over all volumes' I/Os); %Busy: the intervals' mean (the Total row's: the volumes' mean).",
               "Column names are zvmsim's: the toolkit's own could not be confirmed."]
     return "\n".join(lines) + "\n"
 
