@@ -199,28 +199,34 @@ def fcx108_device(summary: Mapping[str, Any], system: pl.DataFrame, intervals: p
     return "\n".join(lines) + "\n"
 
 
-def fcx109_cpowned(summary: Mapping[str, Any], system: pl.DataFrame, paging: pl.DataFrame) -> str:
-    """FCX109 DEVICE CPOWNED: the paging volumes one by one (window means; slots as at the
-    window's end). With volumes of mixed sizes CP fills the small ones first and then every new
-    block goes to the large ones: this is where that shows."""
-    lines = _header("FCX109", "CPOWNED", "Load and performance of CP owned disks (means)", summary, system)
+def paging_volume_means(paging: pl.DataFrame) -> pl.DataFrame:
+    """One row per paging volume over the window: slots and slots in use at its end, mean I/O
+    and page rates and busy, and service and queue time per I/O (the intervals weighted by
+    their I/Os). FCX109 and the report's figure read it."""
     last = paging["interval"].max()
-    per = (
+    return (
         paging.group_by("volid", "rdev", "model")
         .agg(
             pl.col("slots").last(),
             pl.col("slots_used").filter(pl.col("interval") == last).last(),
             pl.col("io_per_s").mean(),
             pl.col("pages_per_s").mean(),
-            # Per I/O over the window: the intervals' times weighted by their I/Os.
             *[((pl.col(k) * pl.col("io_per_s")).sum() / pl.col("io_per_s").sum()).fill_nan(None).alias(k)
               for k in ("service_ms", "queue_ms")],
             pl.col("busy_pct").mean(),
         )
+        .with_columns(pl.when(pl.col("slots") > 0).then(100.0 * pl.col("slots_used") / pl.col("slots"))
+                      .otherwise(0.0).alias("used_pct"))
         .sort("volid")
     )
-    rows = [dict(r, used_pct=100.0 * r["slots_used"] / r["slots"] if r["slots"] else 0.0, area="PAGE")
-            for r in per.iter_rows(named=True)]
+
+
+def fcx109_cpowned(summary: Mapping[str, Any], system: pl.DataFrame, paging: pl.DataFrame) -> str:
+    """FCX109 DEVICE CPOWNED: the paging volumes one by one (window means; slots as at the
+    window's end). With volumes of mixed sizes CP fills the small ones first and then every new
+    block goes to the large ones: this is where that shows."""
+    lines = _header("FCX109", "CPOWNED", "Load and performance of CP owned disks (means)", summary, system)
+    rows = [dict(r, area="PAGE") for r in paging_volume_means(paging).iter_rows(named=True)]
     total_slots = sum(r["slots"] for r in rows)
     total = {"volid": "Total", "slots": total_slots, "slots_used": sum(r["slots_used"] for r in rows),
              "io_per_s": sum(r["io_per_s"] for r in rows), "pages_per_s": sum(r["pages_per_s"] for r in rows),

@@ -160,10 +160,7 @@ def _io(s: pl.DataFrame, g: pl.DataFrame) -> Any:
 def _paging_volumes(p: pl.DataFrame) -> Any:
     """Each paging volume's mean busy over the window and its slots in use at the window's end."""
     go = _go()
-    last = p["interval"].max()
-    per = p.group_by("volid", maintain_order=True).agg(
-        pl.col("busy_pct").mean(), pl.col("used_pct").filter(pl.col("interval") == last).last(),
-        pl.col("model").first())
+    per = fcx.paging_volume_means(p)
     names = [f"{v} {m}".strip() for v, m in zip(per["volid"], per["model"])]
     fig = go.Figure()
     fig.add_trace(go.Bar(x=names, y=per["busy_pct"].to_list(), name="busy % (window mean)"))

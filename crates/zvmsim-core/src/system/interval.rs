@@ -9,6 +9,7 @@ use crate::monitor::counters::{GuestCounters, SysCounters, VmMark};
 use crate::monitor::rows::{GuestRow, PagingVolumeRow, SystemRow};
 use crate::monitor::summary::{ratio, AgelistMeans, GuestSummary, Summary, SystemMeans};
 
+use super::paging_view::sum_stats;
 use super::{Event, MonitorEvent, Simulation};
 
 /// Where the current interval started, and the rows so far.
@@ -16,10 +17,10 @@ use super::{Event, MonitorEvent, Simulation};
 pub(super) struct IntervalState {
     pub start: u64,
     pub no: u32,
-    /// Page movements and paging-device counts at the start of the current interval.
+    /// Page movements at the start of the current interval.
     pub mv: Movement,
-    pub paging: DevStats,
-    /// Each paging volume's counts at the start of the current interval (paging_view.rs).
+    /// Each paging volume's counts at the start of the current interval (paging_view.rs); the
+    /// system row's paging figures are their sums.
     pub volumes: Vec<DevStats>,
     /// All real volumes' counts at the start of the interval (web_view.rs).
     pub dasd_all: DevStats,
@@ -57,7 +58,6 @@ impl Simulation {
             Event::Monitor(MonitorEvent::IntervalEnd),
         );
         self.mon.mv = self.m.storage.moved;
-        self.mon.paging = self.paging_stats();
         self.mon.volumes = self.paging_volume_stats();
         self.mon.dasd_all = self.all_dasd_stats();
         self.mon.flow = self.m.io.flow.submitted;
@@ -139,9 +139,7 @@ impl Simulation {
         self.mon.sys_rows.push(row);
         let vol_rows = self.build_paging_volume_rows(now);
         self.mon.vol_rows.extend(vol_rows);
-        let (mv, pstats) = (self.m.storage.moved, self.paging_stats());
-        self.mon.mv = mv;
-        self.mon.paging = pstats;
+        self.mon.mv = self.m.storage.moved;
         self.mon.volumes = self.paging_volume_stats();
         self.mon.dasd_all = self.all_dasd_stats();
         self.mon.flow = self.m.io.flow.submitted;
@@ -171,7 +169,7 @@ impl Simulation {
         let st = &self.m.storage;
         let frames = st.frames() as f64;
         let pstats = self.paging_stats();
-        let pm = self.mon.paging;
+        let pm = sum_stats(&self.mon.volumes);
         let ios = (pstats.ios - pm.ios).max(1) as f64;
         let age = st.agelist();
         let age_rate = |a: u64, b: u64| age.map(|_| rate(a, b));

@@ -11,6 +11,18 @@ use crate::monitor::rows::{Columns, PagingVolumeRow};
 
 use super::Simulation;
 
+/// Device counts summed over volumes.
+pub(super) fn sum_stats(vols: &[DevStats]) -> DevStats {
+    let mut s = DevStats::default();
+    for x in vols {
+        s.ios += x.ios;
+        s.pages += x.pages;
+        s.busy_ns += x.busy_ns;
+        s.wait_ns += x.wait_ns;
+    }
+    s
+}
+
 impl Simulation {
     /// Each paging volume's device counts since IPL, in the volumes' order.
     pub(super) fn paging_volume_stats(&self) -> Vec<DevStats> {
@@ -23,14 +35,7 @@ impl Simulation {
 
     /// The paging volumes' device counts, summed.
     pub(super) fn paging_stats(&self) -> DevStats {
-        let mut s = DevStats::default();
-        for x in self.paging_volume_stats() {
-            s.ios += x.ios;
-            s.pages += x.pages;
-            s.busy_ns += x.busy_ns;
-            s.wait_ns += x.wait_ns;
-        }
-        s
+        sum_stats(&self.paging_volume_stats())
     }
 
     /// The rows of the interval that ends at `now`, against the counts at its start.
