@@ -139,6 +139,15 @@ def test_steady_state_line() -> None:
     assert line is not None and line.startswith("steady state: DRIFTING — ")
     assert "throughput_tx_per_s -8.1 %/window, pages_dasd +12.3 %/window" in line
     assert "cpu_cp_pct" not in line and "lengthen run.priming" in line
+    unsure = {"steady_state": {
+        "stationary": False, "verdict": "inconclusive", "intervals": 3, "tolerance_pct": 5.0, "drifting": [],
+        "undetermined": ["throughput_tx_per_s"],
+        "figures": [{"figure": "throughput_tx_per_s", "drift_pct": 2.1, "detectable_pct": 46.0},
+                    {"figure": "pages_dasd", "drift_pct": 1.4, "detectable_pct": 2.8}]}}
+    line = steady_state_line(unsure) or ""
+    assert line.startswith("steady state: inconclusive over 3 intervals — "), line
+    assert "throughput_tx_per_s only a change over 46 %/window would show" in line and "pages_dasd" not in line
+    assert "shorten run.interval" in line
     short = {"steady_state": {"stationary": False, "intervals": 2, "tolerance_pct": 5.0, "drifting": []}}
     assert "too few intervals" in (steady_state_line(short) or "")
     assert steady_state_line({}) is None

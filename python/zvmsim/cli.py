@@ -366,6 +366,10 @@ def validate(
         if drifting:
             err.print(Text(f"  ~ run drifted ({', '.join(drifting)}): its figures depend on the window",
                            style="yellow"), soft_wrap=True)
+        unsure = v.undetermined(o.summary)
+        if not drifting and unsure:
+            err.print(Text(f"  ? inconclusive ({', '.join(unsure)}): too few intervals to see a drift of the tolerance",
+                           style="yellow"), soft_wrap=True)
 
     try:
         with _expected_errors():

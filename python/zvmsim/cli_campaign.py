@@ -101,6 +101,11 @@ def sweep(
         err.print(Text(f"~ {drifted.height} of {pts.height} points drifted over their window (their figures depend "
                        "on where the window is; column `drifting` of points.parquet): lengthen run.priming",
                        style="yellow"), soft_wrap=True)
+    unsure = pts.filter(pts["steady_state"] == "inconclusive") if "steady_state" in pts.columns else pts.clear()
+    if unsure.height:
+        err.print(Text(f"? {unsure.height} of {pts.height} points measured too few intervals to show a steady state "
+                       "(column `steady_state` of points.parquet): shorten run.interval or lengthen run.measure",
+                       style="yellow"), soft_wrap=True)
     if with_report:
         from .report import write_report
 

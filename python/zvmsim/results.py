@@ -201,10 +201,11 @@ def _summary_table(summary: Mapping[str, Any]) -> pa.Table:
     return pa.table({k: [items[k]] for k in sorted(items)})
 
 
-STEADY_STATE_COLUMNS = ("figure", "mean", "slope_per_min", "drift_pct", "p_value", "drifting")
+STEADY_STATE_COLUMNS = ("figure", "mean", "slope_per_min", "drift_pct", "p_value", "detectable_pct", "drifting")
 _STEADY_STATE_SCHEMA = pa.schema(
     [("figure", pa.string()), ("mean", pa.float64()), ("slope_per_min", pa.float64()),
-     ("drift_pct", pa.float64()), ("p_value", pa.float64()), ("drifting", pa.bool_())]
+     ("drift_pct", pa.float64()), ("p_value", pa.float64()), ("detectable_pct", pa.float64()),
+     ("drifting", pa.bool_())]
 )
 
 

@@ -192,6 +192,16 @@ def steady_state_line(summary: Dict[str, Any]) -> Optional[str]:
     if verdict.startswith("not applicable"):
         return f"steady state: {verdict}"
     drifting = set(ss.get("drifting") or [])
+    undetermined = set(ss.get("undetermined") or [])
+    if not drifting and undetermined:
+        # No figure drifted, but the test could not have seen a drift of the tolerance in these.
+        parts = [
+            f"{f['figure']} only a change over {f['detectable_pct']:.0f} %/window would show"
+            for f in ss.get("figures") or []
+            if f.get("figure") in undetermined and f.get("detectable_pct") is not None
+        ]
+        return (f"steady state: inconclusive over {n} intervals — {', '.join(parts)} ({tol}); "
+                "shorten run.interval or lengthen run.measure")
     if not drifting:
         return f"steady state: too few intervals to tell ({n} measured; {tol}); lengthen run.measure"
     parts = [

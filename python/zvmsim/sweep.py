@@ -34,7 +34,7 @@ POINTS_TABLE = "points.parquet"
 SWEEP_TABLE = "sweep.parquet"
 SWEEP_DB = "sweep.duckdb"
 # Columns of points.parquet that describe a point rather than measure it.
-POINT_META = ("point", "seed", "error", "drifting")
+POINT_META = ("point", "seed", "error", "drifting", "steady_state")
 # Summary entries that describe the run, not the system: left out of the tables' figures.
 NOT_FIGURES = {"seed", "events", "wall_seconds", "events_per_second", "version", "scenario", "scenario_hash",
                "started_utc", "interrupted", "ended", "rng", "zvm_level"}
@@ -299,13 +299,15 @@ def points_frame(out: Path, manifest: Optional[Dict[str, Any]] = None) -> pl.Dat
         row: Dict[str, Any] = {}
         for k in keys:
             row[k] = kinds[k][m["vary"][keys.index(k)][1].index(p["values"][k])]
-        row.update(point=p["point"], seed=p["seed"], error=None, drifting=None)
+        row.update(point=p["point"], seed=p["seed"], error=None, drifting=None, steady_state=None)
         f = point_dir(out, p["point"]) / SUMMARY_FILE
         if f.is_file():
             s = json.loads(f.read_text(encoding="utf-8"))
             ss = s.get("steady_state")
             # The run's figures that drifted over its window (None: steady or unknown).
             row["drifting"] = ", ".join((ss or {}).get("drifting") or []) or None
+            # Its verdict: stationary, drifting, or inconclusive (too few intervals to tell).
+            row["steady_state"] = (ss or {}).get("verdict")
             for name, v in scalar_items(s).items():
                 if name not in NOT_FIGURES and isinstance(v, (int, float)) and not isinstance(v, bool):
                     row[name] = float(v)
@@ -315,7 +317,8 @@ def points_frame(out: Path, manifest: Optional[Dict[str, Any]] = None) -> pl.Dat
     if not rows:
         return pl.DataFrame()
     df = pl.DataFrame(rows, infer_schema_length=None)
-    return df.with_columns(pl.col("error").cast(pl.Utf8), pl.col("drifting").cast(pl.Utf8))
+    return df.with_columns(pl.col("error").cast(pl.Utf8), pl.col("drifting").cast(pl.Utf8),
+                           pl.col("steady_state").cast(pl.Utf8))
 
 
 def aggregate(points: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:

@@ -142,6 +142,18 @@ def drift(summary: Optional[Mapping[str, Any]]) -> Optional[List[str]]:
     return list(ss.get("drifting") or [])
 
 
+def undetermined(summary: Optional[Mapping[str, Any]]) -> List[str]:
+    """The headline figures whose drift a run's check could not have seen (verdict "inconclusive")."""
+    ss = (summary or {}).get("steady_state")
+    return list(ss.get("undetermined") or []) if isinstance(ss, Mapping) else []
+
+
+def verdict(summary: Optional[Mapping[str, Any]]) -> Optional[str]:
+    """A run's steady-state verdict (stationary, drifting, inconclusive, ...); None when unknown."""
+    ss = (summary or {}).get("steady_state")
+    return str(ss.get("verdict")) if isinstance(ss, Mapping) and ss.get("verdict") else None
+
+
 def drifting_cases(outcomes: Sequence[CaseOutcome]) -> Dict[Tuple[str, CaseKey], List[str]]:
     """(study, case) -> drifting figures, for the cases whose run drifted."""
     out: Dict[Tuple[str, CaseKey], List[str]] = {}
@@ -156,13 +168,17 @@ def json_rows(rows: Sequence[Row], outcomes: Sequence[CaseOutcome], studies: Seq
     """`zvmsim validate --json`: one row per compared figure (kind "figure": study, case, level,
     guests, metric, paper, simulated, unit, error, tolerance, within, drifting), then each
     study's orderings (kind "ordering": study, case, metric, ordering, greater, lesser, held,
-    source). ``drifting`` lists the figures that drifted in the case's run (empty: steady)."""
+    source). ``drifting`` lists the figures that drifted in the case's run (empty: none did);
+    ``steady_state`` is that run's verdict (stationary, drifting, inconclusive: no figure drifted
+    but too few intervals to have seen it)."""
     drifted = {(o.study, o.case.key): drift(o.summary) for o in outcomes}
+    verdicts = {(o.study, o.case.key): verdict(o.summary) for o in outcomes}
     out: List[Dict[str, Any]] = []
     for r in rows:
         case = case_of(studies, r.study, (r.level, r.guests))
         d = dict(kind="figure", case=case.label if case else f"z/VM {r.level}, {r.guests} guests", **r.to_dict())
         d["drifting"] = drifted.get((r.study, (r.level, r.guests)))
+        d["steady_state"] = verdicts.get((r.study, (r.level, r.guests)))
         out.append(d)
     for study in studies:
         out += ordering_rows(study, summaries_of(study, outcomes))

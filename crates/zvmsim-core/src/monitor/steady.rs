@@ -11,6 +11,14 @@
 //! Limitation: the t test assumes independent residuals; interval samples of a queueing
 //! system are autocorrelated, which makes the test somewhat liberal. The tolerance guards
 //! against flagging small but significant trends.
+//!
+//! A test that finds no drift has only shown something if it could have found one. For each
+//! figure the check also gives the smallest change over the window that its test would have
+//! flagged at the same scatter (t critical value times the slope's standard error, over the
+//! window, relative to the figure's scale). With 3 intervals the critical value is 12.7 (one
+//! degree of freedom), so a 3-interval window hides drifts many times the tolerance. When that
+//! smallest detectable change exceeds the tolerance for one of the `HEADLINE` figures and none
+//! drifts, the verdict is "inconclusive", not "stationary".
 
 use serde::Serialize;
 
@@ -51,6 +59,18 @@ pub fn floor(scale: Scale, frames_central: u64) -> f64 {
     }
 }
 
+/// The figures a study reports, whose steadiness a verdict of "stationary" has to show (issue
+/// 9 names them: throughput, pages on DASD, real overcommitment). The other figures are
+/// checked for drift, but a paging rate swinging from interval to interval does not make the
+/// verdict inconclusive.
+pub const HEADLINE: &[&str] = &["throughput_tx_per_s", "pages_dasd", "real_overcommit_pct"];
+
+/// The verdicts.
+pub const STATIONARY: &str = "stationary";
+pub const DRIFTING: &str = "drifting";
+pub const INCONCLUSIVE: &str = "inconclusive";
+pub const TOO_FEW: &str = "too few intervals to tell";
+
 /// A headline figure: its name, its scale and how it is read from a system row.
 pub type Figure = (&'static str, Scale, fn(&SystemRow) -> f64);
 
@@ -84,6 +104,9 @@ pub struct FigureTrend {
     pub drift_pct: Option<f64>,
     /// Two-sided p value of the slope's t test (None with too few intervals).
     pub p_value: Option<f64>,
+    /// The smallest change over the window, in % of the same scale as `drift_pct`, that the
+    /// test would have flagged as significant at this scatter (None with too few intervals).
+    pub detectable_pct: Option<f64>,
     pub drifting: bool,
 }
 
@@ -92,11 +115,14 @@ pub struct FigureTrend {
 pub struct SteadyState {
     /// True when enough intervals were measured and no figure drifted.
     pub stationary: bool,
-    /// "stationary", "drifting" or "too few intervals to tell".
+    /// "stationary", "drifting", "inconclusive" or "too few intervals to tell".
     pub verdict: &'static str,
     pub intervals: usize,
     pub tolerance_pct: f64,
     pub drifting: Vec<&'static str>,
+    /// Headline figures that did not drift, but whose test could not have seen a drift of the
+    /// tolerance over this window (their `detectable_pct` exceeds it).
+    pub undetermined: Vec<&'static str>,
     pub figures: Vec<FigureTrend>,
 }
 
@@ -110,6 +136,7 @@ impl SteadyState {
         self.verdict = FINITE_JOB;
         self.stationary = false;
         self.drifting.clear();
+        self.undetermined.clear();
         for f in &mut self.figures {
             f.drifting = false;
         }
@@ -124,6 +151,8 @@ pub struct Fit {
     pub slope: f64,
     /// Two-sided p value of H0: slope = 0 (None when n < 3).
     pub p_value: Option<f64>,
+    /// The slope's standard error (None when n < 3).
+    pub slope_se: Option<f64>,
 }
 
 /// Least-squares slope of `y` against `x`, with its t test.
@@ -143,6 +172,7 @@ pub fn fit(x: &[f64], y: &[f64]) -> Fit {
             mean: my,
             slope,
             p_value: None,
+            slope_se: None,
         };
     }
     let sse: f64 = (0..n)
@@ -168,7 +198,26 @@ pub fn fit(x: &[f64], y: &[f64]) -> Fit {
         mean: my,
         slope,
         p_value: Some(p),
+        slope_se: Some(se),
     }
+}
+
+/// The two-sided critical value t with P(|T| >= t) = `alpha` for Student's t with `df` degrees
+/// of freedom (bisection on `student_t_two_sided_p`, which falls as t grows).
+pub fn student_t_critical(alpha: f64, df: u32) -> f64 {
+    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
+    while student_t_two_sided_p(hi, df) > alpha {
+        hi *= 2.0;
+    }
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if student_t_two_sided_p(mid, df) > alpha {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    hi
 }
 
 /// Two-sided p value P(|T| >= |t|) of Student's t with integer `df` >= 1, from the closed forms
@@ -215,6 +264,8 @@ pub fn student_t_two_sided_p(t: f64, df: u32) -> f64 {
 /// The steady-state check over the measured system rows.
 pub fn check(rows: &[SystemRow], tolerance: f64, frames_central: u64) -> SteadyState {
     let n = rows.len();
+    // One critical value for every figure: they share the intervals, so the degrees of freedom.
+    let t_crit = student_t_critical(ALPHA, n.saturating_sub(2).max(1) as u32);
     let x: Vec<f64> = rows
         .iter()
         .map(|r| 0.5 * (r.t_start_s + r.t_end_s))
@@ -241,12 +292,14 @@ pub fn check(rows: &[SystemRow], tolerance: f64, frames_central: u64) -> SteadyS
                 (Some(d), Some(p)) => d.abs() > 100.0 * tolerance && p < ALPHA,
                 _ => false,
             };
+            let detectable_pct = f.slope_se.map(|se| 100.0 * t_crit * se * window_s / denom);
             FigureTrend {
                 figure,
                 mean: f.mean,
                 slope_per_min,
                 drift_pct,
                 p_value: f.p_value,
+                detectable_pct,
                 drifting,
             }
         })
@@ -256,19 +309,28 @@ pub fn check(rows: &[SystemRow], tolerance: f64, frames_central: u64) -> SteadyS
         .filter(|f| f.drifting)
         .map(|f| f.figure)
         .collect();
+    let undetermined: Vec<&'static str> = figures
+        .iter()
+        .filter(|f| HEADLINE.contains(&f.figure) && !f.drifting)
+        .filter(|f| f.detectable_pct.is_some_and(|d| d > 100.0 * tolerance))
+        .map(|f| f.figure)
+        .collect();
     let verdict = if n < MIN_INTERVALS {
-        "too few intervals to tell"
-    } else if drifting.is_empty() {
-        "stationary"
+        TOO_FEW
+    } else if !drifting.is_empty() {
+        DRIFTING
+    } else if !undetermined.is_empty() {
+        INCONCLUSIVE
     } else {
-        "drifting"
+        STATIONARY
     };
     SteadyState {
-        stationary: verdict == "stationary",
+        stationary: verdict == STATIONARY,
         verdict,
         intervals: n,
         tolerance_pct: 100.0 * tolerance,
         drifting,
+        undetermined,
         figures,
     }
 }
@@ -283,6 +345,7 @@ mod tests {
             intervals: 5,
             tolerance_pct: 5.0,
             drifting: vec!["throughput_tx_per_s"],
+            undetermined: Vec::new(),
             figures: Vec::new(),
         }
         .finite_job();
@@ -331,6 +394,58 @@ mod tests {
         assert!((student_t_two_sided_p(0.0, 7) - 1.0).abs() < 1e-12);
         // t(0.995; 9) = 3.250 -> p = 0.01.
         assert!((student_t_two_sided_p(-3.250, 9) - 0.01).abs() < 1e-4);
+    }
+
+    #[test]
+    fn critical_values_match_tables() {
+        for (t, df) in [
+            (12.706, 1),
+            (4.303, 2),
+            (2.571, 5),
+            (2.228, 10),
+            (2.042, 30),
+        ] {
+            let c = student_t_critical(ALPHA, df);
+            assert!((c - t).abs() < 2e-3, "df {df}: {c}");
+        }
+    }
+
+    #[test]
+    fn three_noisy_intervals_are_inconclusive_and_more_of_them_tell() {
+        // Throughput scatters by about 2 % from interval to interval, as the large-memory runs'
+        // do. Over 3 intervals only a change of tens of % would show; over 12, a few %.
+        let scatter = [
+            0.0, 2.0, -1.5, 1.0, -2.0, 0.5, 1.5, -1.0, -0.5, 2.0, -2.0, 0.0,
+        ];
+        let three = check(
+            &rows(3, |i| (100.0 + scatter[i], 0)),
+            DEFAULT_TOLERANCE,
+            1 << 20,
+        );
+        assert_eq!(three.verdict, INCONCLUSIVE, "{three:?}");
+        assert!(!three.stationary && three.drifting.is_empty());
+        assert_eq!(three.undetermined, vec!["throughput_tx_per_s"]);
+        let t3 = figure(&three, "throughput_tx_per_s");
+        assert!(t3.detectable_pct.unwrap() > 5.0 && !t3.drifting, "{t3:?}");
+        // The detectable change is the drift whose t statistic reaches the critical value.
+        let t = t3.drift_pct.unwrap() / t3.detectable_pct.unwrap() * student_t_critical(ALPHA, 1);
+        let p = student_t_two_sided_p(t, 1);
+        assert!((p - t3.p_value.unwrap()).abs() < 1e-9, "{p} vs {t3:?}");
+        let twelve = check(
+            &rows(12, |i| (100.0 + scatter[i], 0)),
+            DEFAULT_TOLERANCE,
+            1 << 20,
+        );
+        assert_eq!(twelve.verdict, STATIONARY, "{twelve:?}");
+        assert!(twelve.undetermined.is_empty());
+        assert!(
+            figure(&twelve, "throughput_tx_per_s")
+                .detectable_pct
+                .unwrap()
+                < 5.0
+        );
+        // A swinging paging rate does not make the verdict inconclusive: it is not a headline figure.
+        assert!(!HEADLINE.contains(&"ms_to_xs_per_s"));
     }
 
     #[test]
