@@ -107,7 +107,9 @@ def test_optional_metrics_only_when_present() -> None:
 
 def test_json_rows_fields_and_drift_marks() -> None:
     s = _all_held()
-    s[cmm.ZVM53]["steady_state"] = {"drifting": ["pages_dasd"], "stationary": False}
+    s[cmm.ZVM53]["steady_state"] = {"drifting": ["pages_dasd"], "stationary": False, "verdict": "drifting"}
+    s[cmm.CMMA]["steady_state"] = {"drifting": [], "undetermined": ["throughput_tx_per_s"], "stationary": False,
+                                   "verdict": "inconclusive"}
     outcomes = [v.CaseOutcome("cmm", c, s[c.key], None, 1.0) for c in cmm.CASES]
     rows = v.drop_absent_optional(cmm.STUDY, compare(cmm.STUDY, s))
     out = v.json_rows(rows, outcomes, [cmm.STUDY])
@@ -126,6 +128,10 @@ def test_json_rows_fields_and_drift_marks() -> None:
     assert next(r for r in figures if r["level"] == "5.3" and r["guests"] == 10)["drifting"] == ["pages_dasd"]
     assert next(r for r in figures if r["level"] == "5.2")["drifting"] is None  # no check in the summary
     assert v.drifting_cases(outcomes) == {("cmm", cmm.ZVM53): ["pages_dasd"]}
+    assert v.steady_marks(outcomes) == {("cmm", cmm.ZVM53): "~", ("cmm", cmm.CMMA): "?"}
+    cmma = next(r for r in figures if r["case"] == "z/VM 5.3 CMMA, 10 guests")
+    assert (cmma["drifting"], cmma["steady_state"]) == ([], "inconclusive")
+    assert thr["steady_state"] == "inconclusive"
 
 
 def test_steady_state_line() -> None:

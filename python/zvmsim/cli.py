@@ -382,7 +382,7 @@ def validate(
         typer.echo(json.dumps(v.json_rows(rows, outcomes, chosen), indent=2))
     else:
         out = _out()
-        drifted = v.drifting_cases(outcomes)
+        drifted = v.steady_marks(outcomes)
         for study in chosen:
             study_rows = [r for r in rows if r.study == study.name]
             title = study.title + (" [quick]" if quick else "")
@@ -423,10 +423,18 @@ def validate(
 
 
 def _case_cells(study: Any, r: Any, drifted: Mapping[Any, Any]) -> Tuple[str, str]:
-    # A case whose run drifted is marked: its figures depend on where the window was put.
-    mark = " ~" if (r.study, (r.level, r.guests)) in drifted else ""
+    # A case whose run drifted is marked "~" (its figures depend on where the window was put), one
+    # whose run measured too few intervals to tell "?".
+    mark = drifted.get((r.study, (r.level, r.guests)), "")
+    mark = f" {mark}" if mark else ""
     case = case_of([study], r.study, (r.level, r.guests))
     return r.level + mark, case.count if case else str(r.guests)
+
+
+def _marks_caption(marks: Mapping[Any, str]) -> str:
+    parts = {"~": "~ the case's run drifted", "?": "? too few intervals to tell whether it drifted"}
+    shown = [parts[m] for m in ("~", "?") if m in marks.values()]
+    return "; ".join(shown) + " (see summary.json steady_state)"
 
 
 def _figures_table(study: Any, title: str, rows: Sequence[Any], drifted: Mapping[Any, Any]) -> Table:
@@ -445,7 +453,7 @@ def _figures_table(study: Any, title: str, rows: Sequence[Any], drifted: Mapping
         level, guests = _case_cells(study, r, drifted) if first else ("", "")
         t.add_row(level, guests, labels.get(r.metric, r.metric), _fmt_unit(r.simulated, r.unit))
     if drifted:
-        t.caption = "~ the case's run drifted (see summary.json steady_state)"
+        t.caption = _marks_caption(drifted)
         t.caption_justify = "left"
     return t
 
@@ -489,7 +497,7 @@ def _validation_table(study: Any, title: str, rows: Sequence[Any],
         t.add_row(level, guests, labels.get(r.metric, r.metric),
                   _fmt_unit(r.paper, r.unit), _fmt_unit(r.simulated, r.unit), err, check)
     if drifted:
-        t.caption = "~ the case's run drifted (see summary.json steady_state)"
+        t.caption = _marks_caption(drifted)
         t.caption_justify = "left"
     return t
 

@@ -164,6 +164,16 @@ def drifting_cases(outcomes: Sequence[CaseOutcome]) -> Dict[Tuple[str, CaseKey],
     return out
 
 
+def steady_marks(outcomes: Sequence[CaseOutcome]) -> Dict[Tuple[str, CaseKey], str]:
+    """(study, case) -> "~" for the cases whose run drifted, "?" for those whose verdict was
+    inconclusive (no figure drifted, but too few intervals to have seen it)."""
+    marks = {key: "~" for key in drifting_cases(outcomes)}
+    for o in outcomes:
+        if (o.study, o.case.key) not in marks and undetermined(o.summary):
+            marks[(o.study, o.case.key)] = "?"
+    return marks
+
+
 def json_rows(rows: Sequence[Row], outcomes: Sequence[CaseOutcome], studies: Sequence[Study]) -> List[Dict[str, Any]]:
     """`zvmsim validate --json`: one row per compared figure (kind "figure": study, case, level,
     guests, metric, paper, simulated, unit, error, tolerance, within, drifting), then each
