@@ -377,17 +377,19 @@ mod tests {
         s.figures.iter().find(|f| f.figure == name).unwrap()
     }
 
+    /// Two-sided critical values at p = 0.05 from the tables: t(0.975; 1) = 12.706, (2) 4.303,
+    /// (5) 2.571, (10) 2.228, (30) 2.042.
+    const T_TABLE: [(f64, u32); 5] = [
+        (12.706, 1),
+        (4.303, 2),
+        (2.571, 5),
+        (2.228, 10),
+        (2.042, 30),
+    ];
+
     #[test]
     fn t_distribution_matches_tables() {
-        // Two-sided critical values: t(0.975; 1) = 12.706, (2) 4.303, (5) 2.571, (10) 2.228,
-        // (30) 2.042 give p = 0.05.
-        for (t, df) in [
-            (12.706, 1),
-            (4.303, 2),
-            (2.571, 5),
-            (2.228, 10),
-            (2.042, 30),
-        ] {
+        for (t, df) in T_TABLE {
             let p = student_t_two_sided_p(t, df);
             assert!((p - 0.05).abs() < 2e-4, "df {df}: p {p}");
         }
@@ -398,13 +400,7 @@ mod tests {
 
     #[test]
     fn critical_values_match_tables() {
-        for (t, df) in [
-            (12.706, 1),
-            (4.303, 2),
-            (2.571, 5),
-            (2.228, 10),
-            (2.042, 30),
-        ] {
+        for (t, df) in T_TABLE {
             let c = student_t_critical(ALPHA, df);
             assert!((c - t).abs() < 2e-3, "df {df}: {c}");
         }
