@@ -88,6 +88,12 @@ def test_sweep_killed_with_sigkill_resumes(tmp_path: Path) -> None:
     pts = pl.read_parquet(out / "points.parquet")
     assert pts.height == 6 and pts["point"].n_unique() == 6 and pts["error"].null_count() == 6
     assert sorted(pts["guests[0].count"].unique().to_list()) == [1, 2, 3]
+    # Each point's steady-state verdict, as its own summary gives it (20 intervals: a verdict, not
+    # "too few intervals").
+    for point, verdict in zip(pts["point"].to_list(), pts["steady_state"].to_list()):
+        summary = json.loads((out / "points" / point / "summary.json").read_text())
+        assert verdict == summary["steady_state"]["verdict"]
+        assert verdict in ("stationary", "drifting", "inconclusive"), verdict
     con = duckdb.connect(str(out / "sweep.duckdb"), read_only=True)
     try:
         assert con.execute("SELECT count(*) FROM points").fetchone()[0] == 6
