@@ -113,7 +113,8 @@ pub struct FigureTrend {
 /// The steady-state verdict of a run.
 #[derive(Debug, Clone, Serialize)]
 pub struct SteadyState {
-    /// True when enough intervals were measured and no figure drifted.
+    /// True when no figure drifted and the headline figures' tests could have seen a drift of
+    /// the tolerance (verdict "stationary").
     pub stationary: bool,
     /// "stationary", "drifting", "inconclusive" or "too few intervals to tell".
     pub verdict: &'static str,
