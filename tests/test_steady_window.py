@@ -6,7 +6,7 @@ The shipped scenario still uses the ordered start (its tables were calibrated on
 drifts); this test runs the configuration in which the model is stationary: the stationary start,
 six minutes of priming, and pages read back from DASD giving up their slots (pre-6.3 CP without
 KEEPSLOT), at the popularity skew that puts the ten-guest throughput near the study's. See
-docs/calibration.md, "Steady state".
+docs/steady-state.md (the measurements moved there from docs/calibration.md).
 
 One run with the window doubled gives both answers: the run is deterministic, so its first half
 is exactly the run with the shipped window (same seed, same events up to that point), and the
