@@ -134,24 +134,27 @@ def ordering_rows(study: Study, summaries: Mapping[CaseKey, Mapping[str, Any]]) 
     return [o.row(study.name, derived) for o in orderings]
 
 
+def _steady_state(summary: Optional[Mapping[str, Any]]) -> Optional[Mapping[str, Any]]:
+    """A run's steady-state check (its summary's ``steady_state``); None when it has none."""
+    ss = (summary or {}).get("steady_state")
+    return ss if isinstance(ss, Mapping) else None
+
+
 def drift(summary: Optional[Mapping[str, Any]]) -> Optional[List[str]]:
     """The figures that drifted in a run (its summary's steady-state check); None when unknown."""
-    ss = (summary or {}).get("steady_state")
-    if not isinstance(ss, Mapping):
-        return None
-    return list(ss.get("drifting") or [])
+    ss = _steady_state(summary)
+    return None if ss is None else list(ss.get("drifting") or [])
 
 
 def undetermined(summary: Optional[Mapping[str, Any]]) -> List[str]:
     """The headline figures whose drift a run's check could not have seen (verdict "inconclusive")."""
-    ss = (summary or {}).get("steady_state")
-    return list(ss.get("undetermined") or []) if isinstance(ss, Mapping) else []
+    return list((_steady_state(summary) or {}).get("undetermined") or [])
 
 
 def verdict(summary: Optional[Mapping[str, Any]]) -> Optional[str]:
     """A run's steady-state verdict (stationary, drifting, inconclusive, ...); None when unknown."""
-    ss = (summary or {}).get("steady_state")
-    return str(ss.get("verdict")) if isinstance(ss, Mapping) and ss.get("verdict") else None
+    v = (_steady_state(summary) or {}).get("verdict")
+    return str(v) if v else None
 
 
 def drifting_cases(outcomes: Sequence[CaseOutcome]) -> Dict[Tuple[str, CaseKey], List[str]]:

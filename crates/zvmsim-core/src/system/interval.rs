@@ -137,10 +137,12 @@ impl Simulation {
         let row = self.system_row(now, tx_total, dispatch_list_avg);
         self.m.sys = SysCounters::default();
         self.mon.sys_rows.push(row);
-        let vol_rows = self.build_paging_volume_rows(now);
+        // The volumes' counts now: this interval's rows, and the next interval's start.
+        let volumes = self.paging_volume_stats();
+        let vol_rows = self.build_paging_volume_rows(now, &volumes);
         self.mon.vol_rows.extend(vol_rows);
         self.mon.mv = self.m.storage.moved;
-        self.mon.volumes = self.paging_volume_stats();
+        self.mon.volumes = volumes;
         self.mon.dasd_all = self.all_dasd_stats();
         self.mon.flow = self.m.io.flow.submitted;
         self.mon.mdc = self.m.mdc.stats;

@@ -38,17 +38,22 @@ impl Simulation {
         sum_stats(&self.paging_volume_stats())
     }
 
-    /// The rows of the interval that ends at `now`, against the counts at its start.
-    pub(super) fn build_paging_volume_rows(&self, now: u64) -> Vec<PagingVolumeRow> {
+    /// The rows of the interval that ends at `now`: the volumes' counts `at_end`
+    /// (`paging_volume_stats`) against those at its start.
+    pub(super) fn build_paging_volume_rows(
+        &self,
+        now: u64,
+        at_end: &[DevStats],
+    ) -> Vec<PagingVolumeRow> {
         let span = (now - self.mon.start).max(1);
         let secs = span as f64 / NS_PER_S as f64;
         let vols = self.scenario.paging_volumes();
         let usage = self.m.storage.volume_usage();
         let at_start = &self.mon.volumes;
-        self.paging_volume_stats()
-            .into_iter()
+        at_end
+            .iter()
             .enumerate()
-            .map(|(k, s)| {
+            .map(|(k, &s)| {
                 let m = at_start.get(k).copied().unwrap_or_default();
                 let ios = s.ios - m.ios;
                 let per_io = |ns: u64| ns as f64 / ios.max(1) as f64 / 1e6;
