@@ -53,8 +53,7 @@ def test_cmm_registered_with_the_studys_cases() -> None:
         "large-memory/zvm53-10guests.toml"]
     # The last case is the 5.3 ten-guest scenario with its measured window doubled.
     assert study.cases[-1].key == cmm.DOUBLED
-    assert study.cases[-1].overrides == ("run.measure=6m",)
-    assert study.cases[-1].quick_overrides == ("run.measure=120s",)
+    assert study.cases[-1].overrides == () and study.cases[-1].measure_factor == 2
     # Measured values are withheld: nothing to compare against, nothing toleranced.
     assert study.paper == {}
     assert all(m.tolerance is None for m in study.metrics)
@@ -203,16 +202,22 @@ def test_window_doubling_check() -> None:
 
 
 def test_case_overrides_follow_the_study_overrides(monkeypatch, tmp_path: Path) -> None:
-    """Each case runs with the study's run control, then its own (full or quick)."""
+    """Each case runs with the study's run control, then its own (full or quick), then the
+    user's `--set`; the window-doubled case measures twice whatever window that leaves."""
     for case in cmm.CASES:
         dest = tmp_path / case.scenario
         dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text("")
+        shutil.copy(DATA / "small.toml", dest)  # measures 60 s
     seen = []
     monkeypatch.setattr(v, "run_case", lambda path, ovr: (seen.append(tuple(ovr)), (None, "x", 0.0))[1])
     v.run_studies([cmm.STUDY], quick=True, jobs=1, scenarios=tmp_path)
-    assert seen[-1] == ("run.measure=6m",) + cmm.QUICK_OVERRIDES + ("run.measure=120s",)
+    assert cmm.CASES[-1].key == cmm.DOUBLED
+    assert seen[-1] == cmm.QUICK_OVERRIDES + ("run.measure=120000ms",)
     assert seen[0] == cmm.QUICK_OVERRIDES
     seen.clear()
     v.run_studies([cmm.STUDY], quick=False, jobs=1, scenarios=tmp_path)
-    assert seen[-1] == ("run.measure=6m",) and seen[0] == ()
+    assert seen[-1] == ("run.measure=120000ms",) and seen[0] == ()
+    seen.clear()
+    v.run_studies([cmm.STUDY], quick=True, jobs=1, scenarios=tmp_path, sets=("run.measure=5m", "run.interval=30s"))
+    assert seen[0] == cmm.QUICK_OVERRIDES + ("run.measure=5m", "run.interval=30s")
+    assert seen[-1] == seen[0] + ("run.measure=600000ms",)

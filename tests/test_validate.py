@@ -86,6 +86,29 @@ def test_validate_json(runner, tiny_study: Study, jobs: str) -> None:
     assert "tiny-test x 6 guests" in res.stderr
 
 
+def test_validate_set_applies_to_every_case(runner, tiny_study: Study) -> None:
+    """`--set` reaches every case's run (here a window of one interval, so each run is too
+    short to judge its steady state) and names itself in the progress line and the title."""
+    args = ["validate", "tiny-test", "--quick", "--jobs", "1", "--scenarios", str(DATA),
+            "--set", "run.measure=20s"]
+    res = invoke(runner, args + ["--json"])
+    assert res.exit_code == 0, res.stderr
+    assert "running 2 cases (quick) with run.measure=20s" in res.stderr
+    rows = json.loads(res.stdout)
+    assert [r["steady_state"] for r in rows] == ["too few intervals to tell"] * 2
+    res = invoke(runner, args)
+    assert res.exit_code == 0, res.stderr
+    assert "[run.measure=20s]" in res.stdout, res.stdout
+
+
+@pytest.mark.parametrize("bad", ["run.no_such_field=1", "run.measure=ten"])
+def test_validate_bad_set_runs_nothing(runner, tiny_study: Study, bad: str) -> None:
+    res = invoke(runner, ["validate", "tiny-test", "--jobs", "1", "--scenarios", str(DATA), "--set", bad])
+    assert res.exit_code == 1
+    assert "running" not in res.stderr and "tiny-test x" not in res.stderr
+    assert bad.split("=")[0] in res.stderr, res.stderr
+
+
 def test_validate_table(runner, tiny_study: Study) -> None:
     res = invoke(runner, ["validate", "tiny-test", "--quick", "--jobs", "1", "--scenarios", str(DATA)])
     assert res.exit_code == 0, res.stderr

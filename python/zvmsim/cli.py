@@ -11,6 +11,7 @@ import polars as pl
 import typer
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -339,6 +340,8 @@ def validate(
     scenarios: Optional[Path] = typer.Option(None, "--scenarios", help="Scenarios folder [default: found]."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when a figure misses its tolerance or a stated "
                                 "ordering does not hold."),
+    sets: List[str] = typer.Option([], "--set", "-s", help="Override a value in every case's scenario, e.g. --set "
+                                   "run.priming=40m (repeatable; after the cases' own and --quick's)."),
 ) -> None:
     """Compare simulated figures with published measurements."""
     from . import validate as v
@@ -354,7 +357,11 @@ def validate(
     err = _err()
     total = sum(len(s.cases) for s in chosen)
     jobs = jobs or v.default_jobs()
-    err.print(Text(f"running {total} cases{' (quick)' if quick else ''}, {min(jobs, v.MAX_JOBS)} at a time"))
+    with _expected_errors():
+        v.check_sets(chosen, sets, scenarios)  # a bad --set ends here, before any run
+    with_sets = f" with {' '.join(sets)}" if sets else ""
+    err.print(Text(f"running {total} cases{' (quick)' if quick else ''}{with_sets}, "
+                   f"{min(jobs, v.MAX_JOBS)} at a time"), soft_wrap=True)
     done: List[v.CaseOutcome] = []
 
     def on_done(o: v.CaseOutcome) -> None:
@@ -373,7 +380,8 @@ def validate(
 
     try:
         with _expected_errors():
-            rows, outcomes = v.run_studies(chosen, quick=quick, jobs=jobs, scenarios=scenarios, on_done=on_done)
+            rows, outcomes = v.run_studies(chosen, quick=quick, jobs=jobs, scenarios=scenarios, on_done=on_done,
+                                           sets=sets)
     except KeyboardInterrupt:
         err.print(Text(f"interrupted after {len(done)} of {total} cases", style="bold yellow"))
         raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -385,7 +393,8 @@ def validate(
         drifted = v.steady_marks(outcomes)
         for study in chosen:
             study_rows = [r for r in rows if r.study == study.name]
-            title = study.title + (" [quick]" if quick else "")
+            # Escaped: Rich would take "[quick]" for markup and drop it.
+            title = escape(study.title + (" [quick]" if quick else "") + (f" [{', '.join(sets)}]" if sets else ""))
             orderings = v.ordering_rows(study, v.summaries_of(study, outcomes))
             if getattr(study, "orderings", ()) and study.paper:
                 # Paper values for some cases, stated orderings for others (dcss): each case

@@ -66,12 +66,51 @@ def run_case(path: str, overrides: Sequence[str]) -> Tuple[Optional[Dict[str, An
 
     t = time.perf_counter()
     try:
-        with open(path, encoding="utf-8", newline="") as f:
-            sim = _core.Simulation(f.read(), path, overrides=list(overrides))
+        sim = _core.Simulation(_scenario_text(path), path, overrides=list(overrides))
         sim.run()
         return dict(sim.summary()), None, time.perf_counter() - t
     except (_core.ScenarioError, OSError) as e:
         return None, str(e), time.perf_counter() - t
+
+
+def _scenario_text(path: str) -> str:
+    with open(path, encoding="utf-8", newline="") as f:
+        return f.read()
+
+
+def case_overrides(study: Study, case: Case, path: str, quick: bool, sets: Sequence[str] = ()) -> Tuple[str, ...]:
+    """A case's `--set` overrides, in the order they apply: its own, the study's quick run
+    control and the case's (with ``quick``), then the user's ``sets``. A case with a
+    ``measure_factor`` then measures that multiple of the window all of these give its scenario
+    (read by the scenario loader, so every unit the scenario accepts counts). A scenario or an
+    override the loader refuses is left to the run, which reports it."""
+    ovr = tuple(case.overrides)
+    if quick:
+        ovr += tuple(study.quick_overrides) + tuple(case.quick_overrides)
+    ovr += tuple(sets)
+    if case.measure_factor != 1:
+        from . import _core
+
+        try:
+            measure_s = _core.check(_scenario_text(path), path, overrides=list(ovr))["measure_s"]
+        except (_core.ScenarioError, OSError, UnicodeDecodeError):
+            return ovr
+        ovr += (f"run.measure={round(measure_s * case.measure_factor * 1000)}ms",)
+    return ovr
+
+
+def check_sets(studies: Sequence[Study], sets: Sequence[str], scenarios: Optional[Path] = None) -> None:
+    """Raise the scenario loader's error for the first case whose scenario refuses ``sets``
+    (an unknown field, a bad value), before anything runs."""
+    if not sets:
+        return
+    from . import _core
+
+    for study in studies:
+        d = find_scenarios_dir(study, scenarios)
+        for c in study.cases:
+            path = str(d / c.scenario)
+            _core.check(_scenario_text(path), path, overrides=list(c.overrides) + list(sets))
 
 
 def run_studies(
@@ -80,15 +119,15 @@ def run_studies(
     jobs: int = 1,
     scenarios: Optional[Path] = None,
     on_done: Optional[Callable[[CaseOutcome], None]] = None,
+    sets: Sequence[str] = (),
 ) -> Tuple[List[Row], List[CaseOutcome]]:
-    """Run every case of ``studies`` (``jobs`` processes) and compare; returns rows and outcomes."""
+    """Run every case of ``studies`` (``jobs`` processes) and compare; returns rows and outcomes.
+    ``sets`` (`validate --set`) apply to every case, after its own overrides."""
     work: List[Tuple[Study, Case, str, Tuple[str, ...]]] = []
     for study in studies:
         d = find_scenarios_dir(study, scenarios)  # fail before running anything
-        overrides = study.quick_overrides if quick else ()
         work += [
-            (study, c, str(d / c.scenario),
-             tuple(c.overrides) + tuple(overrides) + (tuple(c.quick_overrides) if quick else ()))
+            (study, c, str(d / c.scenario), case_overrides(study, c, str(d / c.scenario), quick, sets))
             for c in study.cases
         ]
 

@@ -205,6 +205,8 @@ fn check(
         "guest_pages_used": used,
         "planned_overcommit_pct": 100.0 * pages as f64 / sc.lpar.central.pages().max(1) as f64 - 100.0,
         "end_s": sc.end_ns() as f64 / 1e9,
+        "priming_s": sc.run.priming.ns() as f64 / 1e9,
+        "measure_s": sc.run.measure.ns() as f64 / 1e9,
         "console_commands": sc.console.len(),
         "scenario_hash": sc.hash(),
         "memory_estimate": est.size().to_string(),

@@ -27,6 +27,10 @@ class Case:
     # run control (a case's own shortened window).
     overrides: Tuple[str, ...] = ()
     quick_overrides: Tuple[str, ...] = ()
+    # The case measures this many times the window its scenario measures once every override
+    # (the study's, its own, `validate --set`) is applied: the window-doubling check follows a
+    # window the user chooses.
+    measure_factor: int = 1
     # What the case's number counts ("guests", "paths", "aliases", "GB") and what names its
     # family ("z/VM" before a level; empty when the family is a configuration, e.g. "pav").
     noun: str = "guests"
