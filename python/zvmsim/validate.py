@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ._pool import run_spawned
+from ._scenario import resolve
 from .studies import Case, CaseKey, Row, Study, case_of, compare
 
 MAX_JOBS = 2  # the reference machine has 2 cores; every case is CPU-bound
@@ -66,16 +67,12 @@ def run_case(path: str, overrides: Sequence[str]) -> Tuple[Optional[Dict[str, An
 
     t = time.perf_counter()
     try:
-        sim = _core.Simulation(_scenario_text(path), path, overrides=list(overrides))
+        with open(path, encoding="utf-8", newline="") as f:
+            sim = _core.Simulation(f.read(), path, overrides=list(overrides))
         sim.run()
         return dict(sim.summary()), None, time.perf_counter() - t
     except (_core.ScenarioError, OSError) as e:
         return None, str(e), time.perf_counter() - t
-
-
-def _scenario_text(path: str) -> str:
-    with open(path, encoding="utf-8", newline="") as f:
-        return f.read()
 
 
 def case_overrides(study: Study, case: Case, path: str, quick: bool, sets: Sequence[str] = ()) -> Tuple[str, ...]:
@@ -92,8 +89,8 @@ def case_overrides(study: Study, case: Case, path: str, quick: bool, sets: Seque
         from . import _core
 
         try:
-            measure_s = _core.check(_scenario_text(path), path, overrides=list(ovr))["measure_s"]
-        except (_core.ScenarioError, OSError, UnicodeDecodeError):
+            measure_s = _core.check(*resolve(Path(path)), overrides=list(ovr))["measure_s"]
+        except (_core.ScenarioError, OSError):
             return ovr
         ovr += (f"run.measure={round(measure_s * case.measure_factor * 1000)}ms",)
     return ovr
@@ -109,8 +106,7 @@ def check_sets(studies: Sequence[Study], sets: Sequence[str], scenarios: Optiona
     for study in studies:
         d = find_scenarios_dir(study, scenarios)
         for c in study.cases:
-            path = str(d / c.scenario)
-            _core.check(_scenario_text(path), path, overrides=list(c.overrides) + list(sets))
+            _core.check(*resolve(d / c.scenario), overrides=list(c.overrides) + list(sets))
 
 
 def run_studies(
@@ -126,10 +122,8 @@ def run_studies(
     work: List[Tuple[Study, Case, str, Tuple[str, ...]]] = []
     for study in studies:
         d = find_scenarios_dir(study, scenarios)  # fail before running anything
-        work += [
-            (study, c, str(d / c.scenario), case_overrides(study, c, str(d / c.scenario), quick, sets))
-            for c in study.cases
-        ]
+        paths = [str(d / c.scenario) for c in study.cases]
+        work += [(study, c, p, case_overrides(study, c, p, quick, sets)) for c, p in zip(study.cases, paths)]
 
     outcomes: List[CaseOutcome] = []
 
