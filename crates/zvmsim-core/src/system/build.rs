@@ -12,6 +12,7 @@ use crate::io::IoSystem;
 use crate::linux::memory::LinuxMemory;
 use crate::monitor::counters::{GuestCounters, SysCounters, VmMark};
 use crate::monitor::Tally;
+use crate::workload::draws::{DrawWorker, GetLaw};
 use crate::workload::fio::Fio;
 use crate::workload::oltp::Oltp;
 use crate::workload::Workload;
@@ -27,6 +28,8 @@ const STREAM_GUEST: u64 = 1000;
 const STREAM_RANKS: u64 = 3;
 const STREAM_CHANNELS: u64 = 4;
 const STREAM_WARM: u64 = 2000;
+/// The OLTP gets' draws of guest g: stream STREAM_GETS + g, far above the others' numbers.
+const STREAM_GETS: u64 = 1 << 40;
 
 /// CP's nucleus and fixed control blocks: 128 MB, the order of magnitude of a z/VM 5.x nucleus
 /// with its fixed storage (inference from QUERY FRAMES outputs of that era), at most an eighth
@@ -269,6 +272,7 @@ impl Simulation {
                 }
             }
         });
+        let mut draw_worker = None;
         for ((gi, inst), (w, (mut doc_vols, swap_devs, swap_names))) in instances
             .iter()
             .enumerate()
@@ -339,7 +343,14 @@ impl Simulation {
                         None => Workload::None,
                     },
                     (WorkloadKind::Transactional, _) => {
-                        Workload::Transactional(Box::new(Oltp::new(ws, db, rng)))
+                        let draws = db.as_ref().map(|d| {
+                            draw_worker.get_or_insert_with(DrawWorker::new).feed(
+                                GetLaw::of(d, mem.kernel),
+                                seed,
+                                STREAM_GETS + gi as u64,
+                            )
+                        });
+                        Workload::Transactional(Box::new(Oltp::new(ws, db, rng, draws)))
                     }
                 },
                 None => Workload::None,

@@ -141,6 +141,11 @@ impl Database {
         }
     }
 
+    /// The blocks' popularity law and the rank-to-block multiplier (`block_of_rank`).
+    pub(crate) fn popularity(&self) -> (&Zipf, u64) {
+        (&self.zipf, self.perm_mult)
+    }
+
     #[inline]
     pub fn block_of_rank(&self, rank: u64) -> u32 {
         ((rank * self.perm_mult) % self.blocks as u64) as u32

@@ -5,6 +5,7 @@ pub mod apache;
 pub mod appserver;
 pub mod database;
 pub mod dbench;
+pub(crate) mod draws;
 pub mod fio;
 pub mod iozone;
 pub mod oltp;

@@ -11,6 +11,7 @@ use crate::engine::rng::Stream;
 use crate::system::machine::Machine;
 
 use super::database::Database;
+use super::draws::DrawFeed;
 use super::Outcome;
 
 /// One transaction type, resolved.
@@ -99,21 +100,6 @@ pub(super) const NO_DRAW: Draw = Draw {
     block: NONE,
 };
 
-impl Draw {
-    /// One get's draws, in this order: a text page, a page of the other shared memory, the
-    /// block (Zipf). Fixed laws: nothing here depends on the simulated state.
-    pub(super) fn sample(rng: &mut Stream, text_pages: u32, db: &Database) -> Draw {
-        let text = rng.below(text_pages as u64) as u32;
-        let other = if db.other > 0 {
-            db.other_start + rng.below(db.other as u64) as u32
-        } else {
-            NONE
-        };
-        let block = db.sample_block(rng);
-        Draw { text, other, block }
-    }
-}
-
 /// A user's queue of gets drawn ahead: the next get comes off the front and a fresh draw
 /// joins the back; an empty queue is filled first. So the gets come out in the order they
 /// were drawn (workload/oltp_tests.rs).
@@ -158,16 +144,24 @@ pub struct Oltp {
     pub db: Option<Database>,
     think_ns: u64,
     rng: Stream,
+    /// The gets' draws, from a stream of their own (workload/draws.rs).
+    draws: Option<DrawFeed>,
     users: Vec<User>,
 }
 
 impl Oltp {
-    pub fn new(spec: &WorkloadSpec, db: Option<Database>, rng: Stream) -> Self {
+    pub(crate) fn new(
+        spec: &WorkloadSpec,
+        db: Option<Database>,
+        rng: Stream,
+        draws: Option<DrawFeed>,
+    ) -> Self {
         Oltp {
             mix: Mix::new(spec),
             db,
             think_ns: spec.think_time.ns(),
             rng,
+            draws,
             users: Vec::new(),
         }
     }
@@ -256,14 +250,13 @@ impl Oltp {
     /// User `ui`'s next get; draws a new one at the end of the queue and asks for what the
     /// coming gets will read.
     fn next_draw(&mut self, ui: usize, g: usize, k: &Machine) -> Draw {
-        let text_pages = k.text_pages(g);
         let db = self
             .db
             .as_ref()
             .expect("transactional workload without database");
-        let rng = &mut self.rng;
+        let feed = self.draws.as_mut().expect("a database's gets have a feed");
         let user = &mut self.users[ui];
-        let cur = advance(&mut user.ahead, || Draw::sample(rng, text_pages, db));
+        let cur = advance(&mut user.ahead, || feed.next());
         let tail = user.ahead[AHEAD - 1];
         let (next, soon) = (user.ahead[0], user.ahead[AHEAD - 3]);
         db.prefetch(tail.block);

@@ -1,15 +1,17 @@
 //! Drawing each OLTP user's gets ahead (`oltp.rs`, docs/scale.md "Gets drawn ahead") keeps the
-//! law of the gets. Every user's draws come from the guest's one stream, which think times,
-//! transaction types and write decisions also draw from, in an order the simulated state
-//! decides; so drawing four gets early hands different random numbers to different uses and
-//! the runs differ. What stays is the law: each draw is of a fixed law (uniform text page,
-//! uniform other shared page, Zipf block) whatever the state, so which numbers a get takes
-//! does not matter. Shown two ways: exactly, for one user whose stream nothing else draws
-//! from (the queue hands out the gets in the order they were drawn); and statistically, for
-//! users sharing a stream with state-dependent interleaving and gets resumed after a page
-//! fault, against a deliberately skewed sampler as negative control.
+//! law of the gets. A guest's users take their gets from one stream (since 2026-11-28 the
+//! gets' own, `workload/draws.rs`; before, the guest's, which think times, transaction types
+//! and write decisions share), in an order the simulated state decides; so drawing four gets
+//! early hands different draws to different users and the runs differ. What stays is the
+//! law: each draw is of a fixed law (uniform text page, uniform other shared page, Zipf block)
+//! whatever the state, so which user takes which draw does not matter. Shown two ways:
+//! exactly, for one user alone on its stream (the queue hands out the gets in the order they
+//! were drawn); and statistically, for users sharing a stream with the other decisions too
+//! (the harder case), state-dependent interleaving and gets resumed after a page fault,
+//! against a deliberately skewed sampler as negative control.
 
 use super::database::Database;
+use super::draws::GetLaw;
 use super::oltp::{advance, Draw, AHEAD, NO_DRAW};
 use crate::engine::rng::{Stream, Zipf};
 
@@ -28,12 +30,12 @@ fn database(skew: f64) -> Database {
 
 #[test]
 fn one_user_alone_gets_exactly_the_on_demand_sequence() {
-    let db = database(SKEW);
+    let law = GetLaw::of(&database(SKEW), TEXT);
     let (mut a, mut b) = (Stream::new(5, 3), Stream::new(5, 3));
     let mut ahead = [NO_DRAW; AHEAD];
     for i in 0..20_000 {
-        let got = advance(&mut ahead, || Draw::sample(&mut a, TEXT, &db));
-        let want = Draw::sample(&mut b, TEXT, &db);
+        let got = advance(&mut ahead, || law.sample(&mut a));
+        let want = law.sample(&mut b);
         assert_eq!(got, want, "get {i}");
     }
 }
@@ -46,6 +48,7 @@ fn one_user_alone_gets_exactly_the_on_demand_sequence() {
 /// think time. Returns each user's gets, in order.
 fn run(ahead_draws: bool, skew: f64) -> Vec<Vec<Draw>> {
     let mut db = database(skew);
+    let law = GetLaw::of(&db, TEXT);
     let mut rng = Stream::new(1, 9);
     let mut ahead = vec![[NO_DRAW; AHEAD]; USERS];
     let (mut due, mut refs) = (vec![0u64; USERS], vec![0u32; USERS]);
@@ -61,8 +64,8 @@ fn run(ahead_draws: bool, skew: f64) -> Vec<Vec<Draw>> {
         }
         let d = match pending[u].take() {
             Some(d) => d,
-            None if ahead_draws => advance(&mut ahead[u], || Draw::sample(&mut rng, TEXT, &db)),
-            None => Draw::sample(&mut rng, TEXT, &db),
+            None if ahead_draws => advance(&mut ahead[u], || law.sample(&mut rng)),
+            None => law.sample(&mut rng),
         };
         let o = (d.other - db.other_start) as usize;
         let fault = if !text_in[d.text as usize] {
