@@ -19,17 +19,7 @@ use crate::workload::Workload;
 
 use super::interval::IntervalState;
 use super::machine::{Guest, Machine, Task, TaskKind};
-use super::{Event, MonitorEvent, Simulation};
-
-// Random stream numbers, one per component.
-const STREAM_DASD: u64 = 1;
-const STREAM_GUEST: u64 = 1000;
-// Stream 2 was the storage server's random cache hits (now its track directory).
-const STREAM_RANKS: u64 = 3;
-const STREAM_CHANNELS: u64 = 4;
-const STREAM_WARM: u64 = 2000;
-/// The OLTP gets' draws of guest g: stream STREAM_GETS + g, far above the others' numbers.
-const STREAM_GETS: u64 = 1 << 40;
+use super::{streams, Event, MonitorEvent, Simulation};
 
 /// CP's nucleus and fixed control blocks: 128 MB, the order of magnitude of a z/VM 5.x nucleus
 /// with its fixed storage (inference from QUERY FRAMES outputs of that era), at most an eighth
@@ -43,7 +33,7 @@ impl Simulation {
         let seed = sc.run.seed;
         let hash = sc.hash();
         let instances = sc.guest_instances();
-        let mut io = IoSystem::new(&p, Stream::new(seed, STREAM_DASD));
+        let mut io = IoSystem::new(&p, Stream::new(seed, streams::DASD));
         // Paging volumes, and their slots (explicit total spread by capacity).
         let volume_slots: Vec<u64> = sc.paging_volumes().iter().map(|v| v.slots).collect();
         // Paging volumes on [io] devices (`[io] paging`) are those bases, CP-owned; otherwise
@@ -61,8 +51,8 @@ impl Simulation {
             // Checked with the scenario (config::validate); a failure leaves no [io] devices.
             let _ = io.configure(
                 spec,
-                Stream::new(seed, STREAM_RANKS),
-                Stream::new(seed, STREAM_CHANNELS),
+                Stream::new(seed, streams::RANKS),
+                Stream::new(seed, streams::CHANNELS),
             );
             for r in &spec.paging {
                 let s = crate::config::io::parse_rdev(r).and_then(|r| io.by_rdev(r));
@@ -247,7 +237,7 @@ impl Simulation {
                 shm,
                 db_vols,
                 mounts: doc_vols.len() as u32,
-                wrng: Stream::new(seed, STREAM_WARM + gi as u64),
+                wrng: Stream::new(seed, streams::warm(gi)),
                 spread: sc.model.warm_spread_buffers,
                 db: None,
                 ages: None,
@@ -295,7 +285,7 @@ impl Simulation {
             idle.reverse();
             let kswapd_task = m.tasks.len() as u32;
             m.tasks.push(Task::new(gi as u32, TaskKind::Kswapd));
-            let rng = Stream::new(seed, STREAM_GUEST + gi as u64);
+            let rng = Stream::new(seed, streams::guest(gi));
             workloads.push(match wl {
                 Some((_, ws)) => match (&ws.kind, &ws.fio) {
                     (WorkloadKind::Fio, Some(f)) => {
@@ -347,7 +337,7 @@ impl Simulation {
                             draw_worker.get_or_insert_with(DrawWorker::new).feed(
                                 GetLaw::of(d, mem.kernel),
                                 seed,
-                                STREAM_GETS + gi as u64,
+                                streams::gets(gi),
                             )
                         });
                         Workload::Transactional(Box::new(Oltp::new(ws, db, rng, draws)))

@@ -42,6 +42,7 @@ mod paging_alias_tests;
 mod paging_view;
 #[cfg(test)]
 mod ssch_tests;
+mod streams;
 #[cfg(test)]
 mod swap_tests;
 pub(crate) mod swapdev;

@@ -5,15 +5,7 @@
 
 use crate::cp::storage::{Access, CpWork, SEG_PAGES};
 
-use super::Simulation;
-
-/// The random stream that orders the frame-owned lists after the warm start.
-const STREAM_OWNED: u64 = 1997;
-/// The random stream that puts resident pages in random frames after the ordered warm start
-/// (before 6.3, `ModelParams::warm_shuffle_frames`).
-const STREAM_FRAMES: u64 = 1996;
-/// The random stream that mixes the warm start's DASD blocks (`warm_shuffle_blocks`).
-const STREAM_BLOCKS: u64 = 1995;
+use super::{streams, Simulation};
 
 /// A run of pages to touch: guest pages [lo, hi), or with `anon` the resident pages of
 /// anonymous pages [lo, hi); `rev` walks it from hi down.
@@ -42,11 +34,11 @@ impl Simulation {
         if ages.is_empty() {
             self.warm_start_ordered();
             if self.m.p.warm_shuffle_frames {
-                let mut rng = crate::engine::rng::Stream::new(self.seed, STREAM_FRAMES);
+                let mut rng = crate::engine::rng::Stream::new(self.seed, streams::WARM_FRAMES);
                 self.m.storage.shuffle_resident_frames(&mut rng);
             }
             if self.m.p.warm_shuffle_blocks {
-                let mut rng = crate::engine::rng::Stream::new(self.seed, STREAM_BLOCKS);
+                let mut rng = crate::engine::rng::Stream::new(self.seed, streams::WARM_BLOCKS);
                 self.m.storage.shuffle_dasd_blocks(&mut rng);
             }
         } else {
@@ -54,7 +46,7 @@ impl Simulation {
         }
         // Both starts link pages in popularity order; z/VM 6.3's frame-owned lists are in
         // the order frames last entered them (nothing is drawn before 6.3).
-        let mut rng = crate::engine::rng::Stream::new(self.seed, STREAM_OWNED);
+        let mut rng = crate::engine::rng::Stream::new(self.seed, streams::WARM_OWNED);
         self.m.storage.shuffle_frame_owned(&mut rng);
     }
 

@@ -15,11 +15,7 @@ use crate::workload::database::steady::{
 };
 use crate::workload::database::Database;
 
-use super::Simulation;
-
-/// Random streams of the available list's initial order and of the kept slots.
-const STREAM_FRAMES: u64 = 1999;
-const STREAM_KEPT: u64 = 1998;
+use super::{streams, Simulation};
 
 /// Per guest page, packed: age bucket (high 16 bits), whether the workload writes the page
 /// (bit 15) and its reference rate bucket (low 15 bits). NOT_TOUCHED: a page the warm start
@@ -138,7 +134,7 @@ impl Simulation {
         let lists: Vec<(Vec<u32>, Vec<usize>)> = ages.iter().map(|a| by_age(a)).collect();
         let mut cp = CpWork::default();
         let st = &mut self.m.storage;
-        st.shuffle_available(&mut Stream::new(self.seed, STREAM_FRAMES));
+        st.shuffle_available(&mut Stream::new(self.seed, streams::STATIONARY_FRAMES));
         let spaces: Vec<_> = self.m.guests.iter().map(|g| g.space).collect();
         let chunk = SEG_PAGES as usize;
         for k in 0..=AGE_NEVER as usize {
@@ -187,7 +183,7 @@ impl Simulation {
         // After a history of H seconds a page has left central storage at least once with
         // probability 1 - exp(-H r exp(-r t_res)) (gaps longer than t_res come at that rate).
         let history = self.scenario.run.warm_history.map(|d| d.ns() as f64 / 1e9);
-        let mut rng = Stream::new(self.seed, STREAM_KEPT);
+        let mut rng = Stream::new(self.seed, streams::STATIONARY_KEPT);
         for (g, (pages, _)) in lists.iter().enumerate() {
             let mut kept: Vec<(u32, bool)> = Vec::new();
             for &p in pages {
