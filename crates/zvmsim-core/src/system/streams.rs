@@ -1,9 +1,11 @@
 //! The run's random stream numbers, all in one place so that no two components share one
-//! (engine/rng.rs: a stream is the run's seed and its number). The system's streams have
-//! fixed numbers below 2^32; each guest's are a family of their own, family << 32 | guest, so
-//! that no guest count makes two of them meet. (Until 2026-11-28 the guests' were 1000 + g
-//! and 2000 + g: guest 995's workload drew what the warm start's block shuffle drew, and
-//! guest 1000's what guest 0's warm start drew.)
+//! (engine/rng.rs: a stream is the run's seed and its number). The system's have fixed
+//! numbers (1-4, 1995-1999). Guest g's workload and warm start keep their numbers of before,
+//! 1000 + g and 2000 + g, wherever those meet no other stream (g below 995 and 1000), so the
+//! results of runs with fewer guests stand; above that, and for the OLTP gets, a guest's
+//! streams are families of their own, family << 32 | g (the gets: 1 << 40 | g). Until
+//! 2026-11-28 guest 995's workload drew what the warm start's block shuffle (1995) drew, and
+//! guest 1000's what guest 0's warm start drew.
 
 /// The paging and database volumes' service times (the fixed-time DASD path).
 pub(super) const DASD: u64 = 1;
@@ -25,17 +27,25 @@ pub(super) const STATIONARY_FRAMES: u64 = 1999;
 
 /// Guest `g`'s workload: think times, transaction types, write decisions.
 pub(super) fn guest(g: usize) -> u64 {
-    (1 << 32) | g as u64
+    if g < 995 {
+        1000 + g as u64
+    } else {
+        (1 << 32) | g as u64
+    }
 }
 
 /// Guest `g`'s warm start.
 pub(super) fn warm(g: usize) -> u64 {
-    (2 << 32) | g as u64
+    if g < 1000 {
+        2000 + g as u64
+    } else {
+        (2 << 32) | g as u64
+    }
 }
 
 /// Guest `g`'s OLTP gets (workload/draws.rs).
 pub(super) fn gets(g: usize) -> u64 {
-    (3 << 32) | g as u64
+    (1 << 40) | g as u64
 }
 
 #[cfg(test)]
