@@ -233,19 +233,27 @@ mod tests {
         GetLaw::of(&db, 300)
     }
 
-    /// The worker's feeds hand out exactly what feeds making their own batches do, each from
-    /// its own stream, however their calls interleave.
-    #[test]
-    fn a_worker_changes_no_draw() {
+    /// A worker (whatever `ZVMSIM_DRAW_THREAD` says), a feed of it and the same feed made
+    /// without it, from stream `id` of seed `seed`.
+    fn pair(seed: u64, id: u64) -> (DrawWorker, DrawFeed, DrawFeed) {
         let mut w = DrawWorker {
             tx: spawn(),
             feeds: 0,
         };
         assert!(w.tx.is_some(), "the worker started");
-        let mut threaded: Vec<DrawFeed> = (0..3).map(|i| w.feed(law(), 7, i)).collect();
-        let mut local: Vec<DrawFeed> = (0..3)
-            .map(|i| DrawFeed::here(law(), Stream::new(7, i)))
-            .collect();
+        let a = w.feed(law(), seed, id);
+        (w, a, DrawFeed::here(law(), Stream::new(seed, id)))
+    }
+
+    /// The worker's feeds hand out exactly what feeds making their own batches do, each from
+    /// its own stream, however their calls interleave.
+    #[test]
+    fn a_worker_changes_no_draw() {
+        let (mut w, first, first_here) = pair(7, 0);
+        let mut threaded = vec![first];
+        threaded.extend((1..3).map(|i| w.feed(law(), 7, i)));
+        let mut local = vec![first_here];
+        local.extend((1..3).map(|i| DrawFeed::here(law(), Stream::new(7, i))));
         let mut order = Stream::new(1, 1);
         for n in 0..5 * BATCH * 3 {
             let f = order.below(3) as usize;
@@ -258,12 +266,7 @@ mod tests {
     /// worker's batches ended.
     #[test]
     fn a_feed_outlives_its_worker() {
-        let mut w = DrawWorker {
-            tx: spawn(),
-            feeds: 0,
-        };
-        let mut a = w.feed(law(), 3, 9);
-        let mut b = DrawFeed::here(law(), Stream::new(3, 9));
+        let (w, mut a, mut b) = pair(3, 9);
         for _ in 0..BATCH + 5 {
             assert_eq!(a.next(), b.next());
         }
@@ -283,12 +286,7 @@ mod tests {
     /// batches itself rather than wait.
     #[test]
     fn a_forked_feed_makes_its_own_batches() {
-        let mut w = DrawWorker {
-            tx: spawn(),
-            feeds: 0,
-        };
-        let mut a = w.feed(law(), 4, 2);
-        let mut b = DrawFeed::here(law(), Stream::new(4, 2));
+        let (_w, mut a, mut b) = pair(4, 2);
         for _ in 0..BATCH {
             assert_eq!(a.next(), b.next());
         }
