@@ -45,6 +45,13 @@ const REF: u32 = 1 << 30;
 const DIRTY: u32 = 1 << 31;
 const EMPTY: u32 = u32::MAX;
 
+/// Popularity rank -> block: rank × `mult` mod `blocks` (`mult` coprime to `blocks`, so a
+/// permutation), shared by the pool and the gets' draws (workload/draws.rs).
+#[inline]
+pub(crate) fn rank_to_block(rank: u64, mult: u64, blocks: u32) -> u32 {
+    ((rank * mult) % blocks as u64) as u32
+}
+
 /// Fibonacci hashing: the high bits place a block in the table, the low bits (independent of
 /// the high ones) are its fingerprint.
 #[inline]
@@ -148,7 +155,7 @@ impl Database {
 
     #[inline]
     pub fn block_of_rank(&self, rank: u64) -> u32 {
-        ((rank * self.perm_mult) % self.blocks as u64) as u32
+        rank_to_block(rank, self.perm_mult, self.blocks)
     }
 
     #[inline]

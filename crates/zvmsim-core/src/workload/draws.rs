@@ -12,7 +12,7 @@
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Mutex;
 
-use super::database::Database;
+use super::database::{rank_to_block, Database};
 use super::oltp::Draw;
 use crate::engine::rng::{Stream, Zipf};
 
@@ -30,7 +30,7 @@ pub(crate) struct GetLaw {
     other: u32,
     zipf: Zipf,
     perm_mult: u64,
-    blocks: u64,
+    blocks: u32,
 }
 
 impl GetLaw {
@@ -43,7 +43,7 @@ impl GetLaw {
             other: db.other,
             zipf: zipf.clone(),
             perm_mult,
-            blocks: db.blocks as u64,
+            blocks: db.blocks,
         }
     }
 
@@ -57,7 +57,7 @@ impl GetLaw {
         } else {
             NONE
         };
-        let block = ((self.zipf.sample(rng) * self.perm_mult) % self.blocks) as u32;
+        let block = rank_to_block(self.zipf.sample(rng), self.perm_mult, self.blocks);
         Draw { text, other, block }
     }
 
