@@ -75,11 +75,16 @@ impl Machine {
             | Touch::FromXstor
             | Touch::FromSpool
             | Touch::Revalidated => Ok(()),
-            Touch::OnDasd { group } => Err(Block::PageIn {
-                group,
-                task: t,
-                sync: kernel || !self.guests[g].pfault,
-            }),
+            Touch::OnDasd { group } => {
+                // The fault unwinds to the dispatcher before `start_pagein` reads these.
+                self.pageins.prefetch(group);
+                self.storage.prefetch_group(group);
+                Err(Block::PageIn {
+                    group,
+                    task: t,
+                    sync: kernel || !self.guests[g].pfault,
+                })
+            }
         }
     }
 

@@ -41,6 +41,12 @@ impl PageIns {
         }
     }
 
+    /// Ask for group `group`'s entry ahead of `join` (a hint).
+    #[inline]
+    pub fn prefetch(&self, group: u32) {
+        crate::engine::prefetch::prefetch(&self.by_group, group as usize);
+    }
+
     /// `waiter` waits for slot group `group`. Returns the id of a new page-in for the caller to
     /// start, or None when it joined one under way.
     pub fn join(&mut self, group: u32, guest: u32, waiter: Waiter) -> Option<u32> {

@@ -58,6 +58,14 @@ impl<T: Copy> ChunkedFifo<T> {
         self.chunks.front().and_then(|c| c.get(self.head))
     }
 
+    /// The entry `k` places behind the oldest (`get(0)` is `front()`), to look ahead.
+    #[inline]
+    pub fn get(&self, k: usize) -> Option<&T> {
+        // Every chunk but the last is full: the front one's taken entries count too.
+        let i = self.head + k;
+        self.chunks.get(i / CHUNK).and_then(|c| c.get(i % CHUNK))
+    }
+
     /// The oldest entry, to change.
     #[inline]
     pub fn front_mut(&mut self) -> Option<&mut T> {
@@ -117,6 +125,9 @@ mod tests {
             }
             assert_eq!(f.len(), d.len());
             assert_eq!(f.front(), d.front());
+            for k in [0, 1, CHUNK - 1, CHUNK, d.len().saturating_sub(1), d.len()] {
+                assert_eq!(f.get(k), d.get(k), "entry {k} behind the front");
+            }
         }
         assert!(f.chunks.len() <= 1, "drained chunks are released");
         while let Some(v) = d.pop_front() {

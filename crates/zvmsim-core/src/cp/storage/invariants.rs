@@ -111,9 +111,25 @@ impl Storage {
         if free + cp + owned != self.fr_page.len() as u64 {
             return Err("frames not conserved".into());
         }
-        let live: u64 = self.grp_live.iter().map(|&x| x as u64).sum();
+        let live = self.slot_page.iter().filter(|&&e| e != 0).count() as u64;
         if live != sl {
-            return Err(format!("group live counts {live} != slots in use {sl}"));
+            return Err(format!("slots holding a page {live} != slots in use {sl}"));
+        }
+        for (v, &used) in self.vol_used.iter().enumerate() {
+            let b = self.block as usize;
+            let (lo, hi) = (
+                self.vol_group_base[v] as usize,
+                self.vol_group_base[v + 1] as usize,
+            );
+            let held = self.slot_page[lo * b..hi * b]
+                .iter()
+                .filter(|&&e| e != 0)
+                .count();
+            if held as u64 != used {
+                return Err(format!(
+                    "paging volume {v}: {used} slots counted used, {held} hold a page"
+                ));
+            }
         }
         let lo: u64 = self.lo_free.iter().map(|w| w.count_ones() as u64).sum();
         if lo != self.lo_free_count {

@@ -225,7 +225,10 @@ pub struct Storage {
     /// zeroed memory the kernel supplies lazily: slots never handed out cost nothing.
     slot_page: Vec<u32>,
     block: u32,
-    grp_live: Vec<u8>,
+    /// A group's live slots are its nonzero `slot_page` entries, counted where they are read:
+    /// the group's entries share a cache line, which a separate count per group did not.
+    /// Per paging volume, its slots in use (QUERY ALLOC PAGE's USED).
+    vol_used: Vec<u64>,
     vol_group_base: Vec<u32>,
     /// Per volume its free slot groups, lowest first (the never-used tail needs no entries).
     vol_free_groups: Vec<crate::engine::freelist::FreePages>,
@@ -355,7 +358,7 @@ impl Storage {
             xstor: Xstor::new(xstor_blocks),
             slot_page: vec![0; groups_total * block as usize],
             block,
-            grp_live: vec![0; groups_total],
+            vol_used: vec![0; volume_slots.len()],
             vol_group_base,
             vol_high: vec![0; volume_slots.len()],
             vol_free_groups,
@@ -539,7 +542,22 @@ impl Storage {
     }
     /// Pages of a slot group that a block read brings in.
     pub fn group_live(&self, group: u32) -> u32 {
-        self.grp_live[group as usize] as u32
+        self.group_slots(group).iter().filter(|&&s| s != 0).count() as u32
+    }
+
+    /// Slot group `group`'s entries of `slot_page`.
+    #[inline]
+    pub(super) fn group_slots(&self, group: u32) -> &[u32] {
+        let b = self.block as usize;
+        let base = group as usize * b;
+        &self.slot_page[base..base + b]
+    }
+
+    /// Ask for slot group `group`'s entries ahead of a block read (a hint).
+    #[inline]
+    pub fn prefetch_group(&self, group: u32) {
+        let i = group as usize * self.block as usize;
+        crate::engine::prefetch::prefetch(&self.slot_page, i);
     }
 
     // ------------------------------------------------------------------ references

@@ -7,7 +7,7 @@
 use super::{PageWrite, Storage, CHANGED, NONE};
 
 /// Largest paging block, in pages (`ModelParams::paging_block` is clamped to 1..=this).
-/// Inference: no source gives z/VM's block size; the live count of a group is kept in a byte.
+/// Inference: no source gives z/VM's block size.
 const PAGING_BLOCK_MAX: u32 = 64;
 /// The reserve holds the page-outs of this many demand scans, each stealing up to the high
 /// threshold of the available list. Inference.
@@ -51,13 +51,9 @@ impl Storage {
         (0..self.vol_free_groups.len())
             .map(|v| {
                 let (a, b) = (self.vol_group_base[v], self.vol_group_base[v + 1]);
-                let used: u64 = self.grp_live[a as usize..b as usize]
-                    .iter()
-                    .map(|&n| n as u64)
-                    .sum();
                 VolumeUsage {
                     slots: (b - a) as u64 * self.block as u64,
-                    used,
+                    used: self.vol_used[v],
                     high: self.vol_high[v] as u64,
                 }
             })
@@ -94,7 +90,7 @@ impl Storage {
             let g = self.space_of(page);
             self.space_slots[g] += 1;
         }
-        self.grp_live[group as usize] = pages.len() as u8;
+        self.vol_used[vol as usize] += pages.len() as u64;
         self.moved_to_blocks += pages.len() as u64;
         self.writes.push(PageWrite {
             volume: vol,
@@ -168,10 +164,10 @@ impl Storage {
         let g = self.space_of(page);
         self.space_slots[g] -= 1;
         let g = s / self.block;
-        self.grp_live[g as usize] -= 1;
-        if self.grp_live[g as usize] == 0 {
+        let v = self.volume_of_group(g) as usize;
+        self.vol_used[v] -= 1;
+        if self.group_slots(g).iter().all(|&e| e == 0) {
             // The whole group is free again: a block write can reuse it.
-            let v = self.volume_of_group(g) as usize;
             self.vol_free_groups[v].push(g);
             self.free_groups += 1;
         }
@@ -225,6 +221,16 @@ mod tests {
         assert!(full >= st.writes.len() / 2);
         let written: u64 = st.writes.iter().map(|w| w.pages as u64).sum();
         assert_eq!(written, st.on_dasd());
+        // Each volume's slots in use are its blocks' pages.
+        for (v, u) in st.volume_usage().iter().enumerate() {
+            let on_v: u64 = st
+                .writes
+                .iter()
+                .filter(|w| w.volume == v as u32)
+                .map(|w| w.pages as u64)
+                .sum();
+            assert_eq!(u.used, on_v, "volume {v}");
+        }
         st.check_invariants().unwrap();
     }
 
@@ -246,6 +252,9 @@ mod tests {
         assert_eq!(st.vol_free_groups[vol].peek(), Some(group));
         assert_eq!(st.free_groups, free + 1);
         assert_eq!(st.on_dasd(), 1);
+        // QUERY ALLOC PAGE's USED per volume: page 3's slot only, on the second volume.
+        let used: Vec<u64> = st.volume_usage().iter().map(|u| u.used).collect();
+        assert_eq!(used, [0, 1, 0]);
         // The next write on that volume reuses the group.
         st.next_vol = vol;
         st.write_block(&[4]);

@@ -84,6 +84,14 @@ impl Storage {
         let ibr = self.block_read_ibr(group);
         cp.ns += self.p.cp_pagein_dasd.ns();
         self.moved.pagein_dasd_blocks += 1;
+        // The block's pages lie at random: ask for all their words before the first is read,
+        // so that their misses overlap (a hint; results never depend on it).
+        for s in base..base + b {
+            let page = !self.slot_page[s];
+            if page != NONE {
+                crate::engine::prefetch::prefetch(&self.pg, page as usize);
+            }
+        }
         for s in base..base + b {
             let page = !self.slot_page[s];
             if page == NONE {
