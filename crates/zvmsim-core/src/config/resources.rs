@@ -17,9 +17,9 @@ const CP_PER_PAGE: u64 = 9;
 /// early-write bit.
 const AGING_PER_FRAME: u64 = 8;
 /// Bytes per real frame (owning page), per XSTOR block (owner, age) and per paging slot (its
-/// page, its group's live count, and the group's free-list entry once freed after use; the
-/// slots of groups never handed out are never written and cost nothing, but a long run may
-/// reach them all).
+/// page, 4, and its group's share of a free-list entry once freed after use, 0.5 with blocks
+/// of 8; a group's live slots are counted from its pages; the slots of groups never handed out
+/// are never written and cost nothing, but a long run may reach them all).
 const CP_PER_FRAME: u64 = 4;
 const CP_PER_XSTOR_BLOCK: u64 = 8;
 const CP_PER_SLOT: u64 = 5;
