@@ -7,6 +7,9 @@ use crate::cp::storage::{Access, CpWork, SEG_PAGES};
 
 use super::{streams, Simulation};
 
+/// Pages spread over the buffer pool have their words asked for this many pages ahead.
+const WARM_PREFETCH: u32 = 16;
+
 /// A run of pages to touch: guest pages [lo, hi), or with `anon` the resident pages of
 /// anonymous pages [lo, hi); `rev` walks it from hi down.
 #[derive(Clone, Copy)]
@@ -124,18 +127,28 @@ impl Simulation {
                 let space = spaces[gi];
                 let stop = (*pos + chunk).min(sg.hi);
                 let by_rank = self.workloads[gi].database().filter(|_| sg.by_rank);
-                for k in *pos..stop {
+                let mem = &self.m.guests[gi].mem;
+                let page_at = |k: u32| {
                     let mut at = if sg.rev { sg.lo + (sg.hi - 1 - k) } else { k };
                     if let Some(db) = by_rank {
                         at = sg.lo + db.buffer_of_rank(at - sg.lo);
                     }
-                    let page = if sg.anon {
-                        match self.m.guests[gi].mem.anon_page(at) {
-                            Some(p) => p,
-                            None => continue,
-                        }
+                    if sg.anon {
+                        mem.anon_page(at)
                     } else {
-                        at
+                        Some(at)
+                    }
+                };
+                for k in *pos..stop {
+                    // Spread over the buffers, the pages come at random: ask for the words
+                    // ahead (a hint; results never depend on it).
+                    if by_rank.is_some() && k + WARM_PREFETCH < stop {
+                        if let Some(p) = page_at(k + WARM_PREFETCH) {
+                            st.prefetch(space, p);
+                        }
+                    }
+                    let Some(page) = page_at(k) else {
+                        continue;
                     };
                     st.touch(space, page, Access::Write, &mut cp);
                 }
