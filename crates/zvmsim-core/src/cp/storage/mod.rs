@@ -540,26 +540,6 @@ impl Storage {
     pub fn volume_of_group(&self, group: u32) -> u32 {
         (self.vol_group_base.partition_point(|&b| b <= group) - 1) as u32
     }
-    /// Pages of a slot group that a block read brings in.
-    pub fn group_live(&self, group: u32) -> u32 {
-        self.group_slots(group).iter().filter(|&&s| s != 0).count() as u32
-    }
-
-    /// Slot group `group`'s entries of `slot_page`.
-    #[inline]
-    pub(super) fn group_slots(&self, group: u32) -> &[u32] {
-        let b = self.block as usize;
-        let base = group as usize * b;
-        &self.slot_page[base..base + b]
-    }
-
-    /// Ask for slot group `group`'s entries ahead of a block read (a hint).
-    #[inline]
-    pub fn prefetch_group(&self, group: u32) {
-        let i = group as usize * self.block as usize;
-        crate::engine::prefetch::prefetch(&self.slot_page, i);
-    }
-
     // ------------------------------------------------------------------ references
 
     /// Ask for the cache line of `page`'s word ahead of a reference to it.

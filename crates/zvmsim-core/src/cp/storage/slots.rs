@@ -60,6 +60,26 @@ impl Storage {
             .collect()
     }
 
+    /// Pages of a slot group that a block read brings in.
+    pub fn group_live(&self, group: u32) -> u32 {
+        self.group_slots(group).iter().filter(|&&s| s != 0).count() as u32
+    }
+
+    /// Slot group `group`'s entries of `slot_page`.
+    #[inline]
+    pub(super) fn group_slots(&self, group: u32) -> &[u32] {
+        let b = self.block as usize;
+        let base = group as usize * b;
+        &self.slot_page[base..base + b]
+    }
+
+    /// Ask for slot group `group`'s entries ahead of a block read (a hint).
+    #[inline]
+    pub fn prefetch_group(&self, group: u32) {
+        let i = group as usize * self.block as usize;
+        crate::engine::prefetch::prefetch(&self.slot_page, i);
+    }
+
     /// A page-out from central storage straight to DASD, in its space's next block.
     pub(super) fn page_out_to_dasd(&mut self, page: u32) {
         self.moved.ms_to_dasd += 1;
