@@ -222,11 +222,11 @@ pub struct Storage {
     pub xstor: Xstor,
     // --- DASD paging space ---
     /// The page on each slot, complemented (`!page`; 0 is a free slot), so that the array is
-    /// zeroed memory the kernel supplies lazily: slots never handed out cost nothing.
+    /// zeroed memory the kernel supplies lazily: slots never handed out cost nothing. A
+    /// group's live slots are its nonzero entries, counted where they are read (one cache
+    /// line, which a separate count per group was not).
     slot_page: Vec<u32>,
     block: u32,
-    /// A group's live slots are its nonzero `slot_page` entries, counted where they are read:
-    /// the group's entries share a cache line, which a separate count per group did not.
     /// Per paging volume, its slots in use (QUERY ALLOC PAGE's USED).
     vol_used: Vec<u64>,
     vol_group_base: Vec<u32>,
