@@ -14,7 +14,7 @@ use crate::monitor::counters::{GuestCounters, SysCounters, VmMark};
 use crate::monitor::Tally;
 use crate::workload::draws::{DrawWorker, GetLaw};
 use crate::workload::fio::Fio;
-use crate::workload::oltp::Oltp;
+use crate::workload::oltp::{Mix, Oltp};
 use crate::workload::Workload;
 
 use super::interval::IntervalState;
@@ -239,6 +239,8 @@ impl Simulation {
                 mounts: doc_vols.len() as u32,
                 wrng: Stream::new(seed, streams::warm(gi)),
                 spread: sc.model.warm_spread_buffers,
+                pool_revolutions: sc.model.warm_pool_revolutions,
+                pool_write_share: wl.map_or(0.0, |(_, ws)| Mix::new(ws).write_share()),
                 db: None,
                 ages: None,
             });

@@ -25,6 +25,9 @@ pub(super) struct GuestWarm<'a> {
     pub wrng: Stream,
     /// `model.warm_spread_buffers`: the ordered start spreads the hottest blocks over the pool.
     pub spread: bool,
+    /// `model.warm_pool_revolutions`, and the share of the workload's gets that write.
+    pub pool_revolutions: u32,
+    pub pool_write_share: f64,
     pub db: Option<Database>,
     pub ages: Option<Vec<u32>>,
 }
@@ -89,6 +92,7 @@ fn warm_guest(g: &mut GuestWarm<'_>, stationary: bool, weights: &mut Option<Rank
             let cache = mem.warm_cache_pages(anon) as usize;
             let st = db.stationary(weights, cache, wrng);
             db.warm_from(&st.buffers);
+            db.settle_clock(g.pool_revolutions, g.pool_write_share, wrng);
             // Anonymous memory hottest first: the other shared memory (lock list,
             // catalog and package caches, used by every get), then the buffers
             // youngest first; what does not fit starts on swap.
@@ -106,6 +110,7 @@ fn warm_guest(g: &mut GuestWarm<'_>, stationary: bool, weights: &mut Option<Rank
             if g.spread {
                 db.spread_pool();
             }
+            db.settle_clock(g.pool_revolutions, g.pool_write_share, wrng);
             // Anonymous memory hottest first: the other shared memory, then the
             // buffers by rank (rank i in `buffer_of_rank(i)`); the page cache holds
             // the blocks just below the buffer pool in popularity.

@@ -59,6 +59,23 @@ impl Mix {
         Mix { kinds }
     }
 
+    /// The share of buffer-pool gets that write: each type's write fraction weighted by how
+    /// often it runs and how many gets it makes.
+    pub fn write_share(&self) -> f64 {
+        let (mut prev, mut gets, mut writes) = (0.0, 0.0, 0.0);
+        for k in &self.kinds {
+            let g = (k.cum_weight - prev) * k.db_refs as f64;
+            prev = k.cum_weight;
+            gets += g;
+            writes += g * k.write_fraction;
+        }
+        if gets > 0.0 {
+            writes / gets
+        } else {
+            0.0
+        }
+    }
+
     pub fn pick(&self, rng: &mut Stream) -> u8 {
         let u = rng.uniform();
         self.kinds
@@ -357,5 +374,34 @@ impl Oltp {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod mix_tests {
+    use super::{Mix, TxKind};
+
+    fn kind(cum_weight: f64, db_refs: u32, write_fraction: f64) -> TxKind {
+        TxKind {
+            name: String::new(),
+            cum_weight,
+            cpu_ns: 0,
+            db_refs,
+            write_fraction,
+        }
+    }
+
+    /// Half the transactions make 10 gets and write half of them, the other half 30 gets and
+    /// write none: 2.5 of every 20 gets write. No gets, no writes.
+    #[test]
+    fn write_share_weights_types_by_their_gets() {
+        let mix = Mix {
+            kinds: vec![kind(0.5, 10, 0.5), kind(1.0, 30, 0.0)],
+        };
+        assert!((mix.write_share() - 0.125).abs() < 1e-12);
+        let none = Mix {
+            kinds: vec![kind(1.0, 0, 0.5)],
+        };
+        assert_eq!(none.write_share(), 0.0);
     }
 }
