@@ -208,7 +208,8 @@ impl Database {
     }
 }
 
-/// Gets `settle_clock` draws ahead of the one it applies, their table slots asked for.
+/// Gets `settle_clock` draws ahead of the one it applies: their table slots are asked for
+/// this far ahead, the buffer words half as far.
 const SETTLE_AHEAD: usize = 8;
 
 impl Database {
@@ -238,6 +239,8 @@ impl Database {
             let block = ahead[k];
             ahead[k] = self.sample_block(rng);
             self.prefetch(ahead[k]);
+            // Half-way, the slot asked for has come: the buffer word that checks it.
+            self.prefetch_verify(ahead[(k + SETTLE_AHEAD / 2) % SETTLE_AHEAD]);
             k = (k + 1) % SETTLE_AHEAD;
             gets += 1;
             let write = rng.chance(write_share);
