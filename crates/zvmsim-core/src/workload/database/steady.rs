@@ -221,6 +221,9 @@ impl Database {
     /// clear. Either way the hand's first revolution is a transient. In the ten-guest study it
     /// lasts about 50 simulated minutes, and the ten guests' hands end it together. The misses
     /// then overshoot and swing for about three more revolutions (docs/settled-state.md).
+    /// Unlike the workload, which writes only blocks it found in the pool (`Oltp::get`), a miss
+    /// here may leave its new buffer dirty too, so the settled pool holds somewhat more dirty
+    /// buffers than running would leave (not yet aligned).
     /// Only the pool is touched here; no time passes and no page is referenced. The gets'
     /// law does not depend on the state, so these are gets the workload could have made.
     /// Returns the gets drawn.
