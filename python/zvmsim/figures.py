@@ -145,6 +145,8 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
     "avail_list_above_2g": _f("summary", "frames", "Apache runs: available frames above the 2 GB line, mean of the interval samples (summary's web section)."),
     "resident_pages_total": _f("summary", "pages", "Resident pages, mean of the interval samples (summary's web section)."),
     "resident_pages_dasd": _f("summary", "pages", "Pages on DASD paging slots, mean of the interval samples (summary's web section)."),
+    "paging_read_hit_pct": _f("system", "%", "With paging.cache: share of CP's paging reads whose block was still "
+                              "in the storage server's cache."),
     "mdc_hit_pct": _f("system", "%", "Share of the minidisk-cache lookups whose tracks were all in the cache."),
     "mdc_frames": _f("system", "frames", "Frames of central storage CP's minidisk cache holds (CP-owned, taken from the available list)."),
     "db_reads_per_s": _f("guest", "I/O/s", "Database reads the guest issued to its user DASD per second."),

@@ -91,3 +91,43 @@ fn the_smaller_volume_fills_first_and_the_larger_one_then_takes_the_paging() {
     assert!(b.busy_pct > 90.0 && a.busy_pct < 60.0, "{a:?} {b:?}");
     assert!(b.queue_ms > 10.0 * a.queue_ms, "{a:?} {b:?}");
 }
+
+/// SMALL with four guests and its paging volumes behind a storage-server cache of `cache`.
+fn cached(cache: &str) -> Simulation {
+    let text = with("count = 3", "count = 4").replacen(
+        "volumes = [{ model = \"3390-3\", count = 2 }]",
+        &format!("volumes = [{{ model = \"3390-3\", count = 2 }}]\ncache = \"{cache}\""),
+        1,
+    );
+    let mut sim = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
+    sim.run();
+    assert_eq!(sim.summary()["ended"], "completed");
+    sim
+}
+
+#[test]
+fn page_ins_hit_the_storage_servers_cache_as_far_as_it_holds_what_cp_wrote() {
+    // Without `paging.cache` there is no such figure.
+    let plain = mixed(240_000);
+    assert!(plain.summary().get("paging_read_hit_pct").is_none());
+    assert!(plain
+        .system_rows()
+        .iter()
+        .all(|r| r.paging_read_hit_pct.is_none()));
+    // A cache larger than both volumes: only blocks the warm start put on DASD without I/O
+    // miss, the first time they are read; every other was written (or read) since IPL and is
+    // still there, and a hit takes the cache's service, not the disk's.
+    let big = cached("8G");
+    let hit = |s: &Simulation| s.summary()["paging_read_hit_pct"].as_f64().expect("figure");
+    assert!(hit(&big) > 70.0, "{}", hit(&big));
+    // One track of cache: a block read back finds its track replaced by the writes between.
+    let tiny = cached("48K");
+    assert!(hit(&tiny) < 5.0, "{}", hit(&tiny));
+    let service = |s: &Simulation| s.summary()["paging_service_ms"].as_f64().unwrap();
+    assert!(
+        service(&big) < 0.5 * service(&tiny),
+        "{} {}",
+        service(&big),
+        service(&tiny)
+    );
+}

@@ -175,6 +175,11 @@ pub struct Paging {
     /// `dasd_read_hit_ratio`).
     #[serde(default)]
     pub cache_hit: Option<f64>,
+    /// The storage-server cache that holds the paging volumes' tracks: a page-in hits when its
+    /// block is still there (written or read since, io/volume_cache.rs), instead of a fixed
+    /// `cache_hit`. The part of the servers' cache that paging data gets, as in `16G`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<Size>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -338,6 +338,18 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             return err(&f("database"), "db_refs need a [database]".into());
         }
     }
+    if let (Some(_), Some(_)) = (s.paging.cache, s.paging.cache_hit) {
+        return err(
+            "paging.cache",
+            "give either the cache (hits follow from it) or cache_hit, not both".into(),
+        );
+    }
+    if s.paging.cache.is_some_and(|c| c.bytes() < 48 << 10) {
+        return err(
+            "paging.cache",
+            "a cache holds at least one 3390 track (48K)".into(),
+        );
+    }
     if let Some(h) = s.paging.cache_hit {
         if !(0.0..=1.0).contains(&h) {
             return err(

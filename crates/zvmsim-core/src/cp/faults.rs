@@ -90,6 +90,19 @@ impl Machine {
 
     /// Queue an I/O; schedule its completion if its device was idle.
     pub(crate) fn submit_io(&mut self, device: u32, origin: Origin, pages: u32, write: bool) {
+        self.submit_io_at(device, origin, pages, write, 0);
+    }
+
+    /// `submit_io` of data at 4 KB block `block` of the volume (CP's paging blocks, for the
+    /// storage server's cache).
+    pub(crate) fn submit_io_at(
+        &mut self,
+        device: u32,
+        origin: Origin,
+        pages: u32,
+        write: bool,
+        block: u64,
+    ) {
         // The guest's own I/O is a virtual I/O (CP's paging and spool I/O are not); a write
         // goes through the minidisk cache to the volume.
         if matches!(
@@ -107,7 +120,7 @@ impl Machine {
             pages,
             write,
             queued_at: self.now,
-            block: 0,
+            block,
             aliases: self.paging_alias && matches!(origin, Origin::PageIn { .. } | Origin::PageOut),
             sub: 0,
             reach: 0,
@@ -123,7 +136,8 @@ impl Machine {
         if let Some(id) = self.pageins.join(group, g, waiter) {
             let vol = self.paging_dev[self.storage.volume_of_group(group) as usize];
             let pages = self.storage.group_live(group).max(1);
-            self.submit_io(vol, Origin::PageIn { pagein: id }, pages, false);
+            let at = self.storage.group_offset(group);
+            self.submit_io_at(vol, Origin::PageIn { pagein: id }, pages, false, at);
         }
     }
 
@@ -135,7 +149,7 @@ impl Machine {
         let mut writes = std::mem::take(&mut self.storage.writes);
         for w in &writes {
             let dev = self.paging_dev[w.volume as usize];
-            self.submit_io(dev, Origin::PageOut, w.pages, true);
+            self.submit_io_at(dev, Origin::PageOut, w.pages, true, w.block);
         }
         writes.clear();
         self.storage.writes = writes;

@@ -20,6 +20,7 @@ pub mod server;
 pub mod subchannel;
 #[cfg(test)]
 mod tests;
+pub mod volume_cache;
 
 pub use check::{Count, TypedFlow};
 pub use lcu::Lcu;
@@ -88,6 +89,8 @@ pub struct IoSystem {
     /// CP's HyperPAV pool: searches for an idle alias, and those that found none.
     pub pool_tries: u64,
     pub pool_fails: u64,
+    /// The cache in front of volumes outside `[io]` (`paging.cache`), if any.
+    pub volume_cache: Option<volume_cache::VolumeCache>,
 }
 
 impl IoSystem {
@@ -107,6 +110,7 @@ impl IoSystem {
             typed: TypedFlow::default(),
             pool_tries: 0,
             pool_fails: 0,
+            volume_cache: None,
         }
     }
 
@@ -119,6 +123,16 @@ impl IoSystem {
             .push(Subchannel::new(rdev, SubKind::Base, NONE, h));
         self.vol_of.push(NONE);
         (self.subs.len() - 1) as u32
+    }
+
+    /// Add a volume of `blocks` 4 KB blocks outside `[io]` behind a cache of `cache` bytes
+    /// (created with the first such volume; later ones share it).
+    pub fn add_cached_device(&mut self, cache: u64, blocks: u64) -> u32 {
+        let d = self.add_device(None);
+        self.volume_cache
+            .get_or_insert_with(|| volume_cache::VolumeCache::new(cache))
+            .add(d, blocks);
+        d
     }
 
     /// Build the channels, LCUs and the staged storage server of `[io]`.
@@ -302,8 +316,14 @@ impl IoSystem {
         let r = *self.requests.get(id);
         let vol = self.vol_of[r.device as usize];
         let end = if vol == NONE {
-            let h = self.subs[r.device as usize].hit_ratio;
-            now + self.server.service(h, r.pages, r.write)
+            let cached = self.volume_cache.as_mut();
+            now + match cached.and_then(|c| c.access(r.device, r.block, r.pages, r.write)) {
+                Some(hit) => self.server.timed(hit, r.pages, r.write),
+                None => {
+                    let h = self.subs[r.device as usize].hit_ratio;
+                    self.server.service(h, r.pages, r.write)
+                }
+            }
         } else {
             self.staged_service(id, vol, &r, now)
         };

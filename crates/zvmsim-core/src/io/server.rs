@@ -202,12 +202,16 @@ impl StorageServer {
     /// Service time of a channel program on a volume outside `[io]` whose random reads hit
     /// with `hit_ratio`.
     pub fn service(&mut self, hit_ratio: f64, pages: u32, write: bool) -> u64 {
-        let base = if write {
-            self.write
-        } else if self.rng.chance(hit_ratio) {
-            self.read_hit
-        } else {
-            self.read_miss
+        let hit = !write && self.rng.chance(hit_ratio);
+        self.timed(hit, pages, write)
+    }
+
+    /// Service of a channel program whose read did (`hit`) or did not find its data cached.
+    pub fn timed(&self, hit: bool, pages: u32, write: bool) -> u64 {
+        let base = match (write, hit) {
+            (true, _) => self.write,
+            (false, true) => self.read_hit,
+            (false, false) => self.read_miss,
         };
         base + self.per_page * pages.saturating_sub(1) as u64
     }

@@ -206,6 +206,10 @@ rows! {
         agelist_early_writes_per_s: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]
         agelist_slots_released_per_s: Option<f64>,
+        /// Runs with `paging.cache` (left out otherwise): the share of paging reads whose
+        /// block the storage server still had in its cache, %.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        paging_read_hit_pct: Option<f64>,
         /// Runs with the apache workload (left out otherwise): real DASD's (all volumes) mean
         /// service and response time and I/Os queued (time-weighted), frames of saved
         /// segments' shared copies.

@@ -162,6 +162,10 @@ pub struct Summary {
     /// The aging list's means (z/VM 6.3 and later; left out before).
     #[serde(flatten)]
     pub agelist: Option<AgelistMeans>,
+    /// The share of paging reads the storage server's cache served, mean over the intervals
+    /// (`paging.cache`; left out otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paging_read_hit_pct: Option<f64>,
     pub frames_central: u64,
     pub pages_guest_virtual: u64,
     pub planned_overcommit_pct: f64,

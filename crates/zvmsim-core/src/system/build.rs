@@ -44,7 +44,10 @@ impl Simulation {
         } else {
             volume_slots
                 .iter()
-                .map(|_| io.add_device(sc.paging.cache_hit))
+                .map(|&slots| match sc.paging.cache {
+                    Some(c) => io.add_cached_device(c.bytes(), slots),
+                    None => io.add_device(sc.paging.cache_hit),
+                })
                 .collect()
         };
         if let Some(spec) = &sc.io {

@@ -27,12 +27,30 @@ pub(super) struct IntervalState {
     /// Real I/Os started and minidisk-cache counts at the start of the current interval.
     pub flow: u64,
     pub mdc: crate::cp::mdc::MdcStats,
+    /// Paging reads and those the storage server's cache served, at the interval's start
+    /// (`paging.cache`).
+    pub paging_cache: (u64, u64),
     pub rows: Vec<GuestRow>,
     pub sys_rows: Vec<SystemRow>,
     pub vol_rows: Vec<PagingVolumeRow>,
 }
 
+/// The mean of figures a run either has in every row or in none.
+fn mean_of(v: impl Iterator<Item = Option<f64>>) -> Option<f64> {
+    let (n, sum) = v.fold((0u32, None), |(n, s), x| match x {
+        Some(x) => (n + 1, Some(s.unwrap_or(0.0) + x)),
+        None => (n, s),
+    });
+    sum.map(|s| s / n.max(1) as f64)
+}
+
 impl Simulation {
+    /// Paging reads and those the storage server's cache served (`paging.cache`), since IPL.
+    fn paging_cache_counts(&self) -> (u64, u64) {
+        let c = self.m.io.volume_cache.as_ref();
+        c.map_or((0, 0), |c| (c.reads, c.read_hits))
+    }
+
     pub(super) fn start_measuring(&mut self) {
         for (gi, g) in self.m.guests.iter_mut().enumerate() {
             g.cmma_reclaimed_mark = self.m.storage.cmma_counts(SpaceId(gi as u32)).reclaimed;
@@ -62,6 +80,7 @@ impl Simulation {
         self.mon.dasd_all = self.all_dasd_stats();
         self.mon.flow = self.m.io.flow.submitted;
         self.mon.mdc = self.m.mdc.stats;
+        self.mon.paging_cache = self.paging_cache_counts();
     }
 
     pub(super) fn close_interval(&mut self) {
@@ -146,6 +165,7 @@ impl Simulation {
         self.mon.dasd_all = self.all_dasd_stats();
         self.mon.flow = self.m.io.flow.submitted;
         self.mon.mdc = self.m.mdc.stats;
+        self.mon.paging_cache = self.paging_cache_counts();
         self.mon.no += 1;
         self.mon.start = now;
         self.mark_dasd();
@@ -224,6 +244,10 @@ impl Simulation {
                     (self.m.mdc.stats.reads - self.mon.mdc.reads) as f64,
                 ),
             mdc_frames: self.m.mdc.frames_used(),
+            paging_read_hit_pct: self.m.io.volume_cache.as_ref().map(|c| {
+                let (r, h) = self.mon.paging_cache;
+                100.0 * ratio((c.read_hits - h) as f64, (c.reads - r) as f64)
+            }),
             agelist_target_frames: age.map(|a| a.target_frames),
             agelist_frames: age.map(|a| a.frames),
             agelist_invalidated_per_s: age_rate(mv.agelist_invalidated, mk.agelist_invalidated),
@@ -322,6 +346,7 @@ impl Simulation {
             throughput_tx_per_s: ratio(tx as f64, measured_s),
             means: SystemMeans::of(rows),
             agelist: AgelistMeans::of(rows),
+            paging_read_hit_pct: mean_of(rows.iter().map(|r| r.paging_read_hit_pct)),
             frames_central: frames,
             pages_guest_virtual: virt,
             planned_overcommit_pct: 100.0 * virt as f64 / frames as f64 - 100.0,

@@ -25,6 +25,8 @@ pub struct CpWork {
 pub struct PageWrite {
     pub volume: u32,
     pub pages: u32,
+    /// First slot of the block on its volume (where the storage server finds it).
+    pub block: u64,
 }
 
 /// Counters of page movement (Performance Toolkit's storage and paging screens).

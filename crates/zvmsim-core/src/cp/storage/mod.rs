@@ -540,6 +540,11 @@ impl Storage {
     pub fn volume_of_group(&self, group: u32) -> u32 {
         (self.vol_group_base.partition_point(|&b| b <= group) - 1) as u32
     }
+    /// A slot group's first slot, counted from its volume's first slot.
+    pub fn group_offset(&self, group: u32) -> u64 {
+        let base = self.vol_group_base[self.volume_of_group(group) as usize];
+        (group - base) as u64 * self.block as u64
+    }
     // ------------------------------------------------------------------ references
 
     /// Ask for the cache line of `page`'s word ahead of a reference to it.

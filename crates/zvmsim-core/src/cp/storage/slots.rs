@@ -115,6 +115,7 @@ impl Storage {
         self.writes.push(PageWrite {
             volume: vol,
             pages: pages.len() as u32,
+            block: self.group_offset(group),
         });
     }
 
