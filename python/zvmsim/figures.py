@@ -109,6 +109,8 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
     "page_faults_dasd_per_s": _f("guest", "/s", "The guest's page faults that read DASD per second."),
     "page_faults_xstor": _f("summary", "faults", "A guest's page faults resolved from XSTOR in the window."),
     "page_faults_dasd": _f("summary", "faults", "A guest's page faults that read DASD in the window."),
+    "page_faults_vcpu_stopped": _f("summary", "faults", "Of a guest's DASD page faults, those that stopped its virtual CPU "
+                                   "until the page-in ended (kernel mode, or no pfault)."),
     # Paging and user I/O
     "paging_io_per_s": _f("system", "I/O/s", "I/O requests to the paging volumes per second."),
     # One paging volume (paging.parquet, FCX109 CPOWNED)

@@ -132,14 +132,11 @@ impl Machine {
         w.cp_ns += cp.ns;
         w.cp_system_ns += cp.system_ns;
         match r {
-            Touch::OnDasd { group } => {
-                self.guests[g].stats.page_faults_dasd += 1;
-                Err(Block::PageIn {
-                    group,
-                    task: t,
-                    sync: true,
-                })
-            }
+            Touch::OnDasd { group } => Err(Block::PageIn {
+                group,
+                task: t,
+                sync: true,
+            }),
             Touch::FromXstor => {
                 self.guests[g].stats.page_faults_xstor += 1;
                 Ok(())

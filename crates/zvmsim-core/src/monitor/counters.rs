@@ -33,6 +33,9 @@ counters! {
         db_reads: u64,
         db_writes: u64,
         page_faults_dasd: u64,
+        /// Of those, the faults that stopped the whole virtual CPU until the page-in ended
+        /// (kernel mode, or no pfault handshake).
+        page_faults_stopped: u64,
         page_faults_xstor: u64,
         /// Time transactions spent waiting for database reads, host page-ins and swap-ins.
         wait_db_ns: u64,

@@ -113,6 +113,9 @@ pub struct GuestSummary {
     pub pages_dasd: u64,
     pub db_buffer_hit_ratio: Option<f64>,
     pub page_faults_dasd: u64,
+    /// The DASD page faults that stopped the guest's virtual CPU (kernel mode or no pfault):
+    /// with pfault only these cost the guest a processor while the page is read.
+    pub page_faults_vcpu_stopped: u64,
     pub page_faults_xstor: u64,
     pub pgscan_direct: u64,
     pub pgscan_kswapd: u64,

@@ -204,6 +204,7 @@ impl Simulation {
                 };
                 self.m.start_pagein(group, g as u32, waiter);
                 self.m.guests[g].stats.page_faults_dasd += 1;
+                self.m.guests[g].stats.page_faults_stopped += self.m.disp.vcpus[vi].blocked as u64;
                 self.m.tasks[task as usize].blocked_at = now;
                 // With pfault only the task sleeps; without, the whole virtual CPU waits.
                 self.m.tasks[task as usize].in_io = !self.m.disp.vcpus[vi].blocked;

@@ -298,6 +298,7 @@ impl Simulation {
                     pages_dasd: loc.dasd,
                     db_buffer_hit_ratio: wl.db_hit_ratio(),
                     page_faults_dasd: t.page_faults_dasd,
+                    page_faults_vcpu_stopped: t.page_faults_stopped,
                     page_faults_xstor: t.page_faults_xstor,
                     pgscan_direct: t.pgscan_direct,
                     pgscan_kswapd: t.pgscan_kswapd,

@@ -142,7 +142,6 @@ impl Machine {
         w: &mut Work,
     ) -> Result<(), Block> {
         if let Touch::OnDasd { group } = self.touch_backing(target, page, false, w) {
-            self.guests[g].stats.page_faults_dasd += 1;
             return Err(Block::PageIn {
                 group,
                 task: t,
