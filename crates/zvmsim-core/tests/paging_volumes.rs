@@ -131,3 +131,33 @@ fn page_ins_hit_the_storage_servers_cache_as_far_as_it_holds_what_cp_wrote() {
         service(&tiny)
     );
 }
+
+/// The summed guests' DASD page faults and those that stopped a virtual CPU.
+fn faults(sim: &Simulation) -> (u64, u64) {
+    let s = sim.summary();
+    let gs = s["guests"].as_array().expect("guests");
+    let sum = |k: &str| gs.iter().map(|g| g[k].as_u64().unwrap()).sum::<u64>();
+    (sum("page_faults_dasd"), sum("page_faults_vcpu_stopped"))
+}
+
+#[test]
+fn a_channel_programs_page_stops_the_virtual_cpu_only_if_the_model_says_so() {
+    let text = with("count = 3", "count = 4");
+    let run = |set: &[&str]| {
+        let set: Vec<String> = set.iter().map(|s| s.to_string()).collect();
+        let mut sim = Simulation::from_toml(&text, "t.toml", None, &set).expect("valid");
+        sim.run();
+        faults(&sim)
+    };
+    // Linux takes pages CP paged out while they were free for the reads' page-cache pages,
+    // and references in kernel mode stop the virtual CPU (pfault is for problem state).
+    let (all, stopped) = run(&[]);
+    assert!(stopped > 0 && stopped <= all, "{stopped} of {all}");
+    // When only the I/O waits for such a page, fewer faults stop a virtual CPU.
+    let (all2, stopped2) = run(&["model.ccw_page_in_stops_vcpu=false"]);
+    assert!(all2 > 0);
+    assert!(
+        (stopped2 as f64) < 0.9 * stopped as f64 * all2 as f64 / all as f64,
+        "{stopped2} of {all2} against {stopped} of {all}"
+    );
+}

@@ -242,6 +242,15 @@ params! {
     /// Fraction of random reads that hit the storage-server cache.
     dasd_read_hit_ratio: f64 = 0.15;
 
+    /// A guest's channel program whose data page CP has on DASD (a page-cache page or a swap-in
+    /// page Linux has just taken for a read, often one CP paged out while it was free): CP
+    /// brings the page in to translate the program. True: the virtual CPU that started the
+    /// I/O waits for that page-in, as for any fault in kernel mode. False: only the I/O waits
+    /// (the task sleeps on it as on the read), the virtual CPU runs on. Inference: no stored
+    /// source says which; docs/settled-state.md shows what it changes.
+    #[serde(skip_serializing_if = "is_true")]
+    ccw_page_in_stops_vcpu: bool = true;
+
     /// Guest CPU for Linux to allocate a page-cache page and copy 4 KB (read/write system call
     /// path, page reclaim bookkeeping).
     linux_page_copy: Duration = us(3);

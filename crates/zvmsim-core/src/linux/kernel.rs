@@ -81,7 +81,8 @@ impl Machine {
         match a {
             Anon::Resident(page) => self.touch(g, t, page, write, kernel, w),
             Anon::SwapIn { page, slot } => {
-                self.touch(g, t, page, true, true, w)?;
+                let stops = self.p.ccw_page_in_stops_vcpu;
+                self.touch(g, t, page, true, stops, w)?;
                 match self.swap_place(g, slot) {
                     Place::Dasd(dev) => {
                         self.guests[g].mem.swapin_started(v);
@@ -167,7 +168,8 @@ impl Machine {
                 self.tasks[ti].pc_page = page;
             }
             let pc = self.tasks[ti].pc_page;
-            self.touch(g, t, pc, true, true, w)?;
+            let stops = self.p.ccw_page_in_stops_vcpu;
+            self.touch(g, t, pc, true, stops, w)?;
             self.tasks[ti].reading = true;
             return Err(Block::DbRead {
                 vol: dev,
