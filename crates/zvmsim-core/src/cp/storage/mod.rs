@@ -235,6 +235,9 @@ pub struct Storage {
     /// Per paging volume, one past the highest slot ever handed out (QUERY ALLOC PAGE's
     /// HIGH PAGE).
     vol_high: Vec<u32>,
+    /// Per volume, the group where the search for free slots in used groups goes on (a block
+    /// write once whole groups run short, `slots.rs` `write_into_holes`).
+    hole_cursor: Vec<u32>,
     next_vol: usize,
     free_groups: u64,
     /// Slot groups kept back so that CP can finish the page-outs under way when it detects
@@ -361,6 +364,7 @@ impl Storage {
             vol_used: vec![0; volume_slots.len()],
             vol_group_base,
             vol_high: vec![0; volume_slots.len()],
+            hole_cursor: vec![0; volume_slots.len()],
             vol_free_groups,
             next_vol: 0,
             free_groups: groups_total as u64,

@@ -2,7 +2,9 @@
 //! at a time so that a block page-out is one contiguous write; volumes are taken in turn. A
 //! group returns to its volume's free list when its last live slot is released. A few groups
 //! are kept in reserve so that CP can finish the page-outs under way when it finds paging
-//! space full (z/VM then ends with abend PGT004).
+//! space full (z/VM then ends with abend PGT004). Once whole groups are down to the reserve,
+//! blocks go into the free slots of used groups (smaller writes, as z/VM's blocks get smaller
+//! when paging space fills); paging space is full when those are gone too.
 
 use super::{PageWrite, Storage, CHANGED, NONE};
 
@@ -92,31 +94,99 @@ impl Storage {
     }
 
     pub(super) fn write_block(&mut self, pages: &[u32]) {
+        // Whole groups down to the reserve: the block goes into free slots of used groups.
+        let pages = if self.free_groups <= self.reserve_groups {
+            self.write_into_holes(pages)
+        } else {
+            pages
+        };
+        if pages.is_empty() {
+            return;
+        }
         let Some((vol, group)) = self.alloc_group() else {
             // Past the reserve: cannot happen within the one event that follows detection.
             self.paging_full = true;
             return;
         };
-        if self.free_groups <= self.reserve_groups {
+        // Full when neither whole groups beyond the reserve nor holes for as many blocks
+        // are left.
+        if self.free_groups <= self.reserve_groups
+            && self.hole_slots() < self.reserve_groups * self.block as u64
+        {
             self.paging_full = true;
         }
         let base = group as usize * self.block as usize;
         for (k, &page) in pages.iter().enumerate() {
-            let s = (base + k) as u32;
-            self.slot_page[s as usize] = !page;
-            self.set_slot(page as usize, s);
-            self.pg[page as usize] &= !CHANGED;
-            self.on_slot += 1;
-            let g = self.space_of(page);
-            self.space_slots[g] += 1;
+            self.place_on_slot(page, (base + k) as u32, vol);
         }
-        self.vol_used[vol as usize] += pages.len() as u64;
-        self.moved_to_blocks += pages.len() as u64;
         self.writes.push(PageWrite {
             volume: vol,
             pages: pages.len() as u32,
             block: self.group_offset(group),
         });
+    }
+
+    /// `page` goes to free slot `s` of volume `vol`.
+    fn place_on_slot(&mut self, page: u32, s: u32, vol: u32) {
+        self.slot_page[s as usize] = !page;
+        self.set_slot(page as usize, s);
+        self.pg[page as usize] &= !CHANGED;
+        self.on_slot += 1;
+        let g = self.space_of(page);
+        self.space_slots[g] += 1;
+        self.vol_used[vol as usize] += 1;
+        self.moved_to_blocks += 1;
+    }
+
+    /// Free slots in groups that hold a page (a block write cannot have the group).
+    pub(super) fn hole_slots(&self) -> u64 {
+        let used_groups = self.slot_groups() as u64 - self.free_groups;
+        used_groups * self.block as u64 - self.on_slot
+    }
+
+    /// Write `pages` into the free slots of used groups, the volumes in turn, each volume
+    /// searched from where its last search stopped (z/VM writes where it finds free slots, so
+    /// its blocks get smaller as paging space fills). Each group filled is one write, and its
+    /// new pages join the group's block read. Returns the pages no hole was found for.
+    fn write_into_holes<'a>(&mut self, pages: &'a [u32]) -> &'a [u32] {
+        let b = self.block as usize;
+        let nv = self.vol_free_groups.len();
+        let mut rest = pages;
+        let mut dry = 0;
+        while !rest.is_empty() && dry < nv && self.hole_slots() > 0 {
+            let v = self.next_vol % nv;
+            self.next_vol = (v + 1) % nv;
+            // Only groups below the volume's high-water mark were ever used.
+            let span = self.vol_high[v].div_ceil(self.block);
+            let lo = self.vol_group_base[v];
+            let found = (0..span).find_map(|_| {
+                let g = lo + self.hole_cursor[v] % span;
+                self.hole_cursor[v] = (self.hole_cursor[v] + 1) % span;
+                let free = self.group_slots(g).iter().filter(|&&e| e == 0).count();
+                (free > 0 && free < b).then_some(g)
+            });
+            let Some(g) = found else {
+                dry += 1;
+                continue;
+            };
+            dry = 0;
+            let base = g as usize * b;
+            let holes: Vec<u32> = (base..base + b)
+                .filter(|&s| self.slot_page[s] == 0)
+                .map(|s| s as u32)
+                .take(rest.len())
+                .collect();
+            for (&page, &s) in rest.iter().zip(&holes) {
+                self.place_on_slot(page, s, v as u32);
+            }
+            self.writes.push(PageWrite {
+                volume: v as u32,
+                pages: holes.len() as u32,
+                block: self.group_offset(g) + (holes[0] as usize - base) as u64,
+            });
+            rest = &rest[holes.len()..];
+        }
+        rest
     }
 
     /// Warm start: resident pages of space `s` that came back from DASD and kept their slots,
@@ -304,5 +374,42 @@ mod tests {
         st.write_block(&[0]);
         assert!(st.paging_full);
         assert!(st.writes.is_empty());
+    }
+
+    #[test]
+    fn past_the_reserve_a_block_fills_the_holes_of_used_groups() {
+        // One volume of 2,048 slots: 256 groups of 8, 64 of them reserve. One-page blocks
+        // take 192 groups and leave 7 holes in each.
+        let mut st = test_util::storage(ZvmLevel::V5R3, 512, 0, &[2048], &[4096]);
+        for page in 0..192 {
+            st.write_block(&[page]);
+        }
+        st.writes.clear();
+        assert_eq!(st.free_groups, st.reserve_groups);
+        assert_eq!(st.hole_slots(), 192 * 7);
+        // An eight-page block: seven pages into the first group with holes, one into the
+        // next; no whole group is taken, and each group is one write.
+        let block: Vec<u32> = (192..200).collect();
+        st.write_block(&block);
+        assert_eq!(st.free_groups, st.reserve_groups);
+        assert!(!st.paging_full);
+        let written: Vec<u32> = st.writes.iter().map(|w| w.pages).collect();
+        assert_eq!(written, [7, 1]);
+        assert_eq!(st.slot(192) / st.block, st.slot(0) / st.block);
+        assert_eq!(st.group_live(st.slot(0) / st.block), 8);
+        assert_eq!(st.hole_slots(), 192 * 7 - 8);
+        assert_eq!(st.volume_usage()[0].used, 200);
+        // Holes taken to the last: only then do the reserve's groups go, and that is PGT004.
+        let mut page = 200;
+        while st.hole_slots() > 0 {
+            st.write_block(&[page]);
+            page += 1;
+            assert!(!st.paging_full && st.free_groups == st.reserve_groups);
+        }
+        assert_eq!(page, 192 * 8);
+        st.write_block(&[page]);
+        assert!(st.paging_full);
+        assert_eq!(st.free_groups, st.reserve_groups - 1);
+        assert_eq!(st.volume_usage()[0].used, 192 * 8 + 1);
     }
 }
