@@ -10,9 +10,16 @@ use zvmsim_core::system::Simulation;
 /// SMALL with four guests and its paging space as one 3390-3 and one 3390-9 sharing `slots`
 /// by capacity (a quarter and three quarters).
 fn mixed(slots: u64) -> Simulation {
+    four_guests_paging(&format!(
+        "volumes = [{{ model = \"3390-3\" }}, {{ model = \"3390-9\" }}]\nslots = {slots}"
+    ))
+}
+
+/// SMALL with four guests and `paging` for its paging volumes' lines, run to its end.
+fn four_guests_paging(paging: &str) -> Simulation {
     let text = with("count = 3", "count = 4").replacen(
         "volumes = [{ model = \"3390-3\", count = 2 }]",
-        &format!("volumes = [{{ model = \"3390-3\" }}, {{ model = \"3390-9\" }}]\nslots = {slots}"),
+        paging,
         1,
     );
     let mut sim = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
@@ -94,15 +101,9 @@ fn the_smaller_volume_fills_first_and_the_larger_one_then_takes_the_paging() {
 
 /// SMALL with four guests and its paging volumes behind a storage-server cache of `cache`.
 fn cached(cache: &str) -> Simulation {
-    let text = with("count = 3", "count = 4").replacen(
-        "volumes = [{ model = \"3390-3\", count = 2 }]",
-        &format!("volumes = [{{ model = \"3390-3\", count = 2 }}]\ncache = \"{cache}\""),
-        1,
-    );
-    let mut sim = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
-    sim.run();
-    assert_eq!(sim.summary()["ended"], "completed");
-    sim
+    four_guests_paging(&format!(
+        "volumes = [{{ model = \"3390-3\", count = 2 }}]\ncache = \"{cache}\""
+    ))
 }
 
 #[test]
