@@ -134,10 +134,10 @@ impl Machine {
     /// a block page-in on its paging volume.
     pub(crate) fn start_pagein(&mut self, group: u32, g: u32, waiter: Waiter) {
         if let Some(id) = self.pageins.join(group, g, waiter) {
-            let vol = self.paging_dev[self.storage.volume_of_group(group) as usize];
+            let (v, at) = self.storage.group_place(group);
             let pages = self.storage.group_live(group).max(1);
-            let at = self.storage.group_offset(group);
-            self.submit_io_at(vol, Origin::PageIn { pagein: id }, pages, false, at);
+            let dev = self.paging_dev[v as usize];
+            self.submit_io_at(dev, Origin::PageIn { pagein: id }, pages, false, at);
         }
     }
 

@@ -37,11 +37,8 @@ pub(super) struct IntervalState {
 
 /// The mean of figures a run either has in every row or in none.
 fn mean_of(v: impl Iterator<Item = Option<f64>>) -> Option<f64> {
-    let (n, sum) = v.fold((0u32, None), |(n, s), x| match x {
-        Some(x) => (n + 1, Some(s.unwrap_or(0.0) + x)),
-        None => (n, s),
-    });
-    sum.map(|s| s / n.max(1) as f64)
+    let v: Vec<f64> = v.flatten().collect();
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
 }
 
 impl Simulation {

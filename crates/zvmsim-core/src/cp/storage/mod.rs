@@ -544,10 +544,15 @@ impl Storage {
     pub fn volume_of_group(&self, group: u32) -> u32 {
         (self.vol_group_base.partition_point(|&b| b <= group) - 1) as u32
     }
-    /// A slot group's first slot, counted from its volume's first slot.
-    pub fn group_offset(&self, group: u32) -> u64 {
-        let base = self.vol_group_base[self.volume_of_group(group) as usize];
-        (group - base) as u64 * self.block as u64
+    /// The paging volume holding a slot group, and the group's first slot counted from the
+    /// volume's first slot.
+    pub fn group_place(&self, group: u32) -> (u32, u64) {
+        let v = self.volume_of_group(group);
+        (v, self.offset_on(v, group))
+    }
+    /// Slot group `group`'s first slot on its volume `vol`.
+    pub(super) fn offset_on(&self, vol: u32, group: u32) -> u64 {
+        (group - self.vol_group_base[vol as usize]) as u64 * self.block as u64
     }
     // ------------------------------------------------------------------ references
 

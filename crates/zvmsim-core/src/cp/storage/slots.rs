@@ -122,7 +122,7 @@ impl Storage {
         self.writes.push(PageWrite {
             volume: vol,
             pages: pages.len() as u32,
-            block: self.group_offset(group),
+            block: self.offset_on(vol, group),
         });
     }
 
@@ -182,7 +182,7 @@ impl Storage {
             self.writes.push(PageWrite {
                 volume: v as u32,
                 pages: holes.len() as u32,
-                block: self.group_offset(g) + (holes[0] as usize - base) as u64,
+                block: self.offset_on(v as u32, g) + (holes[0] as usize - base) as u64,
             });
             rest = &rest[holes.len()..];
         }
