@@ -87,6 +87,13 @@ def test_orderings_missed_and_unknown() -> None:
     assert held["CMMA improves 5.3 at ten guests"] is False
     assert held["VMRM-CMM improves 5.3 at ten guests"] is None
     assert held["z/VM 5.3 above z/VM 5.2 at ten guests"] is True
+    assert held["VMRM-CMM above CMMA at ten guests (the study recommends VMRM-CMM)"] is None
+    # The recommendation fails when CMMA, alone or with VMRM-CMM, moves more than VMRM-CMM alone.
+    s = _all_held()
+    s[cmm.CMMA], s[cmm.BOTH] = _summary(720.0), _summary(690.0)
+    held = {r["ordering"]: r["held"] for r in v.ordering_rows(cmm.STUDY, s)}
+    assert held["VMRM-CMM above CMMA at ten guests (the study recommends VMRM-CMM)"] is False
+    assert held["VMRM-CMM above VMRM-CMM with CMMA at ten guests (the study recommends VMRM-CMM)"] is True
     # 5.3 faster than 5.2 is checked on the relative figure, so it fails when 5.2 is faster.
     s[cmm.ZVM52] = _summary(900.0)
     held = {r["ordering"]: r["held"] for r in v.ordering_rows(cmm.STUDY, s)}

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from zvmsim.studies import large_memory as lm
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -23,12 +25,18 @@ def test_validate_large_memory_quick() -> None:
     )
     assert res.returncode in (0, 1), res.stderr
     assert "Traceback" not in res.stderr
-    rows = json.loads(res.stdout)
-    assert len(rows) == 48
+    out = json.loads(res.stdout)
+    rows = [r for r in out if r["kind"] == "figure"]
+    assert len(rows) == len(lm.STUDY.cases) * len(lm.STUDY.metrics)
     for r in rows:
         assert {"study", "level", "guests", "metric", "paper", "simulated", "unit"} <= r.keys()
         assert r["study"] == "large-memory"
-        assert r["simulated"] is not None
+        # Every figure is simulated, but the DASD pages added by the first guest (no 4-guest run).
+        assert (r["simulated"] is None) == (r["metric"] == lm.DASD_STEP and r["guests"] == 5), r
+    # The study's stated orderings of its charted figures, each decided (no missing figure).
+    stated = [r for r in out if r["kind"] == "ordering"]
+    assert [r["ordering"] for r in stated] == [o.name for o in lm.ORDERINGS]
+    assert all(r["held"] in (True, False) and r["source"] for r in stated)
     sim = {(r["level"], r["guests"], r["metric"]): r["simulated"] for r in rows}
     for level in ("5.2", "5.3"):
         # Real overcommitment grows with every guest added; nothing is on DASD at five guests.

@@ -117,24 +117,11 @@ def _name(key: CaseKey) -> str:
 
 @dataclass(frozen=True)
 class Stated(Ordering):
-    """metric(greater) > lesser_metric(lesser) by more than `margin` (a fraction of the lesser):
-    the text's orderings of figures it gives as charts, with a margin so that equal figures
-    (noise of a few tenths of a percent) do not count as an ordering shown."""
+    """The text's orderings of figures it gives as charts, named by setup, jobs and aliases."""
 
-    margin: float = 0.0
-
-    def held(self, derived: Mapping[CaseKey, Mapping[str, Optional[float]]]) -> Optional[bool]:
-        a, b = self._values(derived)
-        if a is None or b is None:
-            return None
-        return a > b * (1.0 + self.margin)
-
-    def row(self, study: str, derived: Mapping[CaseKey, Mapping[str, Optional[float]]]) -> Dict[str, Any]:
-        r = super().row(study, derived)
-        lesser = _name(self.lesser) + (f" {self.lesser_metric}" if self.lesser_metric else "")
-        more = f" by > {self.margin * 100:g} %" if self.margin else ""
-        r["case"] = f"{_name(self.greater)} > {lesser}{more}"
-        return r
+    @staticmethod
+    def case_name(key: CaseKey) -> str:
+        return _name(key)
 
 
 S4A = ("When increasing the load level, the throughput only scales with 20 alias devices for all "

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional
 
-from . import Case, CaseKey, Metric, Study, Tolerance, figure, register, series
+from . import Case, CaseKey, Metric, Tolerance, figure, register, series
+from .cmm import OrderedStudy, Ordering
 
 GUESTS = (5, 6, 7, 8, 9, 10)
 LEVELS = {"5.2": "zvm52", "5.3": "zvm53"}
@@ -58,22 +59,94 @@ def _paper() -> Dict[CaseKey, Dict[str, Optional[float]]]:
     return out
 
 
+# The figures the study shows as charts only (Figures 5, 7, 9, 11, 13, 14, 16): no values to
+# compare, but its text orders them (``ORDERINGS``).
+CHARTED = ("cpu_lpar_pct", "cpu_guests_pct", "ms_to_xs_per_s", "xs_to_dasd_per_s", "dasd_to_ms_per_s")
+OVERHEAD = "cpu_overhead_pct"  # LPAR load minus the guests' load, as the study computes it
+DASD_STEP = "pages_dasd_step"  # pages on DASD added by this guest (Figure 15's slope)
+
+
 def _derive(summaries: Mapping[CaseKey, Mapping[str, Any]]) -> Dict[CaseKey, Dict[str, Optional[float]]]:
     out: Dict[CaseKey, Dict[str, Optional[float]]] = {}
     for (level, guests), s in summaries.items():
         base = figure(summaries.get((level, BASELINE_GUESTS)), "throughput_tx_per_s")
         thr = figure(s, "throughput_tx_per_s")
+        dasd, before = figure(s, "pages_dasd"), figure(summaries.get((level, guests - 1)), "pages_dasd")
+        lpar, guest_cpu = figure(s, "cpu_lpar_pct"), figure(s, "cpu_guests_pct")
         out[(level, guests)] = {
             "throughput_pct_of_baseline": thr / base * 100.0 if thr is not None and base else None,
             "pages_xstor": figure(s, "pages_xstor"),
-            "pages_dasd": figure(s, "pages_dasd"),
+            "pages_dasd": dasd,
             "real_overcommit_pct": figure(s, "real_overcommit_pct"),
+            **{k: figure(s, k) for k in CHARTED},
+            OVERHEAD: lpar - guest_cpu if lpar is not None and guest_cpu is not None else None,
+            DASD_STEP: dasd - before if dasd is not None and before is not None else None,
         }
     return out
 
 
+def _o(name: str, metric: str, greater: CaseKey, lesser: CaseKey, source: str, margin: float,
+       lesser_metric: Optional[str] = None) -> Ordering:
+    return Ordering(name, metric, greater, lesser, source, lesser_metric, margin)
+
+
+F5 = ("As more guests were added, the total CPU utilization used by the guests decreased "
+      "significantly and z/VM overhead increased.")
+F7 = ("The maximum page movement rate was observed at nine guests and at ten guests the movement rate "
+      "had decreased. This decrease corresponds with the decrease in CPU utilization that was observed "
+      "at ten guests. The highest traffic is seen in the direction from main storage to expanded "
+      "storage, closely followed by the direction from expanded storage to DASD.")
+T5 = ("Looking at the movement rates, it shows that, at most, the pages were moved to DASD via XSTOR, "
+      "and that the movement rate back to main storage is very low, indicating that z/VM had moved the "
+      "right pages.")
+F9 = ("Adding additional guests results in more z/VM overhead. [...] as more guests are added, there is "
+      "a near linear decrease in CPU utilization for the guests. The z/VM overhead starts to increase "
+      "significantly at nine guests.")
+F11 = "The movement rates continue to increase all the way up to ten guests."
+F13 = "z/VM 5.3 experiences a higher CPU utilization rate as guests are scaled from five to ten"
+F14 = ("In terms of CPU utilization spent for the CP, the overhead for z/VM 5.3 is much lower than "
+       "z/VM 5.2 for six through nine guests.")
+F15 = ("z/VM 5.2 shows a knee at eight guests, while the DASD paging space utilization for z/VM 5.3 "
+       "continues to increase almost linearly with the number of guests.")
+F16 = ("as memory overcommitment increases, z/VM 5.3 handles more page movements from XSTOR to DASD and "
+       "main storage to XSTOR than z/VM 5.2.")
+MS_XS, XS_DASD, DASD_MS = "ms_to_xs_per_s", "xs_to_dasd_per_s", "dasd_to_ms_per_s"
+# Margins, as the other studies' orderings: 2 % for rates and loads (the runs' interval noise), a
+# quarter for a knee (Table 5's step falls from 5.1 M to 2.0 M pages), one for "very low" (page-ins
+# below half the page-outs to DASD) and "much lower" (less than half).
+ORDERINGS = (
+    _o("5.2: the guests' CPU falls from five to ten guests", "cpu_guests_pct", ("5.2", 5), ("5.2", 10), F5, 0.02),
+    _o("5.2: z/VM overhead rises from five to ten guests", OVERHEAD, ("5.2", 10), ("5.2", 5), F5, 0.02),
+    _o("5.2: page movement peaks at nine guests (main storage to XSTOR, above eight)", MS_XS,
+       ("5.2", 9), ("5.2", 8), F7, 0.02),
+    _o("5.2: page movement peaks at nine guests (main storage to XSTOR, above ten)", MS_XS,
+       ("5.2", 9), ("5.2", 10), F7, 0.02),
+    _o("5.2: page movement peaks at nine guests (XSTOR to DASD, above ten)", XS_DASD,
+       ("5.2", 9), ("5.2", 10), F7, 0.02),
+    _o("5.2: LPAR CPU lower at ten guests than at nine", "cpu_lpar_pct", ("5.2", 9), ("5.2", 10), F7, 0.02),
+    _o("5.2: main storage to XSTOR above XSTOR to DASD at ten guests", MS_XS, ("5.2", 10), ("5.2", 10), F7,
+       0.0, XS_DASD),
+    _o("5.2: page-ins from DASD very low (below half of XSTOR to DASD) at ten guests", XS_DASD,
+       ("5.2", 10), ("5.2", 10), T5, 1.0, DASD_MS),
+    _o("5.3: the guests' CPU falls from five to ten guests", "cpu_guests_pct", ("5.3", 5), ("5.3", 10), F9, 0.02),
+    _o("5.3: z/VM overhead rises from eight to nine guests", OVERHEAD, ("5.3", 9), ("5.3", 8), F9, 0.02),
+    _o("5.3: page movement still rising at ten guests (main storage to XSTOR)", MS_XS,
+       ("5.3", 10), ("5.3", 9), F11, 0.02),
+    _o("5.3: page movement still rising at ten guests (XSTOR to DASD)", XS_DASD,
+       ("5.3", 10), ("5.3", 9), F11, 0.02),
+    *(_o(f"5.3 LPAR CPU above 5.2's at {g} guests", "cpu_lpar_pct", ("5.3", g), ("5.2", g), F13, 0.02)
+      for g in (6, 10)),
+    *(_o(f"5.3 overhead much lower than 5.2's at {g} guests", OVERHEAD, ("5.2", g), ("5.3", g), F14, 1.0)
+      for g in (6, 9)),
+    _o("5.2: a knee at eight guests (DASD pages grow less from eight to nine than from seven to eight)",
+       DASD_STEP, ("5.2", 8), ("5.2", 9), F15, 0.25),
+    *(_o(f"5.3 moves more pages than 5.2 at ten guests ({name})", m, ("5.3", 10), ("5.2", 10), F16, 0.02)
+      for name, m in (("main storage to XSTOR", MS_XS), ("XSTOR to DASD", XS_DASD))),
+)
+
+
 STUDY = register(
-    Study(
+    OrderedStudy(
         name="large-memory",
         title="z/VM Large Memory - Linux on System z (Tables 5 and 6)",
         source="IBM, z/VM Large Memory - Linux on System z, Tables 5 and 6",
@@ -87,9 +160,17 @@ STUDY = register(
             Metric("pages_xstor", "pages", label="XSTOR pages"),
             Metric("pages_dasd", "pages", Tolerance(25), "DASD pages"),
             Metric("real_overcommit_pct", "%", Tolerance(15), "real overcommit %"),
+            Metric("cpu_lpar_pct", "%", label="CPU LPAR %"),
+            Metric("cpu_guests_pct", "%", label="CPU guests %"),
+            Metric(OVERHEAD, "%", label="CPU overhead %"),
+            Metric(MS_XS, "pages/s", label="main->XSTOR /s"),
+            Metric(XS_DASD, "pages/s", label="XSTOR->DASD /s"),
+            Metric(DASD_MS, "pages/s", label="DASD->main /s"),
+            Metric(DASD_STEP, "pages", label="DASD pages added"),
         ),
         derive=_derive,
         quick_overrides=QUICK_OVERRIDES,
         notes="planned overcommit 0..100 % for 5..10 guests",
+        orderings=ORDERINGS,
     )
 )

@@ -140,6 +140,14 @@ params! {
     /// CP CPU to reclaim the frame of a CMMA unused or volatile page (invalidate, no
     /// page-out). Inference: the steal without the PGOUT; z/VM does not publish it.
     cp_cmma_reclaim: Duration = ns(300);
+    /// CMMA: demand scan takes the frames of volatile (clean page-cache) pages first, as it
+    /// does those of unused (released) pages, before its clock. False: only unused pages are
+    /// taken first; a volatile page waits for the clock like any page and, when stolen, is
+    /// dropped without a page-out. Seed 002 gives the priority to released storage only (CP
+    /// "can select those pages for removal at a higher priority"), and for clean disk cache
+    /// pages only the bypassed page-out "when reclaiming the backing frames".
+    #[serde(skip_serializing_if = "is_true")]
+    cmma_volatile_first: bool = true;
     /// Guest CPU per ESSA state change, interpreted by the machine with SET MEMASSIST ON (a
     /// privileged instruction executed on every page allocation and free). Inference: the
     /// order of a storage-key instruction.

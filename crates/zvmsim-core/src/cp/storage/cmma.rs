@@ -93,7 +93,7 @@ impl Storage {
             self.gstate[i] = new;
         }
         if let Some(f) = self.held_frame(i) {
-            if new != STABLE && old == STABLE {
+            if self.taken_first(new) && !self.taken_first(old) {
                 // CP takes such frames first (seed 002: CP "can select those pages for removal
                 // at a higher priority").
                 self.cmma_first.push_back(f);
@@ -108,23 +108,35 @@ impl Storage {
         discarded
     }
 
-    /// Drop the candidates whose frame no longer holds an unused or volatile page.
+    /// Whether demand scan takes a page in guest state `state` before its clock: an unused
+    /// page always, a volatile one with `cmma_volatile_first`.
+    #[inline]
+    fn taken_first(&self, state: u8) -> bool {
+        state == UNUSED || (state == VOLATILE && self.p.cmma_volatile_first)
+    }
+
+    /// Drop the candidates whose frame no longer holds a page demand scan takes first.
     fn prune_cmma_first(&mut self) {
+        let volatile_too = self.p.cmma_volatile_first;
         let (fr, gs) = (&self.fr_page, &self.gstate);
         self.cmma_first.retain(|&f| {
-            fr.get(f) < CP_OWNED && gs.get(fr.get(f) as usize).is_some_and(|&s| s != STABLE)
+            fr.get(f) < CP_OWNED
+                && gs
+                    .get(fr.get(f) as usize)
+                    .is_some_and(|&s| s == UNUSED || (s == VOLATILE && volatile_too))
         });
     }
 
-    /// Demand scan's first step with CMMA: take the frames of unused and volatile pages, oldest
-    /// state change first, until the available list reaches `high`. No page-out is needed.
+    /// Demand scan's first step with CMMA: take the frames of unused (and, with
+    /// `cmma_volatile_first`, volatile) pages, oldest state change first, until the available
+    /// list reaches `high`. No page-out is needed.
     pub(super) fn steal_cmma_first(&mut self, high: u64, cp: &mut CpWork) {
         while self.avail_free() < high {
             let Some(f) = self.cmma_first.pop_front() else {
                 break;
             };
             let page = self.fr_page.get(f);
-            if page >= CP_OWNED || self.guest_state(page as usize) == STABLE {
+            if page >= CP_OWNED || !self.taken_first(self.guest_state(page as usize)) {
                 continue;
             }
             self.moved.scanned += 1;
@@ -241,6 +253,7 @@ mod tests {
     use super::super::test_util::{self, frame_of, write_pages};
     use super::super::{Access, Touch};
     use super::*;
+    use crate::config::params::ModelParams;
     use crate::config::scenario::ZvmLevel;
 
     fn storage() -> Storage {
@@ -274,6 +287,36 @@ mod tests {
         let c = st.cmma_counts(SpaceId(0));
         assert_eq!((c.unused, c.volatile, c.reclaimed), (1, 1, 2));
         st.check_invariants().unwrap();
+    }
+
+    /// Demand scan's first step takes unused frames, and volatile ones only with
+    /// `cmma_volatile_first`; without it a volatile page stays for the clock.
+    #[test]
+    fn volatile_pages_taken_first_only_when_configured() {
+        for volatile_first in [true, false] {
+            let p = ModelParams {
+                cmma_volatile_first: volatile_first,
+                ..ModelParams::default()
+            };
+            let mut st = test_util::with_params(ZvmLevel::V5R3, &p, 512, 16, &[4096], &[1024]);
+            let sp = st.space(SpaceId(0));
+            write_pages(&mut st, 0..300);
+            st.set_guest_state(sp, 10, GuestState::Unused);
+            st.set_guest_state(sp, 11, GuestState::Volatile);
+            let mut cp = CpWork::default();
+            let high = st.avail_free() + 2;
+            st.steal_cmma_first(high, &mut cp);
+            assert!(
+                !st.is_resident(SpaceId(0), 10),
+                "the unused page is taken first"
+            );
+            assert_eq!(
+                st.is_resident(SpaceId(0), 11),
+                !volatile_first,
+                "volatile_first {volatile_first}"
+            );
+            st.check_invariants().unwrap();
+        }
     }
 
     /// A reused unused page gets a frame from HPMA; a discarded volatile page, set stable by
