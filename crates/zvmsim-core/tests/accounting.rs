@@ -120,14 +120,21 @@ fn cp_time_is_charged_to_the_guests_it_was_spent_for() {
 
 #[test]
 fn no_interval_uses_more_cpu_than_the_lpar_has() {
-    // z/VM 5.2 with six 16 GB guests saturates its IFLs with CP work (its available-list walk).
+    // z/VM 5.2 with six 16 GB guests saturates its IFLs with CP work when its available-list
+    // walks run side by side at their former cost (the default serializes them).
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../scenarios/large-memory/zvm52-6guests.toml");
     let text = std::fs::read_to_string(path).expect("scenario");
-    let ovr: Vec<String> = ["run.priming=20s", "run.measure=20s", "run.interval=5s"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let ovr: Vec<String> = [
+        "run.priming=20s",
+        "run.measure=20s",
+        "run.interval=5s",
+        "model.avail_walk_serialized=false",
+        "model.cp_avail_search=75ns",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     let mut sim = Simulation::from_toml(&text, "zvm52-6guests.toml", None, &ovr).expect("valid");
     sim.run();
     let ifls = sim.scenario.lpar.ifls as f64;
@@ -149,4 +156,42 @@ fn no_interval_uses_more_cpu_than_the_lpar_has() {
             r.cpu_lpar_pct
         );
     }
+}
+
+/// z/VM 5.2's walks of the available list for block page-ins hold the list's lock: one walks
+/// at a time, the others wait without CPU, so CP's time stays near one IFL's worth however
+/// costly a walk is; run side by side, the same walks take several IFLs.
+#[test]
+fn serialized_available_list_walks_use_one_ifl_at_most() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenarios/large-memory/zvm52-6guests.toml");
+    let text = std::fs::read_to_string(path).expect("scenario");
+    let cp_pct = |serialized: bool| {
+        let ovr: Vec<String> = [
+            "run.priming=20s",
+            "run.measure=20s",
+            "run.interval=5s",
+            "model.cp_avail_search=75ns",
+            if serialized {
+                "model.avail_walk_serialized=true"
+            } else {
+                "model.avail_walk_serialized=false"
+            },
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut sim =
+            Simulation::from_toml(&text, "zvm52-6guests.toml", None, &ovr).expect("valid");
+        sim.run();
+        let s = sim.summary();
+        s["cpu_cp_pct"].as_f64().expect("cpu_cp_pct")
+    };
+    let (one, side_by_side) = (cp_pct(true), cp_pct(false));
+    // One walker (100 % of an IFL) plus CP's other paging work, against several IFLs.
+    assert!(one < 150.0, "serialized walks: CP {one} %");
+    assert!(
+        side_by_side > 300.0,
+        "walks side by side: CP {side_by_side} %"
+    );
 }

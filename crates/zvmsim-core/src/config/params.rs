@@ -66,11 +66,21 @@ params! {
     cp_alloc_frame: Duration = ns(500);
     /// CP CPU per available-list entry examined while searching for a frame of the wanted kind
     /// (z/VM 5.2: frames for paging I/O, contiguous pairs below 2 GB; 5.3's "fast available
-    /// list searching" removed the walk). Calibrated.
-    cp_avail_search: Duration = ns(75);
+    /// list searching" removed the walk). Calibrated on the 5.2 throughput curve (Table 5, six
+    /// to ten guests), with `avail_walk_serialized`: 14 ns (75 ns when the walks ran side by
+    /// side, docs/calibration.md).
+    cp_avail_search: Duration = ns(14);
     /// Which single-frame requests walk the available list on z/VM 5.2 (see `AvailSearch`;
     /// the PGMBK pair search below 2 GB always walks). Inference.
     avail_search_frames: AvailSearch = AvailSearch::Paging;
+    /// z/VM 5.2: the walks of the available list for a block page-in's frames are made one at
+    /// a time, under the list's lock; a block read that completes while another's walk holds
+    /// the lock waits for it (CP defers the frame request: RSMBK's deferred frame request
+    /// queue), its faulting user in page wait, using no CPU. False: walks run side by side,
+    /// CPU only. Inference: the study's 5.2 could not use its CPUs ("we were not able to
+    /// achieve higher percentages of total CPU utilization"); no source gives the lock.
+    #[serde(skip_serializing_if = "is_true")]
+    avail_walk_serialized: bool = true;
 
     /// Available-list low threshold, as a fraction of pageable frames: demand scan starts
     /// below it. CP computes its thresholds dynamically; this is the order of magnitude its

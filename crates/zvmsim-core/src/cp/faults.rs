@@ -162,6 +162,10 @@ impl Machine {
         let (group, guest) = self.pageins.group_of(id);
         let mut cp = CpWork::default();
         self.storage.complete_pagein(group, &mut cp);
+        if self.p.avail_walk_serialized && cp.walk_ns > 0 {
+            // The block's walks hold the available list's lock (the caller waited for it).
+            self.avail_lock_until = self.now.max(self.avail_lock_until) + cp.walk_ns;
+        }
         self.disp.defer_cp(Some(guest), cp.ns);
         if cp.system_ns > 0 {
             self.disp.defer_cp(None, cp.system_ns);

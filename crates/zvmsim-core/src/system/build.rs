@@ -128,6 +128,7 @@ impl Simulation {
             mq_started: Vec::new(),
             mdc: crate::cp::mdc::Mdc::new(sc.lpar.central.pages()),
             mdc_hits: Default::default(),
+            avail_lock_until: 0,
         };
         let mut workloads = Vec::new();
         let stationary = sc.run.warm_start == WarmStart::Stationary;

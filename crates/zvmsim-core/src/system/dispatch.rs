@@ -269,6 +269,13 @@ impl Simulation {
                 self.make_ready(task);
             }
             Origin::PageIn { pagein } => {
+                if self.m.p.avail_walk_serialized && self.m.avail_lock_until > now {
+                    // z/VM 5.2: another block's walk holds the available list; this block's
+                    // frame requests wait for it (deferred), its waiters still in page wait.
+                    let at = self.m.avail_lock_until;
+                    self.m.q.push(at, Event::FramesDeferred { pagein });
+                    return;
+                }
                 let waiters = self.m.pagein_done(pagein);
                 for &w in &waiters {
                     let task = match w {

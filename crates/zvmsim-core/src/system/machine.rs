@@ -187,6 +187,9 @@ pub(crate) struct Machine {
     /// completion is due after CP's copy.
     pub mdc: crate::cp::mdc::Mdc,
     pub mdc_hits: Slots<crate::io::Origin>,
+    /// z/VM 5.2 with `avail_walk_serialized`: until when a block page-in's walk of the
+    /// available list holds the list's lock.
+    pub avail_lock_until: u64,
 }
 
 /// A small slab: values parked under a slot number an event carries (events stay 8 bytes).

@@ -104,6 +104,11 @@ pub enum Event {
     },
     /// The minidisk cache's arbiter runs (system/mdc.rs).
     MdcArbiter,
+    /// z/VM 5.2: block page-in `pagein`, whose frames waited for the available list's lock,
+    /// asks for them again (`avail_walk_serialized`).
+    FramesDeferred {
+        pagein: u32,
+    },
 }
 
 /// The monitor's events.
@@ -225,6 +230,10 @@ impl Simulation {
             Event::SpoolTimer { op } => self.spool_timer(op),
             Event::Io(IoEvent::MdcHit(slot)) => self.mdc_hit_done(slot),
             Event::MdcArbiter => self.mdc_arbiter(),
+            Event::FramesDeferred { pagein } => {
+                let now = self.m.now;
+                self.origin_done(crate::io::Origin::PageIn { pagein }, now);
+            }
         }
     }
 

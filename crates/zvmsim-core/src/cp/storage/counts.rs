@@ -18,6 +18,9 @@ pub struct CpWork {
     pub ns: u64,
     /// CP's own system work, for no guest in particular (XSTOR-to-DASD migration).
     pub system_ns: u64,
+    /// Of `ns`, z/VM 5.2's walks of the available list for paging frames (made under the
+    /// list's lock with `avail_walk_serialized`).
+    pub walk_ns: u64,
 }
 
 /// A paging write CP started (block page-out); the device model times it.

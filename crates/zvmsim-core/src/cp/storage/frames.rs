@@ -82,6 +82,7 @@ impl Storage {
             _ => 0,
         };
         cp.ns += self.p.cp_alloc_frame.ns() + search;
+        cp.walk_ns += search;
         if self.avail_free() < self.low_mark as u64 {
             self.replenish(cp);
         }
