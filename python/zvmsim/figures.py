@@ -84,6 +84,8 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
                                                         "and nobody referenced, taken back first, per second "
                                                         "(z/VM 6.3+: reclaimed from the aging list, where they "
                                                         "came in invalid)."),
+    "frames_deferred_per_s": _f("system", "/s", "z/VM 5.2: block page-ins whose frames waited for the available "
+                                                "list's lock (deferred frame requests) per second."),
     "agelist_target_frames": _f("system", "frames", "z/VM 6.3+: the global aging list's size (SET AGELIST SIZE) "
                                                    "in frames."),
     "agelist_frames": _f("system", "frames", "z/VM 6.3+: frames on the global aging list (invalidated, still "

@@ -111,6 +111,7 @@ F15 = ("z/VM 5.2 shows a knee at eight guests, while the DASD paging space utili
 F16 = ("as memory overcommitment increases, z/VM 5.3 handles more page movements from XSTOR to DASD and "
        "main storage to XSTOR than z/VM 5.2.")
 MS_XS, XS_DASD, DASD_MS = "ms_to_xs_per_s", "xs_to_dasd_per_s", "dasd_to_ms_per_s"
+MOVES = (("main storage to XSTOR", MS_XS), ("XSTOR to DASD", XS_DASD))
 # Margins, as the other studies' orderings: 2 % for rates and loads (the runs' interval noise), a
 # quarter for a knee (Table 5's step falls from 5.1 M to 2.0 M pages), one for "very low" (page-ins
 # below half the page-outs to DASD) and "much lower" (less than half).
@@ -130,10 +131,8 @@ ORDERINGS = (
        ("5.2", 10), ("5.2", 10), T5, 1.0, DASD_MS),
     _o("5.3: the guests' CPU falls from five to ten guests", "cpu_guests_pct", ("5.3", 5), ("5.3", 10), F9, 0.02),
     _o("5.3: z/VM overhead rises from eight to nine guests", OVERHEAD, ("5.3", 9), ("5.3", 8), F9, 0.02),
-    _o("5.3: page movement still rising at ten guests (main storage to XSTOR)", MS_XS,
-       ("5.3", 10), ("5.3", 9), F11, 0.02),
-    _o("5.3: page movement still rising at ten guests (XSTOR to DASD)", XS_DASD,
-       ("5.3", 10), ("5.3", 9), F11, 0.02),
+    *(_o(f"5.3: page movement still rising at ten guests ({name})", m, ("5.3", 10), ("5.3", 9), F11, 0.02)
+      for name, m in MOVES),
     *(_o(f"5.3 LPAR CPU above 5.2's at {g} guests", "cpu_lpar_pct", ("5.3", g), ("5.2", g), F13, 0.02)
       for g in (6, 10)),
     *(_o(f"5.3 overhead much lower than 5.2's at {g} guests", OVERHEAD, ("5.2", g), ("5.3", g), F14, 1.0)
@@ -141,7 +140,7 @@ ORDERINGS = (
     _o("5.2: a knee at eight guests (DASD pages grow less from eight to nine than from seven to eight)",
        DASD_STEP, ("5.2", 8), ("5.2", 9), F15, 0.25),
     *(_o(f"5.3 moves more pages than 5.2 at ten guests ({name})", m, ("5.3", 10), ("5.2", 10), F16, 0.02)
-      for name, m in (("main storage to XSTOR", MS_XS), ("XSTOR to DASD", XS_DASD))),
+      for name, m in MOVES),
 )
 
 

@@ -168,6 +168,9 @@ rows! {
         companions_stolen_per_s: f64,
         /// Frames and XSTOR blocks reclaimed without a page-out (CMMA), per second.
         cmma_reclaimed_per_s: f64,
+        /// z/VM 5.2: block page-ins whose frames waited for the available list's lock, per
+        /// second (deferred frame requests).
+        frames_deferred_per_s: f64,
         frames_scanned_per_s: f64,
         demand_scans: u64,
         below_2g_scans_per_s: f64,

@@ -43,6 +43,7 @@ means! {
     steals_per_s,
     companions_stolen_per_s,
     cmma_reclaimed_per_s,
+    frames_deferred_per_s,
     frames_scanned_per_s,
     paging_io_per_s,
     paging_service_ms,

@@ -268,43 +268,50 @@ impl Simulation {
                 }
                 self.make_ready(task);
             }
-            Origin::PageIn { pagein } => {
-                if self.m.p.avail_walk_serialized && self.m.avail_lock_until > now {
-                    // z/VM 5.2: another block's walk holds the available list; this block's
-                    // frame requests wait for it (deferred), its waiters still in page wait.
-                    let at = self.m.avail_lock_until;
-                    self.m.q.push(at, Event::FramesDeferred { pagein });
-                    return;
-                }
-                let waiters = self.m.pagein_done(pagein);
-                for &w in &waiters {
-                    let task = match w {
-                        Waiter::SwapWrite { dev } => {
-                            self.m.submit_io(dev, Origin::SwapWrite, 1, true);
-                            continue;
-                        }
-                        Waiter::Nothing => continue,
-                        Waiter::Vcpu(v) => self.m.disp.vcpus[v as usize].task,
-                        Waiter::Task(t) => t,
-                    };
-                    if task != NONE {
-                        let tk = &self.m.tasks[task as usize];
-                        let waited = now - tk.blocked_at;
-                        self.m.guests[tk.guest as usize].stats.wait_fault_ns += waited;
-                    }
-                    match w {
-                        Waiter::Vcpu(v) => {
-                            self.m.disp.vcpus[v as usize].blocked = false;
-                            self.vcpu_runnable(v);
-                        }
-                        _ => self.make_ready(task),
-                    }
-                }
-                self.m.pageins.recycle(pagein, waiters);
-            }
+            Origin::PageIn { pagein } => self.pagein_frames(pagein, now, false),
             Origin::Dasd { guest, req } => self.dasd_done(guest, req),
             Origin::Spool { op, vol } => self.spool_io_done(op, vol),
             Origin::DbWrite | Origin::PageOut | Origin::SwapWrite => {}
         }
+    }
+
+    /// Block page-in `pagein`'s I/O is done (`deferred`: its frames already waited once for
+    /// the available list's lock): CP validates its pages and resumes the users waiting.
+    pub(super) fn pagein_frames(&mut self, pagein: u32, now: u64, deferred: bool) {
+        if self.m.p.avail_walk_serialized && self.m.avail_lock_until > now {
+            // z/VM 5.2: another block's walk holds the available list; this block's
+            // frame requests wait for it (deferred), its waiters still in page wait.
+            if !deferred {
+                self.m.storage.moved.frames_deferred += 1;
+            }
+            let at = self.m.avail_lock_until;
+            self.m.q.push(at, Event::FramesDeferred { pagein });
+            return;
+        }
+        let waiters = self.m.pagein_done(pagein);
+        for &w in &waiters {
+            let task = match w {
+                Waiter::SwapWrite { dev } => {
+                    self.m.submit_io(dev, Origin::SwapWrite, 1, true);
+                    continue;
+                }
+                Waiter::Nothing => continue,
+                Waiter::Vcpu(v) => self.m.disp.vcpus[v as usize].task,
+                Waiter::Task(t) => t,
+            };
+            if task != NONE {
+                let tk = &self.m.tasks[task as usize];
+                let waited = now - tk.blocked_at;
+                self.m.guests[tk.guest as usize].stats.wait_fault_ns += waited;
+            }
+            match w {
+                Waiter::Vcpu(v) => {
+                    self.m.disp.vcpus[v as usize].blocked = false;
+                    self.vcpu_runnable(v);
+                }
+                _ => self.make_ready(task),
+            }
+        }
+        self.m.pageins.recycle(pagein, waiters);
     }
 }

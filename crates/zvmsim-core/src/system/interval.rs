@@ -223,6 +223,7 @@ impl Simulation {
             steals_per_s: rate(mv.steals, mk.steals),
             companions_stolen_per_s: rate(mv.companions_stolen, mk.companions_stolen),
             cmma_reclaimed_per_s: rate(mv.cmma_reclaimed, mk.cmma_reclaimed),
+            frames_deferred_per_s: rate(mv.frames_deferred, mk.frames_deferred),
             frames_scanned_per_s: rate(mv.scanned, mk.scanned),
             demand_scans: mv.scans - mk.scans,
             below_2g_scans_per_s: rate(mv.below2g_scans, mk.below2g_scans),

@@ -232,7 +232,7 @@ impl Simulation {
             Event::MdcArbiter => self.mdc_arbiter(),
             Event::FramesDeferred { pagein } => {
                 let now = self.m.now;
-                self.origin_done(crate::io::Origin::PageIn { pagein }, now);
+                self.pagein_frames(pagein, now, true);
             }
         }
     }

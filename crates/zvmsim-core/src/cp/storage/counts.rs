@@ -65,4 +65,7 @@ pub struct Movement {
     pub companions_stolen: u64,
     /// Stale slots freed when demand scan saw their pages changed (`stale_slot_scan_release`).
     pub stale_slots_released: u64,
+    /// z/VM 5.2: block page-ins whose frame requests waited for the available list's lock
+    /// (`avail_walk_serialized`), each counted once.
+    pub frames_deferred: u64,
 }
