@@ -54,9 +54,9 @@ def test_cmm_registered_with_the_studys_cases() -> None:
     # The last case is the 5.3 ten-guest scenario with its measured window doubled.
     assert study.cases[-1].key == cmm.DOUBLED
     assert study.cases[-1].overrides == () and study.cases[-1].measure_factor == 2
-    # Measured values are withheld: nothing to compare against, nothing toleranced.
-    assert study.paper == {}
-    assert all(m.tolerance is None for m in study.metrics)
+    # Measured values are withheld; the one value the text states is compared.
+    assert study.paper == {cmm.ZVM53: {cmm.THROUGHPUT_VS_52: 190.0}}
+    assert [m.name for m in study.metrics if m.tolerance is not None] == [cmm.THROUGHPUT_VS_52]
 
 
 def test_derive_relative_throughputs() -> None:

@@ -3,8 +3,9 @@
 Ten guests at a planned memory overcommitment of 100 %, run on z/VM 5.2, on z/VM 5.3, and on
 z/VM 5.3 with CMMA, with VMRM-CMM, and with both; the 5.3 five-guest run (no overcommitment)
 is the baseline. The paper's measured values of this part are withheld (held-out cases), so
-the study has no paper values and no tolerances: it reports the simulated figures and checks
-only the orderings the paper states in its text (``ORDERINGS``, each with its sentence).
+the study reports the simulated figures and checks the orderings the paper states in its text
+(``ORDERINGS``, each with its sentence). Its one stated value, 5.3 at ten guests "about 90%
+higher" than 5.2, is compared (``PAPER``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-from . import Case, CaseKey, Metric, Study, figure, register
+from . import Case, CaseKey, Metric, Study, Tolerance, figure, register
 
 GUESTS = 10
 BASELINE = ("5.3", 5)
@@ -170,6 +171,12 @@ def case_name(key: CaseKey) -> str:
     return f"z/VM {key[0]}, {key[1]} guests"
 
 
+# The one value the text states for these runs (summary and Figure 12): "At ten guests, and a
+# planned memory overcommitment of 100%, throughput on z/VM 5.3 was about 90% higher than on
+# z/VM 5.2." "About": +/- 20 points, about a tenth (Tables 5 and 6 give 58/31 = 1.87 with
+# baselines equal within their rounding).
+PAPER = {ZVM53: {THROUGHPUT_VS_52: 190.0}}
+
 RECOMMENDATION = ("We recommend the usage of z/VM 5.3 and VMRM-CMM for this type of workload "
                   "(transactional database workload using asynchronous disk I/O).")
 
@@ -227,9 +234,9 @@ STUDY = register(
         title="z/VM 5.3 with VMRM-CMM and CMMA, ten guests (orderings only; measured values withheld)",
         source="IBM, z/VM Large Memory - Linux on System z, VMRM-CMM and CMMA section",
         cases=CASES,
-        paper={},
+        paper=PAPER,
         metrics=(
-            Metric(THROUGHPUT_VS_52, "%", label="throughput % of 5.2"),
+            Metric(THROUGHPUT_VS_52, "%", Tolerance(20), "throughput % of 5.2"),
             Metric(THROUGHPUT_VS_BASELINE, "%", label="throughput % of 5.3 5 guests"),
             Metric(OVERHEAD, "%", label="CPU overhead %"),
             *(Metric(k, unit, label=label) for k, unit, label in PLAIN + OPTIONAL),
