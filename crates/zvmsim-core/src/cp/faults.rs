@@ -155,6 +155,22 @@ impl Machine {
         self.storage.writes = writes;
     }
 
+    /// z/VM 5.2 with `avail_walk_serialized`: while another block's walk holds the available
+    /// list's lock, block page-in `pagein`'s frame requests wait for it (deferred; its users
+    /// stay in page wait) and ask again when it is released. Returns whether they wait.
+    /// `deferred`: they waited already, and were counted then.
+    pub(crate) fn defer_frames(&mut self, pagein: u32, now: u64, deferred: bool) -> bool {
+        if !self.p.avail_walk_serialized || self.avail_lock_until <= now {
+            return false;
+        }
+        if !deferred {
+            self.storage.moved.frames_deferred += 1;
+        }
+        self.q
+            .push(self.avail_lock_until, Event::FramesDeferred { pagein });
+        true
+    }
+
     /// A block page-in completed: CP validates the block's pages (its work runs on the next
     /// IFL dispatched, charged to the guest whose fault started it) and wakes the waiters.
     /// Returns the waiters for the caller to resume; give them back to `pageins.recycle`.

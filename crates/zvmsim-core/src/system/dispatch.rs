@@ -278,14 +278,7 @@ impl Simulation {
     /// Block page-in `pagein`'s I/O is done (`deferred`: its frames already waited once for
     /// the available list's lock): CP validates its pages and resumes the users waiting.
     pub(super) fn pagein_frames(&mut self, pagein: u32, now: u64, deferred: bool) {
-        if self.m.p.avail_walk_serialized && self.m.avail_lock_until > now {
-            // z/VM 5.2: another block's walk holds the available list; this block's
-            // frame requests wait for it (deferred), its waiters still in page wait.
-            if !deferred {
-                self.m.storage.moved.frames_deferred += 1;
-            }
-            let at = self.m.avail_lock_until;
-            self.m.q.push(at, Event::FramesDeferred { pagein });
+        if self.m.defer_frames(pagein, now, deferred) {
             return;
         }
         let waiters = self.m.pagein_done(pagein);
