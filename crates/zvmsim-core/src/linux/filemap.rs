@@ -112,7 +112,8 @@ impl Machine {
         self.segment_touch(g, t, space, page, w)?;
         self.touch(g, t, pc, true, true, w)?;
         w.guest_ns += self.p.dcssblk_request.ns() + self.p.linux_page_copy.ns();
-        self.pc_page_done(g, t, w);
+        // ext2 on dcssblk reads with mpage_readpage: no buffer heads.
+        self.pc_page_done(g, t, false, w);
         Ok(())
     }
 

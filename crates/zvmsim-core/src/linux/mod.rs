@@ -17,6 +17,8 @@ pub(crate) mod filemap;
 pub(crate) mod kernel;
 pub mod lvm;
 pub mod memory;
+#[cfg(test)]
+mod memory_tests;
 mod pcindex;
 mod pool;
 mod reclaim;
