@@ -75,7 +75,8 @@ pub struct LinuxMemory {
     /// Referenced bit of each pool page holding a file page.
     pub(super) pool_ref: fixedbitset::FixedBitSet,
     /// Page-cache pages with buffer heads attached (PagePrivate): never volatile under CMMA
-    /// (`config::linux::FileSystem`).
+    /// (`config::linux::FileSystem`). Empty until the first page gets them (a database that
+    /// never writes through ext3 costs nothing here).
     pub(super) pool_bh: fixedbitset::FixedBitSet,
     /// The file system attaches buffer heads to the pages it reads, and to those it writes.
     pub buffers_on_read: bool,
@@ -166,7 +167,7 @@ impl LinuxMemory {
             shm,
             pool: super::pool::PoolWords::free(n),
             pool_ref: fixedbitset::FixedBitSet::with_capacity(n),
-            pool_bh: fixedbitset::FixedBitSet::with_capacity(n),
+            pool_bh: fixedbitset::FixedBitSet::new(),
             buffers_on_read: false,
             buffers_on_write: true,
             pc: super::pcindex::PageCacheIndex::new(blocks, n as u32),
@@ -373,7 +374,9 @@ impl LinuxMemory {
         self.pool.set(i, block);
         self.pc.insert(block, i, &self.pool);
         self.pool_ref.remove(i as usize);
-        self.pool_bh.remove(i as usize);
+        if self.pool_bh.contains(i as usize) {
+            self.pool_bh.remove(i as usize);
+        }
         self.cached += 1;
         self.mapped_resident += u64::from(block < self.mapped_below);
         (i, scanned)
@@ -393,12 +396,20 @@ impl LinuxMemory {
     pub fn page_cache_clean(&mut self, global: u32, attach: bool) {
         if let Some(i) = self.pool_index(global) {
             if attach {
-                self.pool_bh.insert(i as usize);
+                self.attach_buffers(i);
             }
             if !self.pool_bh.contains(i as usize) {
                 self.set_state(i, GuestState::Volatile);
             }
         }
+    }
+
+    /// Pool page `i` gets buffer heads.
+    fn attach_buffers(&mut self, i: u32) {
+        if self.pool_bh.len() == 0 {
+            self.pool_bh.grow(self.pool.len());
+        }
+        self.pool_bh.insert(i as usize);
     }
 
     /// Page-cache pages with buffer heads attached.
@@ -436,7 +447,7 @@ impl LinuxMemory {
                 self.set_state(i, GuestState::Unused);
             } else if o & ANON == 0 && o != BALLOON {
                 if self.buffers_on_read {
-                    self.pool_bh.insert(i as usize);
+                    self.attach_buffers(i);
                 } else {
                     self.set_state(i, GuestState::Volatile);
                 }
