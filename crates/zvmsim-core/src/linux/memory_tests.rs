@@ -40,8 +40,7 @@ fn cmma_states_follow_allocation_and_reclaim() {
     m.essa.clear();
     // Allocating past the minimum reclaims page cache: each freed page is unused, and the
     // page handed out is stable.
-    let (i, _) = m.alloc_for(9_000);
-    let page = m.pool_global(i);
+    let (_, page) = cache_block(&mut m, 9_000);
     assert_eq!(m.essa.last(), Some(&(page, GuestState::Stable)));
     m.page_cache_clean(page, false);
     assert_eq!(m.essa.last(), Some(&(page, GuestState::Volatile)));
@@ -52,6 +51,12 @@ fn cmma_states_follow_allocation_and_reclaim() {
     m.check().unwrap();
 }
 
+/// A page-cache page for `block`: (pool page, global page).
+fn cache_block(m: &mut LinuxMemory, block: u32) -> (u32, u32) {
+    let (i, _) = m.alloc_for(block);
+    (i, m.pool_global(i))
+}
+
 /// A page-cache page with buffer heads stays stable (the page hinting patches' check_bits
 /// refuses PagePrivate); they go with the page, so the block's next page can be volatile.
 #[test]
@@ -59,8 +64,7 @@ fn a_page_with_buffer_heads_is_never_made_volatile() {
     let mut m = LinuxMemory::new(0, 1000, 100, 300, 10_000, 40, 0);
     m.warm(0..300, |i| i);
     m.cmma = true;
-    let (i, _) = m.alloc_for(9_000);
-    let page = m.pool_global(i);
+    let (i, page) = cache_block(&mut m, 9_000);
     m.essa.clear();
     m.page_cache_clean(page, true);
     assert!(
@@ -76,8 +80,7 @@ fn a_page_with_buffer_heads_is_never_made_volatile() {
     // Reclaim drops the page (its buffers with it); the block read anew is volatile.
     m.truncate_cached(9_000);
     m.essa.clear();
-    let (j, _) = m.alloc_for(9_000);
-    let page = m.pool_global(j);
+    let (_, page) = cache_block(&mut m, 9_000);
     assert_eq!(m.buffered_pages(), 0);
     m.page_cache_clean(page, false);
     assert_eq!(m.essa.last(), Some(&(page, GuestState::Volatile)));
