@@ -92,8 +92,8 @@ def test_the_refusal_names_the_memory_and_the_fields() -> None:
     # docs/scale.md).
     assert msg.startswith("q.toml:29:11: field `guests[0].storage`"), msg
     # 5 bytes per paging slot (its page, group count, free group), not 6 (issue 14).
-    assert "this run would need about 1347M of memory, more than --max-memory (1G)" in msg
-    assert "it is driven by guests[0].storage 481M, paging.slots 239M, workloads.oltp.database.shared_memory 221M" in msg
+    assert "this run would need about 1351M of memory, more than --max-memory (1G)" in msg
+    assert "it is driven by guests[0].storage 486M, paging.slots 239M, workloads.oltp.database.shared_memory 221M" in msg
 
 
 def test_a_bad_max_memory_is_a_located_error(runner) -> None:  # type: ignore[no-untyped-def]

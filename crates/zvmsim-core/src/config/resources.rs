@@ -31,8 +31,9 @@ const CP_PER_SLOT: u64 = 5;
 /// workload/database.rs); per shared-memory page its buffer's block (u32), and its place and swap slot
 /// (linux/anon.rs: implied while every page sits in the pool page of its number, but counted,
 /// as reclaim may end that during the run); per swap slot its owner and free-list entry (the
-/// latter only for slots freed after use: counted, as a swap-bound run frees them all).
-const LINUX_PER_POOL_PAGE_EIGHTHS: u64 = 33;
+/// latter only for slots freed after use: counted, as a swap-bound run frees them all); per
+/// pool page a buffer-heads bit (held from the first page a file write gives them).
+const LINUX_PER_POOL_PAGE_EIGHTHS: u64 = 34;
 /// A guest without a workload never uses its pool pages: their words are zeroed memory never
 /// written (linux/pool.rs), and only the referenced bit is held.
 const IDLE_POOL_PAGE_EIGHTHS: u64 = 1;
