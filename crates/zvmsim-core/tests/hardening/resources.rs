@@ -47,9 +47,10 @@ fn a_run_over_its_limit_names_the_memory_and_the_fields() {
     let e = check(&sc, &src, Size(1 << 30), "--max-memory").unwrap_err();
     let msg = e.to_string();
     // The largest driver: 99 guests' storage (CP's tables and Linux's pools; the XSTOR block
-    // in the page word, a bit per pool page for the referenced flag, no free-list entries for
-    // pages never used; a bit per pool page for buffer heads). The databases' maps are tables sized by the buffers and by what the
-    // page cache can hold, not by the blocks, since issue 14: below paging slots and shared memory.
+    // in the page word, a bit per pool page for the referenced flag and one for buffer heads,
+    // no free-list entries for pages never used). The databases' maps are tables sized by the
+    // buffers and by what the page cache can hold, not by the blocks, since issue 14: below
+    // paging slots and shared memory.
     assert_eq!(e.field, "guests[0].storage", "{msg}");
     assert_eq!((e.file.as_str(), e.line), ("q.toml", 29), "{msg}");
     // Paging slots cost 5 bytes each since the slot table is zeroed memory written only for
