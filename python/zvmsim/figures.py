@@ -156,6 +156,10 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
     "db_reads_per_s": _f("guest", "I/O/s", "Database reads the guest issued to its user DASD per second."),
     "db_writes_per_s": _f("guest", "I/O/s", "Database writes the guest issued to its user DASD per second."),
     "db_buffer_hit_ratio": _f("summary", "ratio", "Share of database references found in the buffer pool."),
+    "db_reads": _f("summary", "I/Os", "Database reads a guest issued to its user DASD in the window."),
+    "db_writes": _f(
+        "summary", "I/Os", "Database writes a guest issued in the window: buffers the pool's clock evicted dirty."
+    ),
     # Linux memory
     "linux_free_pages": _f("guest", "pages", "Linux free memory (MemFree) at the interval's end."),
     "linux_cached_pages": _f("guest", "pages", "Linux page cache (Cached) at the interval's end."),

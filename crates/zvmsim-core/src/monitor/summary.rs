@@ -113,6 +113,11 @@ pub struct GuestSummary {
     pub pages_xstor: u64,
     pub pages_dasd: u64,
     pub db_buffer_hit_ratio: Option<f64>,
+    /// Database reads and writes the guest issued to its user DASD in the window (a database
+    /// writes a buffer when the pool's clock evicts it dirty: none while the clock is still in
+    /// its first revolution after the warm start).
+    pub db_reads: u64,
+    pub db_writes: u64,
     pub page_faults_dasd: u64,
     /// The DASD page faults that stopped the guest's virtual CPU (kernel mode or no pfault):
     /// with pfault only these cost the guest a processor while the page is read.

@@ -295,6 +295,8 @@ impl Simulation {
                     pages_xstor: loc.xstor,
                     pages_dasd: loc.dasd,
                     db_buffer_hit_ratio: wl.db_hit_ratio(),
+                    db_reads: t.db_reads,
+                    db_writes: t.db_writes,
                     page_faults_dasd: t.page_faults_dasd,
                     page_faults_vcpu_stopped: t.page_faults_stopped,
                     page_faults_xstor: t.page_faults_xstor,
