@@ -406,7 +406,7 @@ impl LinuxMemory {
 
     /// Pool page `i` gets buffer heads.
     fn attach_buffers(&mut self, i: u32) {
-        if self.pool_bh.len() == 0 {
+        if self.pool_bh.is_empty() {
             self.pool_bh.grow(self.pool.len());
         }
         self.pool_bh.insert(i as usize);
