@@ -194,6 +194,7 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
     "discard_faults": _f("summary", "faults", "CMMA: a guest's discard faults in the window."),
     "essa_per_s": _f("guest", "/s", "CMMA: ESSA page-state changes per second."),
     "guest_discard_faults": _f("summary", "faults", "CMMA: all guests' discard faults in the window."),
+    "guest_db_writes": _f("summary", "I/Os", "All guests' database writes in the window."),
     "guest_essa": _f("summary", "changes", "CMMA: all guests' ESSA page-state changes in the window."),
     "cmma_guests": _f("summary", "guests", "Guests running with CMMA."),
     "cmma": _f("summary", "", "Whether the guest runs with CMMA."),

@@ -55,6 +55,9 @@ OPTIONAL = (
     ("balloon_pages", "pages", "balloon pages"),
     ("guest_discard_faults", "faults", "CMMA discard faults"),
     ("cmma_discards", "pages", "CMMA discards"),
+    # Whether the databases wrote at all: a page they write keeps its buffer heads, which CMMA
+    # cannot make volatile (docs/vmrm-cmm.md, "Buffer heads").
+    ("guest_db_writes", "I/Os", "database writes"),
 )
 OPTIONAL_METRICS = frozenset(k for k, _, _ in OPTIONAL)
 

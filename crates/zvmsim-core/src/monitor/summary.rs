@@ -192,6 +192,8 @@ pub struct Summary {
     pub guest_swap_used_pages: u64,
     pub guest_pgscand: u64,
     pub guest_pgscan_kswapd: u64,
+    /// All guests' database writes in the window (`GuestSummary::db_writes`).
+    pub guest_db_writes: u64,
     /// CMMA: guests with CMMA in effect; discard faults and ESSA state changes over the window;
     /// pages in the unused and volatile states at the end.
     pub cmma_guests: usize,

@@ -365,6 +365,7 @@ impl Simulation {
             guest_swap_used_pages: guests.iter().map(|g| g.mem.swap_used()).sum(),
             guest_pgscand: sum(|t| t.pgscan_direct),
             guest_pgscan_kswapd: sum(|t| t.pgscan_kswapd),
+            guest_db_writes: sum(|t| t.db_writes),
             cmma_guests: guests.iter().filter(|g| g.mem.cmma).count(),
             guest_discard_faults: sum(|t| t.discard_faults),
             guest_essa: sum(|t| t.essa),
