@@ -201,8 +201,10 @@ mod tests {
     #[test]
     #[cfg(target_os = "linux")]
     fn growing_a_zeroed_array_writes_only_its_used_pages() {
-        // 64 MB of page words, one used: after growing, still (about) one page resident,
-        // not the 64 MB a full copy would write.
+        // 64 MB of page words, one used: after growing, a few pages resident, not the 64 MB a
+        // full copy would write. How many depends on the host's transparent huge pages (the
+        // kernel may back the used word and the new tail with 2 MB pages, and khugepaged may
+        // collapse more): up to 8 MB and a few pages were seen, so the bound is a quarter.
         let len = 8 << 20;
         let mut a = HugeArray::filled(len, 0u64);
         a[len / 2] = 1;
@@ -210,7 +212,7 @@ mod tests {
         assert!(a.map.is_some());
         assert_eq!(a[len / 2], 1);
         let kb = rss_kb(a.as_ptr() as *const u8);
-        assert!(kb <= 8 << 10, "{kb} kB resident after growing");
+        assert!(kb <= 16 << 10, "{kb} kB resident after growing");
     }
 
     #[test]
