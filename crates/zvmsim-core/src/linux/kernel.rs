@@ -123,7 +123,7 @@ impl Machine {
         self.touch(g, t, pc, true, true, w)?;
         self.submit_io(dev, Origin::DbWrite, 1, true);
         self.guests[g].stats.db_writes += 1;
-        let buffers = self.guests[g].mem.buffers_on_write;
+        let buffers = self.guests[g].mem.filesystem.buffers_on_write();
         self.pc_page_done(g, t, buffers, w);
         Ok(())
     }
@@ -184,7 +184,7 @@ impl Machine {
         self.touch_anon(g, t, into, true, true, w)?;
         w.guest_ns += copy;
         self.tasks[ti].reading = false;
-        let buffers = self.guests[g].mem.buffers_on_read;
+        let buffers = self.guests[g].mem.filesystem.buffers_on_read();
         self.pc_page_done(g, t, buffers, w);
         Ok(())
     }

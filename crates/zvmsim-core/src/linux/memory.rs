@@ -78,9 +78,8 @@ pub struct LinuxMemory {
     /// (`config::linux::FileSystem`). Empty until the first page gets them (a database that
     /// never writes through ext3 costs nothing here).
     pub(super) pool_bh: fixedbitset::FixedBitSet,
-    /// The file system attaches buffer heads to the pages it reads, and to those it writes.
-    pub buffers_on_read: bool,
-    pub buffers_on_write: bool,
+    /// The file system of the data files: which pages it gives buffer heads.
+    pub filesystem: crate::config::linux::FileSystem,
     /// The pool page caching each file block (`linux::pcindex`).
     pub(super) pc: super::pcindex::PageCacheIndex,
     /// Each anonymous page's pool page and flags (A_*), and its swap slot (NONE: none). A
@@ -168,8 +167,7 @@ impl LinuxMemory {
             pool: super::pool::PoolWords::free(n),
             pool_ref: fixedbitset::FixedBitSet::with_capacity(n),
             pool_bh: fixedbitset::FixedBitSet::new(),
-            buffers_on_read: false,
-            buffers_on_write: true,
+            filesystem: Default::default(),
             pc: super::pcindex::PageCacheIndex::new(blocks, n as u32),
             anon: super::anon::AnonPages::new(shm),
             slot_owner: vec![NONE; swap as usize],
@@ -446,7 +444,7 @@ impl LinuxMemory {
             if o == FREE {
                 self.set_state(i, GuestState::Unused);
             } else if o & ANON == 0 && o != BALLOON {
-                if self.buffers_on_read {
+                if self.filesystem.buffers_on_read() {
                     self.attach_buffers(i);
                 } else {
                     self.set_state(i, GuestState::Volatile);

@@ -177,9 +177,7 @@ impl Simulation {
             mem.used = spec.linux.used_pages(pages as u64) as u32;
             mem.swappiness = spec.linux.swappiness;
             mem.page_cluster = spec.linux.page_cluster;
-            let fs = spec.linux.filesystem.unwrap_or_default();
-            mem.buffers_on_read = fs.buffers_on_read();
-            mem.buffers_on_write = fs.buffers_on_write();
+            mem.filesystem = spec.linux.filesystem.unwrap_or_default();
             // The program text's file pages are mapped into the server (its executable and
             // shared libraries), unlike a database's or Apache's file data.
             if sc.model.mapped_text && apache.is_none() && dbspec.is_none() {
