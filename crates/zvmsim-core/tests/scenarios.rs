@@ -88,6 +88,12 @@ fn bad_input_is_located() {
             "workload = \"web\"",
             "no workload",
         ),
+        (
+            with("skew = 0.9", "skew = 0.9\ncheckpoint = \"10ms\""),
+            "workloads.db.database.checkpoint",
+            "checkpoint = \"10ms\"",
+            "wake-up interval",
+        ),
         (with("[run]", "[runn]"), "runn", "[runn]", "unknown field"),
         (
             with("measure = \"20s\"", "measure = \"20 fortnights\""),

@@ -489,6 +489,12 @@ pub struct DatabaseSpec {
     /// console script). Buffer-pool misses read from it then; before, from the volumes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub files_on: Option<String>,
+    /// The time in which the database's page cleaners write every changed buffer once (a
+    /// checkpoint spread over that time, as DB2's page cleaners, Oracle's DBWR and
+    /// PostgreSQL's checkpointer do). Absent: a changed buffer is written only when the buffer
+    /// pool replaces it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<Duration>,
 }
 
 fn default_skew() -> f64 {

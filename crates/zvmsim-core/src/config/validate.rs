@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use crate::config::scenario::{DasdUse, Scenario, ScenarioError, Source};
-use crate::config::units::PAGE_SIZE;
+use crate::config::units::{Duration, PAGE_SIZE};
 
 pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     let err = |field: &str, detail: String| Err(src.error(field, detail));
@@ -333,6 +333,18 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                     &f("database.stripe"),
                     format!("stripe {} must be a multiple of 4K", db.stripe),
                 );
+            }
+            if let Some(c) = db.checkpoint {
+                let wake = crate::workload::cleaner::WAKE_NS;
+                if c.ns() < wake {
+                    return err(
+                        &f("database.checkpoint"),
+                        format!(
+                            "checkpoint {c} is shorter than the page cleaners' wake-up interval {}",
+                            Duration(wake)
+                        ),
+                    );
+                }
             }
         } else if w.transactions.iter().any(|t| t.db_refs > 0) || w.db_refs.unwrap_or(0) > 0 {
             return err(&f("database"), "db_refs need a [database]".into());

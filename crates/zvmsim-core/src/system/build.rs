@@ -526,6 +526,13 @@ impl Simulation {
                 let u = self.workloads[gi].add_user(t, &mut self.m);
                 self.m.tasks[t as usize].kind = TaskKind::User(u);
             }
+            if let Workload::Transactional(o) = &mut self.workloads[gi] {
+                if o.has_cleaner() {
+                    let t = self.m.tasks.len() as u32;
+                    let u = o.add_cleaner(t, &mut self.m);
+                    self.m.tasks.push(Task::new(gi as u32, TaskKind::User(u)));
+                }
+            }
         }
         crate::workload::apache::connect(&mut self.workloads, &wl_of, &mut self.m);
     }

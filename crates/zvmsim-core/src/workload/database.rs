@@ -26,6 +26,8 @@ pub struct Database {
     table: HugeArray<u32>,
     idx_bits: u32,
     hand: u32,
+    /// The page cleaners' hand: the next buffer they look at (workload/cleaner.rs).
+    clean_hand: u32,
     zipf: Zipf,
     perm_mult: u64,
     /// Popularity rank -> buffer at the warm start: rank r starts in buffer r * pool_mult mod
@@ -91,6 +93,7 @@ impl Database {
             table: HugeArray::filled(slots as usize, EMPTY),
             idx_bits,
             hand: 0,
+            clean_hand: 0,
             zipf: popularity,
             perm_mult: mult,
             pool_mult: 1,
@@ -321,6 +324,21 @@ impl Database {
         if let Some(buf) = self.buffer_hint(block) {
             self.buf_block[buf as usize] |= DIRTY;
         }
+    }
+
+    /// The page cleaners look at the buffer under their hand and move it on: the buffer and
+    /// its block if the buffer was changed. Its dirty bit is cleared as the write starts, so a
+    /// change made while the write is under way makes it dirty again (as a database's
+    /// cleaner does, which copies the page before writing it).
+    pub fn clean_next(&mut self) -> Option<(u32, u32)> {
+        let i = self.clean_hand;
+        self.clean_hand = if i + 1 == self.buffers { 0 } else { i + 1 };
+        let e = self.buf_block[i as usize];
+        if e & DIRTY == 0 || e & BMASK == B_NONE {
+            return None;
+        }
+        self.buf_block[i as usize] = e & !DIRTY;
+        Some((i, e & BMASK))
     }
 
     /// Clock replacement: a victim buffer for `block`; the buffer is assigned to it at once.

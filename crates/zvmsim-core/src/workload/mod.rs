@@ -3,6 +3,7 @@
 
 pub mod apache;
 pub mod appserver;
+pub mod cleaner;
 pub mod database;
 pub mod dbench;
 pub(crate) mod draws;

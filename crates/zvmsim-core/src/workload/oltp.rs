@@ -10,6 +10,7 @@ use crate::cp::storage::NONE;
 use crate::engine::rng::Stream;
 use crate::system::machine::Machine;
 
+use super::cleaner::{Cleaner, CLEANER_USER};
 use super::database::Database;
 use super::draws::DrawFeed;
 use super::Outcome;
@@ -164,6 +165,8 @@ pub struct Oltp {
     /// The gets' draws, from a stream of their own (workload/draws.rs).
     draws: Option<DrawFeed>,
     users: Vec<User>,
+    /// The page cleaners, when the database has a checkpoint interval.
+    cleaner: Option<Cleaner>,
 }
 
 impl Oltp {
@@ -173,8 +176,14 @@ impl Oltp {
         rng: Stream,
         draws: Option<DrawFeed>,
     ) -> Self {
+        let checkpoint = spec.database.as_ref().and_then(|d| d.checkpoint);
+        let cleaner = match (&db, checkpoint) {
+            (Some(d), Some(c)) => Some(Cleaner::new(d.buffers, c.ns())),
+            _ => None,
+        };
         Oltp {
             mix: Mix::new(spec),
+            cleaner,
             db,
             think_ns: spec.think_time.ns(),
             rng,
@@ -200,8 +209,31 @@ impl Oltp {
         (self.users.len() - 1) as u32
     }
 
+    /// Whether the database has page cleaners (a task `add_cleaner` starts).
+    pub(crate) fn has_cleaner(&self) -> bool {
+        self.cleaner.is_some()
+    }
+
+    /// Task `task` is the page cleaners': it wakes first at their first wake-up. Returns the
+    /// user index the task carries.
+    pub(crate) fn add_cleaner(&mut self, task: u32, k: &mut Machine) -> u32 {
+        if let Some(c) = &self.cleaner {
+            k.q.push(
+                c.first_wake(),
+                crate::system::Event::Workload(super::WorkloadEvent::Submit { task }),
+            );
+        }
+        CLEANER_USER
+    }
+
     /// User `u` (task `t`) submits a transaction; the caller makes the task ready.
     pub(crate) fn submit(&mut self, t: u32, u: u32, k: &mut Machine) {
+        if u == CLEANER_USER {
+            if let Some(c) = self.cleaner.as_mut() {
+                c.wake();
+            }
+            return;
+        }
         let kind = self.mix.pick(&mut self.rng);
         let tk = &self.mix.kinds[kind as usize];
         let user = &mut self.users[u as usize];
@@ -214,6 +246,16 @@ impl Oltp {
 
     /// The transaction of task `t` ended at `at`: count it; the user thinks, then submits again.
     pub(crate) fn finish(&mut self, t: u32, at: u64, k: &mut Machine) {
+        if k.tasks[t as usize].kind_user() == CLEANER_USER {
+            if let Some(c) = self.cleaner.as_mut() {
+                let next = c.done(at);
+                k.q.push(
+                    next,
+                    crate::system::Event::Workload(super::WorkloadEvent::Submit { task: t }),
+                );
+            }
+            return;
+        }
         super::request_done(t, at, self.think_ns, &mut self.rng, k);
     }
 
@@ -226,6 +268,12 @@ impl Oltp {
         budget: u64,
         k: &mut Machine,
     ) -> (u64, Outcome) {
+        if u == CLEANER_USER {
+            let (Some(c), Some(db)) = (self.cleaner.as_mut(), self.db.as_mut()) else {
+                return (0, Outcome::Done);
+            };
+            return c.run(db, t, g, budget, k);
+        }
         let ui = u as usize;
         if self.users[ui].refs_left == 0 {
             let run = self.users[ui].cpu_left.min(budget);
