@@ -101,8 +101,10 @@ impl Machine {
         let ti = t as usize;
         if self.tasks[ti].pc_page == NONE {
             if let Some(i) = self.guests[g].mem.lookup(block) {
-                let pc = self.guests[g].mem.pool_global(i);
-                return self.touch(g, t, pc, false, true, w);
+                if !self.discard_fault(g, block, i, w) {
+                    let pc = self.guests[g].mem.pool_global(i);
+                    return self.touch(g, t, pc, false, true, w);
+                }
             }
             let page = self.pc_alloc(g, block, w);
             self.tasks[ti].pc_page = page;
@@ -167,13 +169,24 @@ impl Machine {
                     self.touch(g, t, pc, true, true, w)?;
                 }
             }
+            // The window's pages are clean page-cache pages now: volatile under CMMA unless
+            // the file system attached buffer heads (as after any read, `file_read`).
+            let buffers = self.guests[g].mem.filesystem.buffers_on_read();
+            for b in lo..lo + n {
+                if let Some(pc) = self.guests[g].mem.cached_page(b) {
+                    self.guests[g].mem.page_cache_clean(pc, buffers);
+                }
+            }
+            self.apply_essa(g, w);
             self.tasks[ti].reading = false;
             self.tasks[ti].pc_page = NONE;
         }
         if self.tasks[ti].pc_page == NONE {
             if let Some(i) = self.guests[g].mem.lookup(block) {
-                let pc = self.guests[g].mem.pool_global(i);
-                return self.touch(g, t, pc, false, true, w);
+                if !self.discard_fault(g, block, i, w) {
+                    let pc = self.guests[g].mem.pool_global(i);
+                    return self.touch(g, t, pc, false, true, w);
+                }
             }
             // pc_page marks the window under way (restart after a fault in reclaim).
             self.tasks[ti].pc_page = lo;
