@@ -138,6 +138,12 @@ def test_commands_api() -> None:
     by_name = {(r["system"], r["command"]): r for r in rows}
     assert by_name[("cp", "INDICATE LOAD")]["simulated"] is True
     assert by_name[("cp", "INDICATE LOAD")]["abbreviation"] == "IND L"
+    # Commands answered by the console's other parsers (I/O, VDISK, saved segments, VMRM) are
+    # listed as simulated too, with what of them is where that is not all.
+    for c in ("ATTACH", "DEFSEG", "SAVESEG", "QUERY NSS", "DEFINE VFB-512", "XAUTOLOG", "SMSG"):
+        assert by_name[("cp", c)]["simulated"] is True, c
+    assert by_name[("cp", "PURGE")]["note"] == "PURGE NSS only"
+    assert by_name[("cp", "DEFINE STORAGE")]["simulated"] is False
     assert by_name[("cp", "QUERY MEMASSIST")]["since"] == "5.3"
     assert by_name[("cp", "SET SRM")]["simulated"] is False
     # Issue 12 item 5: top's batch frame is simulated; the CP commands whose layouts were

@@ -18,7 +18,7 @@ from rich.text import Text
 from . import _core
 from ._progress import rich_progress, si
 from .cli_format import fmt as _fmt
-from .cli_format import KEY_FIGURES, key_rows, split_unit, whole
+from .cli_format import KEY_FIGURES, binary_size, key_rows, split_unit, whole
 from .results import from_simulation, guests_frame, scalar_items
 from .runner import StopFlag, drive, prepare, sigint_stops, steady_state_line
 from .studies import case_of
@@ -190,7 +190,7 @@ def check(
         table.add_column("share", justify="right")
         total = desc.get("memory_estimate_bytes") or 1
         for d in drivers:
-            table.add_row(d["field"], _binary_size(d["bytes"]), f"{100 * d['bytes'] / total:.1f} %")
+            table.add_row(d["field"], binary_size(d["bytes"]), f"{100 * d['bytes'] / total:.1f} %")
         out.print(table)
 
 
@@ -204,14 +204,6 @@ def _paging_fill_note(fill: Dict[str, Any]) -> str:
             f"when {fill['slots_in_use']:,} slots are in use ({share:.0f} % of {fill['total_slots']:,}; earlier "
             f"if blocks are partly freed), and from then on every new block goes to the "
             f"{names(fill['left'])} (FCX109 in the run's report shows it).")
-
-
-def _binary_size(n: int) -> str:
-    """Bytes in the units scenarios use (binary: 1G = 2^30 bytes), to one decimal."""
-    for unit, shift in (("T", 40), ("G", 30), ("M", 20), ("K", 10)):
-        if n >= 1 << shift:
-            return f"{n / (1 << shift):,.1f}{unit}"
-    return f"{n}"
 
 
 @app.command()
@@ -288,11 +280,15 @@ def commands(
     cp.add_column("since", no_wrap=True)
     if show_all:
         cp.add_column("simulated", no_wrap=True)
+    cp.add_column("note")
     for r in (r for r in shown if r["system"] == "cp"):
-        cells = [Text(r["command"]), marked(r["abbreviation"] or "", r["note"], "abbreviation"),
-                 marked(r["since"] or "—", r["note"], "release")]
+        note = r["note"] or ""
+        cells = [Text(r["command"]), marked(r["abbreviation"] or "", note, "abbreviation"),
+                 marked(r["since"] or "—", note, "release")]
         if show_all:
             cells.append(Text("yes", style="green") if r["simulated"] else Text("no", style="dim"))
+        # An inference note is the `*`; any other says what of the command is simulated.
+        cells.append(Text("" if "abbreviation" in note or "release" in note else note, style="dim"))
         cp.add_row(*cells)
     if inferred:
         cp.caption = "* inferred, not confirmed against IBM's reference"

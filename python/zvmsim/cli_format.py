@@ -65,3 +65,11 @@ def fmt(v: Any) -> str:
             return f"{v:.2f}"
         return f"{v:.4g}"
     return str(v)
+
+
+def binary_size(n: int) -> str:
+    """Bytes in the units scenarios use (binary: 1G = 2^30 bytes), to one decimal."""
+    for unit, shift in (("T", 40), ("G", 30), ("M", 20), ("K", 10)):
+        if n >= 1 << shift:
+            return f"{n / (1 << shift):,.1f}{unit}"
+    return f"{n}"

@@ -210,6 +210,40 @@ fn parse_level(level: &str) -> Result<&'static str, String> {
 
 /// The console commands of a simulated z/VM level: the CP commands (with QUERY, INDICATE,
 /// SET and DEFINE operands) and the Linux commands and files, each marked simulated or not.
+/// The CP commands the console's other parsers answer (catalog names), with what of each is
+/// simulated where that is not all of it (shown where the catalog has no note of its own):
+/// system/cpio.rs (cp/iocmds.rs), system/vdisk.rs
+/// (cp/vdisk.rs) and system/dcss.rs (cp/segments).
+pub const SIMULATED_ELSEWHERE: &[(&str, Option<&str>)] = &[
+    ("ATTACH", Some("real devices to a guest or SYSTEM")),
+    ("DEFINE HYPERPAVALIAS", None),
+    ("QUERY PAV", None),
+    ("QUERY VIRTUAL", Some("DASD, and a VDISK's device number")),
+    ("SET PAGING", None),
+    ("QUERY PAGING", None),
+    ("INDICATE I/O", None),
+    ("DEFINE VFB-512", None),
+    ("QUERY VDISK", None),
+    ("SET VDISK", None),
+    ("DEFSEG", None),
+    ("SAVESEG", None),
+    ("PURGE", Some("PURGE NSS only")),
+    ("QUERY NSS", None),
+    ("SET PRIVCLASS", None),
+];
+
+/// Whether the console answers catalog entry `name` from the simulated system, and what of it
+/// where that is not all of it.
+fn simulated(name: &str) -> (bool, Option<&'static str>) {
+    if super::commands::SIMULATED.contains(&name) {
+        return (true, None);
+    }
+    match SIMULATED_ELSEWHERE.iter().find(|(n, _)| *n == name) {
+        Some((_, part)) => (true, *part),
+        None => (false, None),
+    }
+}
+
 pub fn listing(level: &str) -> Result<Vec<CatalogRow>, String> {
     let level = parse_level(level).map_err(|_| {
         format!(
@@ -220,14 +254,18 @@ pub fn listing(level: &str) -> Result<Vec<CatalogRow>, String> {
     })?;
     let at = Some(level);
     let mut rows = Vec::new();
-    let row = |command: String, abbreviation: String, word: &Word, kind, simulated| CatalogRow {
-        system: "cp",
-        command,
-        abbreviation: Some(abbreviation),
-        simulated,
-        since: word.since,
-        kind,
-        note: word.note,
+    let row = |command: String, abbreviation: String, word: &Word, kind| {
+        let (simulated, part) = simulated(&command);
+        CatalogRow {
+            system: "cp",
+            command,
+            abbreviation: Some(abbreviation),
+            simulated,
+            since: word.since,
+            kind,
+            // The word's inference note first (the CLI marks it), else what is simulated.
+            note: word.note.or(part),
+        }
     };
     for verb in VERBS.iter().filter(|v| v.word.at(at)) {
         let v = &verb.word;
@@ -237,7 +275,6 @@ pub fn listing(level: &str) -> Result<Vec<CatalogRow>, String> {
                 v.abbreviation().to_string(),
                 v,
                 "command",
-                false,
             )),
             Operands::Strict { words, .. } | Operands::Open { words, .. } => {
                 if matches!(verb.operands, Operands::Open { .. }) {
@@ -246,7 +283,6 @@ pub fn listing(level: &str) -> Result<Vec<CatalogRow>, String> {
                         v.abbreviation().to_string(),
                         v,
                         "command",
-                        false,
                     ));
                 }
                 for op in words.iter().filter(|o| o.at(at)) {
@@ -256,21 +292,16 @@ pub fn listing(level: &str) -> Result<Vec<CatalogRow>, String> {
                         &[]
                     };
                     if subs.is_empty() {
-                        let name = format!("{} {}", v.name, op.name);
-                        let simulated = super::commands::SIMULATED.contains(&name.as_str());
                         rows.push(row(
-                            name,
+                            format!("{} {}", v.name, op.name),
                             format!("{} {}", v.abbreviation(), op.abbreviation()),
                             op,
                             "operand",
-                            simulated,
                         ));
                     }
                     for sub in subs.iter().filter(|s| s.at(at)) {
-                        let name = format!("{} {} {}", v.name, op.name, sub.name);
-                        let simulated = super::commands::SIMULATED.contains(&name.as_str());
                         let mut r = row(
-                            name,
+                            format!("{} {} {}", v.name, op.name, sub.name),
                             format!(
                                 "{} {} {}",
                                 v.abbreviation(),
@@ -279,9 +310,8 @@ pub fn listing(level: &str) -> Result<Vec<CatalogRow>, String> {
                             ),
                             sub,
                             "operand",
-                            simulated,
                         );
-                        r.note = sub.note.or(op.note);
+                        r.note = r.note.or(op.note);
                         rows.push(r);
                     }
                 }
@@ -352,31 +382,38 @@ mod tests {
         assert!(has(&l53, "QUERY MEMASSIST") && !has(&l52, "QUERY MEMASSIST"));
         assert!(has(&l53, "DEFINE HYPERPAVALIAS") && !has(&l52, "DEFINE HYPERPAVALIAS"));
         assert!(!has(&l53, "QUERY AGELIST"));
-        let simulated: Vec<&str> = l53
-            .iter()
-            .filter(|r| r.simulated && r.system == "cp")
-            .map(|r| r.command.as_str())
-            .collect();
-        // Every simulated command but the aging list's (z/VM 6.3 and later)...
-        let mut expected: Vec<&str> = super::super::commands::SIMULATED
-            .iter()
-            .copied()
-            .filter(|c| !c.ends_with("AGELIST"))
+        let simulated = |rows: &[CatalogRow]| {
+            let mut v: Vec<String> = rows
+                .iter()
+                .filter(|r| r.simulated && r.system == "cp")
+                .map(|r| r.command.clone())
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        let all = || {
+            let own = super::super::commands::SIMULATED.iter().copied();
+            own.chain(SIMULATED_ELSEWHERE.iter().map(|(n, _)| *n))
+        };
+        // At 7.1 every simulated command is listed as such but QUERY XSTORE (no expanded
+        // storage from 6.4)...
+        let mut expected: Vec<String> = all()
+            .filter(|c| *c != "QUERY XSTORE")
+            .map(str::to_string)
             .collect();
         expected.sort_unstable();
-        assert_eq!(simulated, expected);
-        // ... and at 7.1 every one but QUERY XSTORE (no expanded storage from 6.4).
-        let l71 = listing("7.1").unwrap();
-        let mut simulated: Vec<&str> = l71
-            .iter()
-            .filter(|r| r.simulated && r.system == "cp")
-            .map(|r| r.command.as_str())
+        assert_eq!(simulated(&listing("7.1").unwrap()), expected);
+        // ... and at 5.3 all but the later releases' (the aging list from 6.3, paging
+        // aliases from 6.4).
+        let later = ["QUERY AGELIST", "SET AGELIST", "QUERY PAGING", "SET PAGING"];
+        let mut expected: Vec<String> = all()
+            .filter(|c| !later.contains(c))
+            .map(str::to_string)
             .collect();
-        simulated.sort_unstable();
-        let mut expected = super::super::commands::SIMULATED.to_vec();
-        expected.retain(|c| *c != "QUERY XSTORE");
         expected.sort_unstable();
-        assert_eq!(simulated, expected);
+        assert_eq!(simulated(&l53), expected);
+        let purge = l53.iter().find(|r| r.command == "PURGE").unwrap();
+        assert_eq!(purge.note, Some("PURGE NSS only"));
         let load = l53.iter().find(|r| r.command == "INDICATE LOAD").unwrap();
         assert_eq!(load.abbreviation.as_deref(), Some("IND L"));
         assert!(l53

@@ -65,7 +65,8 @@ pub enum CpCommand {
     },
 }
 
-/// The commands above as `zvmsim commands` lists them (catalog names).
+/// The commands above as `zvmsim commands` lists them (catalog names); the console's other
+/// parsers have their own lists (`catalog::SIMULATED_ELSEWHERE`).
 pub const SIMULATED: &[&str] = &[
     "QUERY STORAGE",
     "QUERY XSTORE",
@@ -82,6 +83,8 @@ pub const SIMULATED: &[&str] = &[
     "QUERY AGELIST",
     "SET MDCACHE",
     "QUERY MDCACHE",
+    "XAUTOLOG",
+    "SMSG",
 ];
 
 /// Whom a per-user command addresses.
