@@ -144,6 +144,8 @@ def test_commands_api() -> None:
         assert by_name[("cp", c)]["simulated"] is True, c
     assert by_name[("cp", "PURGE")]["note"] == "PURGE NSS only"
     assert by_name[("cp", "DEFINE STORAGE")]["simulated"] is False
+    assert by_name[("linux", "mount [-t ext2] [-o xip|ro] /dev/dcssblkN DIR")]["simulated"] is True
+    assert by_name[("linux", "echo NAME[:NAME...] > /sys/devices/dcssblk/add")]["simulated"] is True
     assert by_name[("cp", "QUERY MEMASSIST")]["since"] == "5.3"
     assert by_name[("cp", "SET SRM")]["simulated"] is False
     # Issue 12 item 5: top's batch frame is simulated; the CP commands whose layouts were

@@ -249,6 +249,21 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
         "tunedasd -P [-I ITEM] DEV... | -R DEV...",
         Some("the device's profile; other functions are not simulated"),
     ),
+    // Saved segments as block devices (linux/dcssblk.rs) and the file systems on them.
+    ("modprobe dcssblk", None),
+    ("cat /proc/devices", Some("the dcssblk line")),
+    ("mknod /dev/dcssblkN b MAJOR N", None),
+    ("echo NAME[:NAME...] > /sys/devices/dcssblk/add", None),
+    ("echo DEV > /sys/devices/dcssblk/remove", None),
+    ("echo 0|1 > /sys/devices/dcssblk/DEV/shared|save", None),
+    ("cat /sys/devices/dcssblk/DEV/shared|save|seglist", None),
+    ("ls [-l] /sys/devices/dcssblk[/...]", None),
+    ("mke2fs [...] /dev/dcssblkN", None),
+    ("mount [-t ext2] [-o xip|ro] /dev/dcssblkN DIR", None),
+    ("umount DIR", None),
+    ("dd if=... of=TARGET [bs=N] [count=N]", Some("writes to a file on a mounted DCSS or to a dcssblk device")),
+    ("dmesg", Some("the dcssblk and saved-segment messages")),
+    ("time COMMAND", Some("a dcssblk command above, with its real and kernel time")),
 ];
 
 /// Parse one command line typed in a guest. A real command (see [`super::catalog`]) that
