@@ -236,7 +236,12 @@ pub const SIMULATED_ELSEWHERE: &[(&str, Option<&str>)] = &[
 /// where that is not all of it.
 fn simulated(name: &str) -> (bool, Option<&'static str>) {
     if super::commands::SIMULATED.contains(&name) {
-        return (true, None);
+        let part = match name {
+            "XAUTOLOG" => Some("VMRMSVM (the VM Resource Manager) only"),
+            "SMSG" => Some("to a Linux guest (the cmm module's commands)"),
+            _ => None,
+        };
+        return (true, part);
     }
     match SIMULATED_ELSEWHERE.iter().find(|(n, _)| *n == name) {
         Some((_, part)) => (true, *part),

@@ -207,8 +207,34 @@ fn simulated_names_match_the_parser() {
             "SET AGELIST" => " SIZE 2%",
             "INDICATE USER" => " LNX01",
             "SET MDCACHE" => " SYSTEM ON",
+            "ATTACH" => " 1234 TO LNX01",
+            "DEFINE HYPERPAVALIAS" => " 1234 FOR BASE 0100",
+            "QUERY VIRTUAL" => " DASD",
+            "SET PAGING" => " ALIAS ON",
+            "DEFINE VFB-512" => " AS 0200 BLK 2000",
+            "SET VDISK" => " SYSLIM 1000",
+            "DEFSEG" => " DCSS1 20000-2FFFF SR",
+            "SAVESEG" => " DCSS1",
+            "XAUTOLOG" => " VMRMSVM",
+            "PURGE" => " NSS NAME DCSS1",
+            "SET PRIVCLASS" => " LNX01 +E",
+            "SMSG" => " LNX01 CMM SHRINK 10",
             _ => "",
         };
+        // Saved segments' and VDISKs' commands have their own parsers (the console tries
+        // them first, as here).
+        let other = |c: &str| {
+            let line = format!("{c}{ops}");
+            if let Some(r) = crate::cp::segments::parse(&line, "7.1") {
+                return Some(format!("{:?}", r.unwrap()));
+            }
+            crate::cp::vdisk::parse(&line).map(|r| format!("{:?}", r.unwrap()))
+        };
+        if let Some(full) = other(&row.command) {
+            let short = other(row.abbreviation.as_deref().unwrap());
+            assert_eq!(Some(full), short, "{}", row.command);
+            continue;
+        }
         // The minidisk cache's commands are the DASD parser's (cp/iocmds.rs, cp/mdccmds.rs).
         let io = |c: &str| crate::cp::iocmds::parse(&format!("{c}{ops}"), "7.1");
         if let Some(r) = io(&row.command) {

@@ -93,7 +93,8 @@ pub fn parse(line: &str, level: &str) -> Option<Result<SegCommand, String>> {
             [_, x, ..] => Err(format!("HCPNSS003E Invalid option - {x}")),
         });
     }
-    if abbrev(verb, "PURGE", 5) && ops.first() == Some(&"NSS") {
+    // PURGE's minimum abbreviation is PUR (CP Commands reference; cp/catalog/verbs.rs).
+    if abbrev(verb, "PURGE", 3) && ops.first() == Some(&"NSS") {
         return Some(match &ops[1..] {
             [] => Err("HCP026E Operand missing or invalid".into()),
             ["NAME"] => Err("HCP026E Operand missing or invalid".into()),
