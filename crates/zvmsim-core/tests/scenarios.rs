@@ -148,6 +148,31 @@ fn paging_space_too_small_for_overcommitment() {
     assert!(e.detail.contains("too small"), "{e}");
 }
 
+/// Guests that fill central storage exactly, with no paging space, overcommit it: CP keeps
+/// frames for itself. Such a run used to end at 0 s with PGT004, its stolen pages without a
+/// place (found by fuzzing `lpar.central`); the check refuses it now.
+#[test]
+fn guests_filling_central_without_paging_space_are_refused() {
+    let text = with("count = 3", "count = 2")
+        .replacen(
+            "central = \"256M\"",
+            "central = \"256M\"\nexpanded = \"0M\"",
+            1,
+        )
+        .replacen("expanded = \"32M\"\n", "", 1)
+        .replacen("volumes = [{ model = \"3390-3\", count = 2 }]", "", 1);
+    let e = err(&text);
+    assert_eq!(e.field, "paging", "{e}");
+    assert!(e.detail.contains("CP keeps for itself"), "{e}");
+    // With the paging volumes back, the same guests run.
+    let ok = text.replacen(
+        "[paging]\n",
+        "[paging]\nvolumes = [{ model = \"3390-3\", count = 1 }]\n",
+        1,
+    );
+    scenario::parse(&ok, "t.toml", &[]).expect("valid with paging space");
+}
+
 #[test]
 fn overrides_apply_and_are_blamed() {
     let (s, _) = scenario::parse(

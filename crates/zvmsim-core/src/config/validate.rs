@@ -370,8 +370,13 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             );
         }
     }
-    // Paging space: what cannot stay in central or expanded storage must fit on DASD.
-    let frames = l.central.pages();
+    // Paging space: what cannot stay in central (less CP's own frames) or expanded storage
+    // must fit on DASD.
+    let central = l.central.pages();
+    let frames = central
+        - u64::from(crate::cp::nucleus::fixed_frames(
+            central.min(u32::MAX as u64) as u32,
+        ));
     let blocks = l.expanded.pages();
     let slots = s.paging_slots();
     if virtual_pages > frames + blocks && slots.saturating_add(frames + blocks) < virtual_pages {
@@ -386,8 +391,9 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
         return err(
             field,
             format!(
-                "paging space of {slots} slots is too small for the overcommitment: guests define {virtual_pages} pages, central and expanded storage hold {}",
-                frames + blocks
+                "paging space of {slots} slots is too small for the overcommitment: guests define {virtual_pages} pages, central and expanded storage hold {} (central less the {} frames CP keeps for itself)",
+                frames + blocks,
+                central - frames
             ),
         );
     }

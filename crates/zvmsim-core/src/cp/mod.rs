@@ -11,6 +11,7 @@ pub mod iocmds;
 pub mod mdc;
 pub mod mdccmds;
 pub mod mdcelig;
+pub mod nucleus;
 pub mod pagein;
 pub mod segments;
 pub mod spool;

@@ -21,12 +21,6 @@ use super::interval::IntervalState;
 use super::machine::{Guest, Machine, Task, TaskKind};
 use super::{streams, Event, MonitorEvent, Simulation};
 
-/// CP's nucleus and fixed control blocks: 128 MB, the order of magnitude of a z/VM 5.x nucleus
-/// with its fixed storage (inference from QUERY FRAMES outputs of that era), at most an eighth
-/// of a small LPAR.
-const CP_FIXED_FRAMES: u32 = 32_768;
-const CP_FIXED_MAX_SHARE: u32 = 8;
-
 impl Simulation {
     pub fn new(sc: Scenario) -> Self {
         let p = sc.model.clone();
@@ -80,7 +74,7 @@ impl Simulation {
             .collect();
         let io_cost = sc.io.as_ref().map(|i| i.cost.clone()).unwrap_or_default();
         let frames = sc.lpar.central.pages() as u32;
-        let cp_frames = CP_FIXED_FRAMES.min(frames / CP_FIXED_MAX_SHARE);
+        let cp_frames = crate::cp::nucleus::fixed_frames(frames);
         // One address space per guest, in guest order.
         let spaces: Vec<SpaceSpec> = instances
             .iter()

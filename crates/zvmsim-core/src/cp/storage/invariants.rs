@@ -82,16 +82,17 @@ impl Storage {
                 ));
             }
         }
-        // A used page always has a place (pages released by DIAGNOSE X'10' are unused again).
+        // A used page always has a place (pages released by DIAGNOSE X'10' are unused again),
+        // but for those a PGT004 abend without any paging space stopped between two places.
         let placed = (0..self.pg.len())
             .filter(|&i| {
                 self.held_frame(i).is_some() || self.xstor_block(i) != NONE || self.slot(i) != NONE
             })
             .count() as u64;
-        if placed != self.touched {
+        if placed + self.lost_at_abend != self.touched {
             return Err(format!(
-                "pages used {} != pages with a place {placed}",
-                self.touched
+                "pages used {} != pages with a place {placed} (+ {} at the abend)",
+                self.touched, self.lost_at_abend
             ));
         }
         if res != self.resident || xs != self.on_xstor || sl != self.on_slot {

@@ -69,9 +69,8 @@ pub const FRAMES_BELOW_2G: u32 = 524_288;
 pub const SEG_PAGES: u32 = 256;
 /// Page words (8 bytes) in a 2 MB huge page: the unit first uses clear ahead (spaces.rs).
 const CHUNK_WORDS: usize = 1 << 18;
-/// CP's nucleus and fixed blocks take at most this share (1/n) of central storage, so that a
-/// small test configuration keeps pageable frames. Inference (z/VM needs far less than half of
-/// any real LPAR; the bound only matters for toy sizes).
+/// CP's fixed frames take at most this share (1/n) of central storage, so that a toy LPAR keeps
+/// pageable frames (inference: z/VM needs far less than half of any real LPAR; cp/nucleus.rs).
 const CP_FRAMES_MAX_DIVISOR: u32 = 2;
 
 // Page word, 64 bits, so that a reference and a fault each read one word: the place in the
@@ -190,8 +189,7 @@ pub struct Storage {
     pg: crate::engine::huge::HugeArray<u64>,
     /// Chunks of page words asked to be cleared ahead of first use (spaces.rs).
     pg_ahead: fixedbitset::FixedBitSet,
-    /// Place numbers from here on in the page word are XSTOR blocks (`xstor_block`): the
-    /// number of frames.
+    /// Place numbers from here on in the page word are XSTOR blocks: the number of frames.
     xs_base: u32,
     /// First page of each address space, and the end of the last (ascending).
     space_base: Vec<u32>,
@@ -268,6 +266,8 @@ pub struct Storage {
     on_slot: u64,
     slots_total: u64,
     pub paging_full: bool,
+    /// Pages left between two places by a PGT004 abend without any paging space (slots.rs).
+    lost_at_abend: u64,
     touched: u64,
     /// Page references made through `touch` (for `zvmsim bench`).
     references: u64,
@@ -385,6 +385,7 @@ impl Storage {
             on_slot: 0,
             slots_total: groups_total as u64 * block as u64,
             paging_full: false,
+            lost_at_abend: 0,
             touched: 0,
             references: 0,
             space_resident: vec![0; n_spaces],

@@ -104,7 +104,10 @@ impl Storage {
             return;
         }
         let Some((vol, group)) = self.alloc_group() else {
-            // Past the reserve: cannot happen within the one event that follows detection.
+            // No group left: only without any paging space (no reserve to finish the writes
+            // under way); past the reserve otherwise cannot happen within the one event that
+            // follows detection.
+            self.lost_at_abend += pages.len() as u64;
             self.paging_full = true;
             return;
         };
