@@ -113,6 +113,7 @@ def test_commands_cli_lists_simulated(runner) -> None:
         assert text in res.stdout, text
     assert "SET SRM" not in res.stdout  # known but not simulated: only with --all
     assert "modprobe cmm" in res.stdout and "lsmod" not in res.stdout
+    assert "SWAPGEN" in res.stdout and "HMONITOR" in res.stdout
 
 
 def test_commands_cli_all(runner) -> None:

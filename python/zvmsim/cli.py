@@ -18,7 +18,7 @@ from rich.text import Text
 from . import _core
 from ._progress import rich_progress, si
 from .cli_format import fmt as _fmt
-from .cli_format import KEY_FIGURES, binary_size, key_rows, split_unit, whole
+from .cli_format import KEY_FIGURES, binary_size, key_rows, paging_fill_note, split_unit, whole
 from .results import from_simulation, guests_frame, scalar_items
 from .runner import StopFlag, drive, prepare, sigint_stops, steady_state_line
 from .studies import case_of
@@ -181,7 +181,7 @@ def check(
     out = _out()
     out.print(Text(f"ok: {scenario}{f' ({title})' if title else ''}: {pairs}", style="green"), soft_wrap=True)
     if fill:
-        out.print(Text(_paging_fill_note(fill), style="yellow"), soft_wrap=True)
+        out.print(Text(paging_fill_note(fill), style="yellow"), soft_wrap=True)
     if drivers:
         # The fields that drive the memory estimate, largest first: what to change to shrink it.
         table = Table(title="memory estimate by scenario field", title_justify="left")
@@ -192,18 +192,6 @@ def check(
         for d in drivers:
             table.add_row(d["field"], binary_size(d["bytes"]), f"{100 * d['bytes'] / total:.1f} %")
         out.print(table)
-
-
-def _paging_fill_note(fill: Dict[str, Any]) -> str:
-    """What CP's volumes-in-turn allocation does with a paging space of mixed volume sizes."""
-    def names(groups: List[Dict[str, Any]]) -> str:
-        return " and ".join(f"{g['count']} {g['model'] or 'volume'}" for g in groups)
-
-    share = 100 * fill["slots_in_use"] / max(1, fill["total_slots"])
-    return (f"paging: volumes of mixed sizes. CP takes them in turn, so the {names(fill['full'])} are full "
-            f"when {fill['slots_in_use']:,} slots are in use ({share:.0f} % of {fill['total_slots']:,}; earlier "
-            f"if blocks are partly freed), and from then on every new block goes to the "
-            f"{names(fill['left'])} (FCX109 in the run's report shows it).")
 
 
 @app.command()
@@ -287,8 +275,7 @@ def commands(
                  marked(r["since"] or "—", note, "release")]
         if show_all:
             cells.append(Text("yes", style="green") if r["simulated"] else Text("no", style="dim"))
-        # An inference note is the `*`; any other says what of the command is simulated.
-        cells.append(Text("" if "abbreviation" in note or "release" in note else note, style="dim"))
+        cells.append(Text("" if "abbreviation" in note or "release" in note else note, style="dim"))  # else `*`
         cp.add_row(*cells)
     if inferred:
         cp.caption = "* inferred, not confirmed against IBM's reference"
@@ -307,6 +294,12 @@ def commands(
         cells.append(Text(r["note"] or "", style="dim"))
         linux.add_row(*cells)
     out.print(linux)
+    cms = Table(title="CMS commands (a console entry's cms)", title_justify="left", box=box.SIMPLE_HEAD)
+    for name in ("command", "note"):
+        cms.add_column(name, no_wrap=name == "command")
+    for r in (r for r in shown if r["system"] == "cms"):
+        cms.add_row(Text(r["command"]), Text(r["note"] or "", style="dim"))
+    out.print(cms)
     hint = "" if show_all else " (--all lists them)"
     out.print(Text(f"Other real CP and Linux commands answer \"not simulated by zvmsim: <command>\"{hint}.",
                    style="dim"), soft_wrap=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, List, Mapping, Tuple
+from typing import Any, Dict, List, Mapping, Tuple
 
 from .figures import is_count, unit_of
 
@@ -73,3 +73,15 @@ def binary_size(n: int) -> str:
         if n >= 1 << shift:
             return f"{n / (1 << shift):,.1f}{unit}"
     return f"{n}"
+
+
+def paging_fill_note(fill: Dict[str, Any]) -> str:
+    """What CP's volumes-in-turn allocation does with a paging space of mixed volume sizes."""
+    def names(groups: List[Dict[str, Any]]) -> str:
+        return " and ".join(f"{g['count']} {g['model'] or 'volume'}" for g in groups)
+
+    share = 100 * fill["slots_in_use"] / max(1, fill["total_slots"])
+    return (f"paging: volumes of mixed sizes. CP takes them in turn, so the {names(fill['full'])} are full "
+            f"when {fill['slots_in_use']:,} slots are in use ({share:.0f} % of {fill['total_slots']:,}; earlier "
+            f"if blocks are partly freed), and from then on every new block goes to the "
+            f"{names(fill['left'])} (FCX109 in the run's report shows it).")

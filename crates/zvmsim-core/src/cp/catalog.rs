@@ -176,7 +176,7 @@ pub use verbs::VERBS;
 /// One line of `zvmsim commands`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CatalogRow {
-    /// "cp" or "linux".
+    /// "cp", "linux" or "cms".
     pub system: &'static str,
     /// The command as documented: "QUERY STORAGE", "free [-k|-m|-g]", "/proc/dasd/devices".
     pub command: String,
@@ -330,6 +330,21 @@ pub fn listing(level: &str) -> Result<Vec<CatalogRow>, String> {
             .then(a.command.cmp(&b.command))
     });
     rows.extend(crate::linux::catalog::listing());
+    // The CMS commands a console entry's `cms` runs (system/console.rs).
+    let cms = |command: &str, note| CatalogRow {
+        system: "cms",
+        command: command.to_string(),
+        abbreviation: None,
+        simulated: true,
+        since: None,
+        kind: "command",
+        note: Some(note),
+    };
+    rows.push(cms(
+        "[EXEC] SWAPGEN vdev #blocks [( DIAG|FBA|REUSE]",
+        "defines the VDISK and writes the swap signature (seed 000)",
+    ));
+    rows.push(cms("HMONITOR", "on VMRMSVM: stops VMRM"));
     Ok(rows)
 }
 
