@@ -208,3 +208,32 @@ fn bad_apache_options_are_located_errors() {
         "workloads.web.apache.file_set",
     );
 }
+
+/// Under CMMA the pages a readahead window reads become volatile once the read completes, as
+/// any clean page-cache page does; CP takes them without a page-out, and the next reference to
+/// one it took is a discard fault that reads the window again (linux/filemap.rs). The
+/// servers' 600 MB file set on 448M of central storage makes CP take their frames.
+#[test]
+fn readahead_pages_become_volatile_and_are_discarded() {
+    let text = |cmma: bool| {
+        let mut s = scenario("minidisk", "", 600)
+            .replacen("central = \"2G\"", "central = \"448M\"", 1)
+            .replacen("mem=1280M", if cmma { "cmma=on" } else { "" }, 1);
+        if cmma {
+            s += "[[console]]\nat = \"0s\"\ncp = \"SET MEMASSIST ON ALL\"\n";
+        }
+        s
+    };
+    let n = |s: &serde_json::Map<String, serde_json::Value>, k: &str| s[k].as_f64().unwrap();
+    let on = run(&text(true)).summary();
+    assert!(n(&on, "transactions") > 100.0);
+    assert!(
+        n(&on, "cmma_volatile_pages") > 1_000.0,
+        "{}",
+        on["cmma_volatile_pages"]
+    );
+    assert!(n(&on, "guest_discard_faults") > 0.0, "no discard fault");
+    let off = run(&text(false)).summary();
+    assert_eq!(n(&off, "cmma_volatile_pages"), 0.0);
+    assert_eq!(n(&off, "guest_discard_faults"), 0.0);
+}
