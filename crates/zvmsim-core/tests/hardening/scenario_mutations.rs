@@ -202,17 +202,23 @@ fn check(file: &str, text: &str, build: bool) -> Result<Option<String>, String> 
                 // In 50-ms steps, so that a run far slower than planned shows as a finding.
                 let start = std::time::Instant::now();
                 let ran = catch_unwind(AssertUnwindSafe(|| {
-                    if let Ok(mut s) = Simulation::from_toml(text, file, None, &[]) {
-                        let end = s.end_ns().min(2_000_000_000);
-                        let mut t = 0;
-                        while t < end && start.elapsed().as_secs() < 20 {
-                            t = (t + 50_000_000).min(end);
-                            s.step_until(t);
-                        }
+                    let mut s = Simulation::from_toml(text, file, None, &[]).ok()?;
+                    let end = s.end_ns().min(2_000_000_000);
+                    let mut t = 0;
+                    while t < end && start.elapsed().as_secs() < 20 {
+                        t = (t + 50_000_000).min(end);
+                        s.step_until(t);
                     }
+                    // Where the run stopped (its end, or an abend such as PGT004), every page
+                    // still has its place and the counters add up.
+                    s.check_invariants().err()
                 }));
-                if ran.is_err() {
-                    return Err("accepted, then the run panicked".into());
+                match ran {
+                    Err(_) => return Err("accepted, then the run panicked".into()),
+                    Ok(Some(e)) => {
+                        return Err(format!("accepted, then the invariants failed: {e}"))
+                    }
+                    Ok(None) => {}
                 }
                 if start.elapsed().as_secs() >= 20 {
                     return Err("accepted, then 2 s of run took over 20 s".into());
