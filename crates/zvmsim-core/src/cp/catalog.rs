@@ -208,47 +208,49 @@ fn parse_level(level: &str) -> Result<&'static str, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The console commands of a simulated z/VM level: the CP commands (with QUERY, INDICATE,
-/// SET and DEFINE operands) and the Linux commands and files, each marked simulated or not.
-/// The CP commands the console's other parsers answer (catalog names), with what of each is
-/// simulated where that is not all of it (shown where the catalog has no note of its own):
-/// system/cpio.rs (cp/iocmds.rs), system/vdisk.rs
-/// (cp/vdisk.rs) and system/dcss.rs (cp/segments).
-pub const SIMULATED_ELSEWHERE: &[(&str, Option<&str>)] = &[
-    ("ATTACH", Some("real devices to a guest or SYSTEM")),
-    ("DEFINE HYPERPAVALIAS", None),
-    ("QUERY PAV", None),
-    ("QUERY VIRTUAL", Some("DASD, and a VDISK's device number")),
-    ("SET PAGING", None),
-    ("QUERY PAGING", None),
-    ("INDICATE I/O", None),
-    ("DEFINE VFB-512", None),
-    ("QUERY VDISK", None),
-    ("SET VDISK", None),
-    ("DEFSEG", None),
-    ("SAVESEG", None),
-    ("PURGE", Some("PURGE NSS only")),
-    ("QUERY NSS", None),
-    ("SET PRIVCLASS", None),
+/// The CP commands the console's other parsers answer (catalog names): system/cpio.rs
+/// (cp/iocmds.rs), system/vdisk.rs (cp/vdisk.rs) and system/dcss.rs (cp/segments).
+pub const SIMULATED_ELSEWHERE: &[&str] = &[
+    "ATTACH",
+    "DEFINE HYPERPAVALIAS",
+    "QUERY PAV",
+    "QUERY VIRTUAL",
+    "SET PAGING",
+    "QUERY PAGING",
+    "INDICATE I/O",
+    "DEFINE VFB-512",
+    "QUERY VDISK",
+    "SET VDISK",
+    "DEFSEG",
+    "SAVESEG",
+    "PURGE",
+    "QUERY NSS",
+    "SET PRIVCLASS",
+];
+
+/// What of a simulated command the console answers, where that is not all of it (shown where
+/// the catalog has no note of its own).
+const PART_SIMULATED: &[(&str, &str)] = &[
+    ("ATTACH", "real devices to a guest or SYSTEM"),
+    ("QUERY VIRTUAL", "DASD, and a VDISK's device number"),
+    ("PURGE", "PURGE NSS only"),
+    ("XAUTOLOG", "VMRMSVM (the VM Resource Manager) only"),
+    ("SMSG", "to a Linux guest (the cmm module's commands)"),
 ];
 
 /// Whether the console answers catalog entry `name` from the simulated system, and what of it
 /// where that is not all of it.
 fn simulated(name: &str) -> (bool, Option<&'static str>) {
-    if super::commands::SIMULATED.contains(&name) {
-        let part = match name {
-            "XAUTOLOG" => Some("VMRMSVM (the VM Resource Manager) only"),
-            "SMSG" => Some("to a Linux guest (the cmm module's commands)"),
-            _ => None,
-        };
-        return (true, part);
-    }
-    match SIMULATED_ELSEWHERE.iter().find(|(n, _)| *n == name) {
-        Some((_, part)) => (true, *part),
-        None => (false, None),
-    }
+    let all = super::commands::SIMULATED.iter().chain(SIMULATED_ELSEWHERE);
+    let part = PART_SIMULATED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, p)| *p);
+    (all.into_iter().any(|n| *n == name), part)
 }
 
+/// The console commands of a simulated z/VM level: the CP commands (with QUERY, INDICATE,
+/// SET and DEFINE operands) and the Linux commands and files, each marked simulated or not.
 pub fn listing(level: &str) -> Result<Vec<CatalogRow>, String> {
     let level = parse_level(level).map_err(|_| {
         format!(
@@ -413,7 +415,7 @@ mod tests {
         };
         let all = || {
             let own = super::super::commands::SIMULATED.iter().copied();
-            own.chain(SIMULATED_ELSEWHERE.iter().map(|(n, _)| *n))
+            own.chain(SIMULATED_ELSEWHERE.iter().copied())
         };
         // At 7.1 every simulated command is listed as such but QUERY XSTORE (no expanded
         // storage from 6.4)...

@@ -100,11 +100,8 @@ impl Machine {
         }
         let ti = t as usize;
         if self.tasks[ti].pc_page == NONE {
-            if let Some(i) = self.guests[g].mem.lookup(block) {
-                if !self.discard_fault(g, block, i, w) {
-                    let pc = self.guests[g].mem.pool_global(i);
-                    return self.touch(g, t, pc, false, true, w);
-                }
+            if let Some(pc) = self.cached(g, block, w) {
+                return self.touch(g, t, pc, false, true, w);
             }
             let page = self.pc_alloc(g, block, w);
             self.tasks[ti].pc_page = page;
@@ -182,11 +179,8 @@ impl Machine {
             self.tasks[ti].pc_page = NONE;
         }
         if self.tasks[ti].pc_page == NONE {
-            if let Some(i) = self.guests[g].mem.lookup(block) {
-                if !self.discard_fault(g, block, i, w) {
-                    let pc = self.guests[g].mem.pool_global(i);
-                    return self.touch(g, t, pc, false, true, w);
-                }
+            if let Some(pc) = self.cached(g, block, w) {
+                return self.touch(g, t, pc, false, true, w);
             }
             // pc_page marks the window under way (restart after a fault in reclaim).
             self.tasks[ti].pc_page = lo;

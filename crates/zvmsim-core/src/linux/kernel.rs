@@ -147,15 +147,12 @@ impl Machine {
         let ti = t as usize;
         if !self.tasks[ti].reading {
             if self.tasks[ti].pc_page == NONE {
-                if let Some(i) = self.guests[g].mem.lookup(block) {
-                    if !self.discard_fault(g, block, i, w) {
-                        // Page-cache hit: copy into the buffer.
-                        let pc = self.guests[g].mem.pool_global(i);
-                        self.touch(g, t, pc, false, true, w)?;
-                        self.touch_anon(g, t, into, true, true, w)?;
-                        w.guest_ns += copy;
-                        return Ok(());
-                    }
+                if let Some(pc) = self.cached(g, block, w) {
+                    // Page-cache hit: copy into the buffer.
+                    self.touch(g, t, pc, false, true, w)?;
+                    self.touch_anon(g, t, into, true, true, w)?;
+                    w.guest_ns += copy;
+                    return Ok(());
                 }
                 let page = self.pc_alloc(g, block, w);
                 self.tasks[ti].pc_page = page;
@@ -268,23 +265,21 @@ impl Machine {
         self.guests[g].mem.essa = changes;
     }
 
-    /// Page-cache page `i`, caching `block`, was found by a lookup: if CP discarded it (a
-    /// volatile page under CMMA), this is a discard fault. Linux drops the page from its
-    /// page cache (it becomes unused) and the caller reads the block again; returns true.
-    pub(super) fn discard_fault(&mut self, g: usize, block: u32, i: u32, w: &mut Work) -> bool {
-        let m = &self.guests[g].mem;
-        if !(m.cmma
-            && self
-                .storage
-                .is_discarded(self.guests[g].space, m.pool_global(i)))
-        {
-            return false;
+    /// A page-cache lookup of `block`: the page caching it, unless there is none or CP
+    /// discarded it (a volatile page under CMMA). That is a discard fault: Linux drops the
+    /// page from its page cache (it becomes unused) and the caller reads the block again.
+    pub(super) fn cached(&mut self, g: usize, block: u32, w: &mut Work) -> Option<u32> {
+        let m = &mut self.guests[g].mem;
+        let i = m.lookup(block)?;
+        let pc = m.pool_global(i);
+        if !(m.cmma && self.storage.is_discarded(self.guests[g].space, pc)) {
+            return Some(pc);
         }
         self.guests[g].mem.discard_cached(block);
         self.guests[g].stats.discard_faults += 1;
         w.guest_ns += self.p.linux_discard_fault.ns();
         self.apply_essa(g, w);
-        true
+        None
     }
 
     /// Task `t` is done with its page-cache page, which now holds what the device holds (the
