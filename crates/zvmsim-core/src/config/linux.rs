@@ -67,6 +67,12 @@ pub struct LinuxSpec {
     /// existing scenarios keep their hash.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filesystem: Option<FileSystem>,
+    /// The distribution, as users name it ("SLES 10 SP1", "RHEL 8.1"): its user space, the
+    /// commands its shell finds and the layouts zvmsim prints for them (`linux/distro.rs`).
+    /// The kernel's mechanisms follow `release`. Absent: SLES 10/11. Left out of the
+    /// serialized scenario when absent, so that existing scenarios keep their hash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distribution: Option<String>,
 }
 
 /// A Linux 2.6 file system, by what its page-cache pages carry. A page with buffer heads
@@ -229,6 +235,15 @@ impl LinuxSpec {
         matches!(self.release_version(), Ok(Some(v)) if v >= DASD_BLOCK)
     }
 
+    /// The distribution's user-space generation (SLES 10/11 when absent or not one zvmsim
+    /// knows, which validation refuses).
+    pub fn userland(&self) -> crate::linux::distro::Userland {
+        self.distribution
+            .as_deref()
+            .and_then(|d| crate::linux::distro::parse(d).ok())
+            .unwrap_or_default()
+    }
+
     /// The boot parameters ask for CMMA (`cmma=on`); see [`crate::linux::cmdline::cmma`].
     pub fn cmma(&self) -> bool {
         crate::linux::cmdline::cmma(&self.parameters)
@@ -286,6 +301,7 @@ impl Default for LinuxSpec {
             release: None,
             used: None,
             filesystem: None,
+            distribution: None,
         }
     }
 }
@@ -331,6 +347,9 @@ pub(crate) fn check_guest_linux(
     }
     if let Err(e) = l.release_version() {
         return Err(("linux.release", e));
+    }
+    if let Some(Err(e)) = l.distribution.as_deref().map(crate::linux::distro::parse) {
+        return Err(("linux.distribution", e));
     }
     if l.swappiness > 100 {
         return Err((

@@ -446,7 +446,17 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                         ),
                     );
                 }
-                crate::linux::commands::parse(cmd).map_err(|m| src.error(&f("linux"), m))?;
+                // Each guest's shell parses it, as its distribution has it.
+                for g in &s.guests {
+                    let matches = (0..g.count).any(|k| {
+                        let n = crate::config::scenario::expand_name(&g.name, g.first, k, g.count);
+                        crate::cp::vmrm::config::user_matches(&user, &n)
+                    });
+                    if matches {
+                        crate::linux::commands::parse_for(cmd, g.linux.userland())
+                            .map_err(|m| src.error(&f("linux"), m))?;
+                    }
+                }
             }
             (None, None, Some(cmd)) => {
                 if user != vmrmsvm {

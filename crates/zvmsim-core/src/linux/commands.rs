@@ -12,12 +12,18 @@ mod cmm;
 mod dasdcmds;
 mod procfs;
 mod procps;
+mod simulated;
 pub mod swapcmds;
 mod top;
 pub mod tunedasd;
+mod zdev;
 
 pub use dasdcmds::{respond as dasd_respond, DasdQuery, DasdRow};
 pub use procps::{decay_load, vmstat_line, VmstatSample};
+pub use simulated::SIMULATED;
+pub use zdev::{enable_lines, ignored_lines, list_lines, Spec, ZdevCommand, ZdevRow};
+
+use super::distro::Userland;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LinuxCommand {
@@ -70,6 +76,9 @@ pub enum LinuxCommand {
     /// `lsdasd [-u]`, `cat /proc/dasd/devices`, `iostat -x`: the simulation prints them from
     /// the guest's DASD driver ([`dasdcmds::respond`]).
     Dasd(DasdQuery),
+    /// s390-tools 2.x's `chzdev`, `lszdev`, `cio_ignore` and `/proc/cio_ignore` (RHEL 8):
+    /// the simulation applies and answers them (`system/zdev.rs`).
+    Zdev(ZdevCommand),
     /// A real command (see [`super::catalog`]) that zvmsim does not model, as typed.
     NotSimulated {
         command: String,
@@ -186,90 +195,46 @@ pub struct LinuxView {
     pub vcpus: u32,
 }
 
-/// The simulated command forms, as `zvmsim commands` lists them, with a note where the answer
-/// differs from the real command's.
-pub const SIMULATED: &[(&str, Option<&str>)] = &[
-    ("free [-k|-m|-g] [-t]", None),
-    ("cat /proc/meminfo", None),
-    ("cat /proc/vmstat", None),
-    (
-        "vmstat [delay [count]]",
-        Some("in, cs, sy, wa and st are not modelled (0)"),
-    ),
-    ("uptime", None),
-    (
-        "top -b -n 1",
-        Some("summary area and column header; per-process rows are not modelled"),
-    ),
-    ("cat /proc/loadavg", None),
-    ("sysctl [-w] vm.min_free_kbytes[=N]", None),
-    ("cat /proc/sys/vm/min_free_kbytes", None),
-    ("echo N > /proc/sys/vm/min_free_kbytes", None),
-    ("cat /proc/swaps", None),
-    ("cat /proc/cmdline", None),
-    ("swapon -s", None),
-    ("mkswap dev", Some("a DCSS (dcssblk), a VDISK or a DASD swap partition")),
-    ("swapon [-p N] dev", Some("priorities as Linux gives them; -a and labels not simulated")),
-    ("swapoff dev", Some("moves the area's pages to the other areas at once (no I/O time)")),
-    ("sysctl [-w] vm.swappiness[=N]", None),
-    ("sysctl [-w] vm.page-cluster[=N]", None),
-    ("cat /proc/sys/vm/swappiness", None),
-    ("cat /proc/sys/vm/page-cluster", None),
-    ("echo N > /proc/sys/vm/swappiness", None),
-    ("echo N > /proc/sys/vm/page-cluster", None),
-    ("modprobe cmm [sender=USERID]", None),
-    ("modprobe -r cmm", None),
-    ("rmmod cmm", None),
-    ("cat /proc/sys/vm/cmm_pages", None),
-    ("cat /proc/sys/vm/cmm_timed_pages", None),
-    ("cat /proc/sys/vm/cmm_timeout", None),
-    ("sysctl [-w] vm.cmm_pages[=N]", None),
-    (
-        "sysctl [-w] vm.cmm_timed_pages[=N]",
-        Some("a write adds N to the timed pool's target"),
-    ),
-    ("sysctl [-w] vm.cmm_timeout[=\"N S\"]", None),
-    ("echo N > /proc/sys/vm/cmm_pages", None),
-    (
-        "echo N > /proc/sys/vm/cmm_timed_pages",
-        Some("adds N to the timed pool's target"),
-    ),
-    ("echo N S > /proc/sys/vm/cmm_timeout", None),
-    ("lsdasd [-u]", Some("UIDs use an inferred storage-server serial")),
-    ("pvpath -qa [PV] | -p N -ey|-en PV", Some("LVM1 mp-v6 multipath; its own errors are not modelled")),
-    (
-        "cat /proc/dasd/devices",
-        Some("alias devices (no block device) are not listed"),
-    ),
-    (
-        "iostat -x [-d] [-k]",
-        Some("the device report over the current monitor interval; no avg-cpu report; merges (rrqm/s, wrqm/s) are not modelled"),
-    ),
-    (
-        "tunedasd -P [-I ITEM] DEV... | -R DEV...",
-        Some("the device's profile; other functions are not simulated"),
-    ),
-    // Saved segments as block devices (linux/dcssblk.rs) and the file systems on them.
-    ("modprobe dcssblk", None),
-    ("cat /proc/devices", Some("the dcssblk line")),
-    ("mknod /dev/dcssblkN b MAJOR N", None),
-    ("echo NAME[:NAME...] > /sys/devices/dcssblk/add", None),
-    ("echo DEV > /sys/devices/dcssblk/remove", None),
-    ("echo 0|1 > /sys/devices/dcssblk/DEV/shared|save", None),
-    ("cat /sys/devices/dcssblk/DEV/shared|save|seglist", None),
-    ("ls [-l] /sys/devices/dcssblk[/...]", None),
-    ("mke2fs [...] /dev/dcssblkN", None),
-    ("mount [-t ext2] [-o xip|ro] /dev/dcssblkN DIR", None),
-    ("umount DIR", None),
-    ("dd if=... of=TARGET [bs=N] [count=N]", Some("writes to a file on a mounted DCSS or to a dcssblk device")),
-    ("dmesg", Some("the dcssblk and saved-segment messages")),
-    ("time COMMAND", Some("a dcssblk command above, with its real and kernel time")),
-];
-
 /// Parse one command line typed in a guest. A real command (see [`super::catalog`]) that
 /// zvmsim does not model, or a modelled one in a form it does not model (options, pipes,
 /// redirections), is [`LinuxCommand::NotSimulated`]; errors are the shell's or the command's.
 pub fn parse(line: &str) -> Result<LinuxCommand, String> {
+    parse_for(line, Userland::default())
+}
+
+/// [`parse`] in a guest of the distribution generation `u`: its shell finds its own commands
+/// (`linux/distro.rs`), and a command whose output zvmsim prints in another distribution's
+/// layout only is not simulated there.
+pub fn parse_for(line: &str, u: Userland) -> Result<LinuxCommand, String> {
+    let c = parse_in(line, u)?;
+    Ok(if u.prints(&c) {
+        c
+    } else {
+        LinuxCommand::NotSimulated {
+            command: line.trim_matches(super::shell::BLANKS).to_string(),
+        }
+    })
+}
+
+/// Commands the parser dispatches by name that a guest of `u` does not have (the zdev tools
+/// outside RHEL 8, `pvpath` on it): the shell's answer.
+fn find_rhel8(cmd: &str, u: Userland) -> Result<(), String> {
+    match (cmd, u.has_command(cmd)) {
+        (_, Some(false)) | ("chzdev" | "lszdev", None) => super::shell::not_found(cmd),
+        _ => Ok(()),
+    }
+}
+
+/// The shell's lookup of `cmd` in a guest of `u`.
+fn find(cmd: &str, u: Userland) -> Result<(), String> {
+    match u.has_command(cmd) {
+        Some(true) => Ok(()),
+        Some(false) => super::shell::not_found(cmd),
+        None => find_command(cmd),
+    }
+}
+
+fn parse_in(line: &str, u: Userland) -> Result<LinuxCommand, String> {
     let typed = line.trim_matches(super::shell::BLANKS);
     let not_simulated = || LinuxCommand::NotSimulated {
         command: typed.to_string(),
@@ -285,7 +250,7 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
     if lexed.compound || lexed.commands.len() > 1 {
         for c in &lexed.commands {
             if let Some(i) = program(c) {
-                find_command(&c[i].text)?;
+                find(&c[i].text, u)?;
             }
         }
         return Ok(not_simulated());
@@ -298,6 +263,7 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
     let Some((&cmd, args)) = args.split_first() else {
         return Ok(not_simulated());
     };
+    find_rhel8(cmd, u)?;
     if let Some(c) = cmm::parse(cmd, args, &redirects)? {
         let plain = first == 0 && (redirects.is_empty() || cmd == "echo");
         return Ok(if plain { c } else { not_simulated() });
@@ -326,6 +292,9 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
         "uptime" => procps::uptime(args)?,
         "top" => top::parse(args)?,
         "lsdasd" => dasdcmds::lsdasd(args)?,
+        "chzdev" => zdev::chzdev(args)?,
+        "lszdev" => zdev::lszdev(args)?,
+        "cio_ignore" if u == Userland::Rhel8 => zdev::cio_ignore(args)?,
         "iostat" => dasdcmds::iostat(args)?,
         "tunedasd" => tunedasd::parse(args)?,
         "pvpath" => Some(LinuxCommand::Pvpath(super::lvm::parse(args)?)),
@@ -334,7 +303,7 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
         "mkswap" => swapcmds::mkswap(args)?,
         "sysctl" => sysctl(args)?,
         _ => {
-            find_command(cmd)?;
+            find(cmd, u)?;
             None
         }
     };
@@ -421,6 +390,7 @@ fn cat(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
             "/proc/swaps" => return Ok(Some(LinuxCommand::Swaps)),
             "/proc/cmdline" => return Ok(Some(LinuxCommand::Cmdline)),
             "/proc/dasd/devices" => return Ok(Some(LinuxCommand::Dasd(DasdQuery::ProcDevices))),
+            "/proc/cio_ignore" => return Ok(Some(LinuxCommand::Zdev(ZdevCommand::ProcList))),
             p => {
                 if let Some(tunable) = VmTunable::by_path(p) {
                     return Ok(Some(LinuxCommand::ShowVm {
@@ -573,7 +543,7 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
         // Answered by the simulation, which applies it to the guest's module.
         LinuxCommand::Cmm(_) | LinuxCommand::Dcss(_) => vec![],
         // Printed by the simulation from the guest's DASD driver (dasdcmds::respond).
-        LinuxCommand::Dasd(_) | LinuxCommand::Pvpath(_) => vec![],
+        LinuxCommand::Dasd(_) | LinuxCommand::Pvpath(_) | LinuxCommand::Zdev(_) => vec![],
         LinuxCommand::Top => top::respond(v),
         LinuxCommand::NotSimulated { command } => {
             vec![format!("not simulated by zvmsim: {command}")]

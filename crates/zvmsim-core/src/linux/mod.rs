@@ -4,6 +4,7 @@
 mod anon;
 pub mod blkmq;
 pub mod catalog;
+pub mod cio;
 pub mod cmdline;
 pub mod cmm;
 pub mod commands;
@@ -12,6 +13,7 @@ pub mod dasdblock;
 mod dasdflow;
 pub mod dasdprof;
 pub mod dcssblk;
+pub mod distro;
 pub mod errno;
 pub(crate) mod filemap;
 pub(crate) mod kernel;

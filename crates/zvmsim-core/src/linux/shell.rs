@@ -217,6 +217,11 @@ pub(super) fn find_command(name: &str) -> Result<(), String> {
     if super::catalog::command_exists(name) {
         return Ok(());
     }
+    not_found(name)
+}
+
+/// What bash says for a command it does not find.
+pub(super) fn not_found(name: &str) -> Result<(), String> {
     let name = &shown(name);
     if name.contains('/') {
         Err(format!("-bash: {name}: No such file or directory"))

@@ -264,6 +264,8 @@ impl Simulation {
             }
         });
         let mut draw_worker = None;
+        // The kernel's cio_ignore warnings at boot, per guest, for its dmesg.
+        let mut cio_warnings: Vec<Vec<String>> = Vec::new();
         for ((gi, inst), (w, (mut doc_vols, swap_devs, swap_names))) in instances
             .iter()
             .enumerate()
@@ -346,6 +348,11 @@ impl Simulation {
                 },
                 None => Workload::None,
             });
+            let cio_boot = crate::linux::cio::at_boot(
+                &crate::linux::cmdline::params(&spec.linux.parameters),
+                spec.linux.userland().dracut(),
+            );
+            cio_warnings.push(cio_boot.1);
             m.guests.push(Guest {
                 name: inst.name.clone(),
                 space: m.storage.space(SpaceId(gi as u32)),
@@ -376,6 +383,11 @@ impl Simulation {
                 dasd: crate::linux::dasd::DasdDriver::with_cache(spec.linux.dasd_cache)
                     .request_limit(spec.linux.request_limit())
                     .with_block_tasklet(spec.linux.dasd_block_tasklet()),
+                cio: crate::linux::cio::Cio {
+                    blacklist: cio_boot.0,
+                    hidden: Vec::new(),
+                },
+                userland: spec.linux.userland(),
                 lvm: wl
                     .and_then(|(_, ws)| ws.iozone.as_ref())
                     .map(crate::workload::iozone::lvm_of)
@@ -454,6 +466,9 @@ impl Simulation {
             if now {
                 sim.run_console(i);
             }
+        }
+        for (g, w) in cio_warnings.into_iter().enumerate() {
+            sim.dcss.guests[g].dmesg.extend(w);
         }
         for g in 0..sim.m.guests.len() {
             let spec = sim.scenario.guest_instances()[g].spec_index;

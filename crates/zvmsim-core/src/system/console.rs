@@ -109,7 +109,7 @@ impl Simulation {
                 self.console_line(&user, cmd, vec![format!("{user}: no such guest")]);
             }
             for gi in guests {
-                let parsed = linux::parse(cmd);
+                let parsed = linux::parse_for(cmd, self.m.guests[gi].userland);
                 let response = match &parsed {
                     Ok(LinuxCommand::Dcss(d)) => match self.dcss_command(gi, d, cmd) {
                         Some(r) => r,
@@ -118,6 +118,7 @@ impl Simulation {
                     Ok(LinuxCommand::Dasd(q)) => self.dasd_query(gi, q),
                     Ok(LinuxCommand::Pvpath(c)) => self.pvpath(gi, c),
                     Ok(LinuxCommand::Swap(c)) => self.swap_command(gi, c),
+                    Ok(LinuxCommand::Zdev(c)) => self.zdev_command(gi, c),
                     Ok(c) => self.linux_command(gi, c),
                     Err(m) => m.lines().map(String::from).collect(),
                 };

@@ -5,6 +5,7 @@
 
 use crate::cp::iocmds::{self, AttachTo, DirStatement, IoCommand};
 use crate::io::{SubKind, SubOwner, NONE};
+use crate::linux::cio::Hidden;
 use crate::linux::dasd::DevPath;
 
 use super::Simulation;
@@ -87,7 +88,7 @@ impl Simulation {
                 return vec![format!("not simulated by zvmsim: ATTACH {r:04X} (the device is already attached; CP's message is not modelled)")];
             }
             if let (Some(g), Some(v)) = (target, vdev) {
-                if self.m.guests[g].dasd.by_vdev(v).is_some() {
+                if self.virtual_path(g, v).is_some() {
                     return vec![format!("not simulated by zvmsim: ATTACH {r:04X} AS {v:04X} (virtual device {v:04X} exists; CP's message is not modelled)")];
                 }
             }
@@ -130,16 +131,16 @@ impl Simulation {
             SubKind::PavAlias { base } => (true, (lcu, base)),
         };
         let blocks = if alias { 0 } else { self.volume_blocks(s) };
-        let d = &mut self.m.guests[g].dasd;
-        let name = (!alias).then(|| next_name(d));
-        d.add(
-            vdev,
-            name,
-            DevPath::Dedicated { sub: s },
-            Some(key),
-            alias,
-            blocks,
-            ssid,
+        self.present_dasd(
+            g,
+            Hidden {
+                vdev,
+                path: DevPath::Dedicated { sub: s },
+                group_key: Some(key),
+                alias,
+                blocks,
+                ssid,
+            },
         );
     }
 
@@ -169,18 +170,17 @@ impl Simulation {
 
     fn define_alias(&mut self, g: usize, vdev: u16, base: u16) -> Vec<String> {
         let name = self.m.guests[g].name.clone();
-        let d = &self.m.guests[g].dasd;
-        if d.by_vdev(vdev).is_some() {
+        if self.virtual_path(g, vdev).is_some() {
             return vec![format!("not simulated by zvmsim: DEFINE HYPERPAVALIAS {vdev:04X} (virtual device {vdev:04X} exists; CP's message is not modelled)")];
         }
-        let Some(b) = d.by_vdev(base) else {
+        let Some(path) = self.virtual_path(g, base) else {
             return vec![format!("not simulated by zvmsim: DEFINE HYPERPAVALIAS {vdev:04X} FOR BASE {base:04X} ({base:04X} does not exist; CP's message is not modelled)")];
         };
         let DevPath::Minidisk {
             base: real,
             offset: 0,
             blocks,
-        } = d.devs[b as usize].path
+        } = path
         else {
             return vec![format!("not simulated by zvmsim: DEFINE HYPERPAVALIAS FOR BASE {base:04X} (not a full-pack minidisk; CP refuses it, its message is not modelled)")];
         };
@@ -194,7 +194,7 @@ impl Simulation {
             .iter()
             .filter(|&&a| self.m.io.sub(a).owner == SubOwner::System)
             .count();
-        let mine = d.aliases_of(b);
+        let mine = self.virtual_aliases_of(g, real);
         if !l.hyperpav || mine + 1 > real_aliases {
             return vec![format!(
                 "not simulated by zvmsim: DEFINE HYPERPAVALIAS {vdev:04X} FOR BASE {base:04X}: \
@@ -205,14 +205,16 @@ impl Simulation {
             )];
         }
         let ssid = l.ssid;
-        self.m.guests[g].dasd.add(
-            vdev,
-            None,
-            DevPath::VirtualAlias { base: real },
-            Some((lcu, NONE)),
-            true,
-            0,
-            ssid,
+        self.present_dasd(
+            g,
+            Hidden {
+                vdev,
+                path: DevPath::VirtualAlias { base: real },
+                group_key: Some((lcu, NONE)),
+                alias: true,
+                blocks: 0,
+                ssid,
+            },
         );
         vec![format!("DASD {vdev:04X} DEFINED")]
     }
@@ -274,31 +276,34 @@ impl Simulation {
         let io = &self.m.io;
         let d = &self.m.guests[g].dasd;
         let mut out = Vec::new();
-        for dev in &d.devs {
-            out.push(match dev.path {
+        // CP knows the devices Linux's blacklist hides as well.
+        let hidden = self.m.guests[g].cio.hidden.iter().map(|h| (h.vdev, h.path));
+        for (vdev, path) in d.devs.iter().map(|x| (x.vdev, x.path)).chain(hidden) {
+            out.push(match path {
                 DevPath::Dedicated { sub } => {
                     let s = io.sub(sub);
                     let what = if s.is_alias() { "ALIAS" } else { "ON DASD" };
                     format!(
                         "DASD {:04X} ON DASD  {:04X} R/W {what} {:04X}",
-                        dev.vdev, s.rdev, s.rdev
+                        vdev, s.rdev, s.rdev
                     )
                 }
                 DevPath::Minidisk { base, blocks, .. } => format!(
                     "DASD {:04X} 3390 {:04X} R/W {:>6} CYL ON DASD  {:04X}",
-                    dev.vdev,
+                    vdev,
                     io.sub(base).rdev,
                     blocks / 180,
                     io.sub(base).rdev
                 ),
                 DevPath::VirtualAlias { base } => {
-                    let b = d.devs.iter().find(
-                        |x| matches!(x.path, DevPath::Minidisk { base: bb, .. } if bb == base),
+                    let hidden = self.m.guests[g].cio.hidden.iter().map(|h| (h.vdev, h.path));
+                    let b = d.devs.iter().map(|x| (x.vdev, x.path)).chain(hidden).find(
+                        |(_, p)| matches!(p, DevPath::Minidisk { base: bb, .. } if *bb == base),
                     );
                     format!(
                         "DASD {:04X} HYPERPAV ALIAS FOR BASE {:04X}",
-                        dev.vdev,
-                        b.map(|x| x.vdev).unwrap_or(0)
+                        vdev,
+                        b.map(|x| x.0).unwrap_or(0)
                     )
                 }
             });

@@ -68,6 +68,10 @@ pub(crate) struct Guest {
     pub cmma_reclaimed_mark: u64,
     /// Linux's DASD device driver: online devices, their queues, the alias choice.
     pub dasd: crate::linux::dasd::DasdDriver,
+    /// Linux's common I/O layer: the device blacklist and the DASDs it hides.
+    pub cio: crate::linux::cio::Cio,
+    /// The distribution's user space (which commands its shell has).
+    pub userland: crate::linux::distro::Userland,
     /// LVM1 multipath physical volumes (`pvpath`).
     pub lvm: crate::linux::lvm::Lvm,
     /// The dcssblk file system mounted read-only (the apache workload's document root).

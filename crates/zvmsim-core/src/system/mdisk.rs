@@ -67,13 +67,21 @@ impl Simulation {
         // aliases are defined for full-pack minidisks only: seed 003, chapter 3).
         let group = (offset == 0 && blocks == vol).then_some((lcu, NONE));
         self.m.mdc.add_minidisk(s, vol, offset, blocks, setting);
-        let d = &mut self.m.guests[g].dasd;
-        let nm = super::cpio::next_name(d);
         let path = DevPath::Minidisk {
             base: s,
             offset,
             blocks,
         };
-        d.add(vdev, Some(nm), path, group, false, blocks, ssid);
+        self.present_dasd(
+            g,
+            crate::linux::cio::Hidden {
+                vdev,
+                path,
+                group_key: group,
+                alias: false,
+                blocks,
+                ssid,
+            },
+        );
     }
 }

@@ -57,6 +57,7 @@ mod warm;
 mod warm_guests;
 mod warm_stationary;
 mod web_view;
+mod zdev;
 
 use serde_json::{Map, Value};
 

@@ -1,0 +1,428 @@
+//! s390-tools 2.x's device configuration commands on a RHEL 8 guest (`linux/distro.rs`):
+//! `chzdev dasd ID|RANGE... -e`, `lszdev dasd [ID|RANGE...]`, `cio_ignore -l` and the kernel's
+//! `/proc/cio_ignore`. Facts from s390-tools v2.9.0 (zdev/src/chzdev.c, lszdev.c, ccw.c,
+//! misc.c, opts.c; zconf/cio_ignore): the lines printed and the order of the checks. The
+//! simulation applies them (`system/zdev.rs`); what it would have to model further (disabling
+//! a device, attribute settings, the persistent configuration alone) answers `not simulated by
+//! zvmsim`.
+
+use super::LinuxCommand;
+
+/// Device types zdev knows (zdev/src/devtype.c and its subtypes): a word naming one of these
+/// is a type, not an ID.
+const TYPES: &[&str] = &[
+    "dasd",
+    "dasd-eckd",
+    "dasd-fba",
+    "zfcp",
+    "zfcp-host",
+    "zfcp-lun",
+    "qeth",
+    "ctc",
+    "lcs",
+    "generic-ccw",
+];
+
+const CHZDEV_USE: &str = "Use 'chzdev --help' for more information";
+const LSZDEV_USE: &str = "Use 'lszdev --help' for more information";
+
+/// Devices a command names: one ID or a range, with the text as typed (failure lines echo it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spec {
+    pub text: String,
+    pub from: u16,
+    pub to: u16,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ZdevCommand {
+    /// `chzdev dasd SPEC... -e`: free the devices from the blacklist and set them online, in
+    /// the active and the persistent configuration.
+    Enable(Vec<Spec>),
+    /// `lszdev dasd [SPEC...]`: the DASDs Linux knows (none given: all).
+    List(Vec<Spec>),
+    /// `cio_ignore -l`: the blacklist with the tool's heading.
+    IgnoredList,
+    /// `cat /proc/cio_ignore`.
+    ProcList,
+}
+
+/// A CCW device ID as zdev's ccw_parse_devid takes it (`%x` or `%x.%x.%x`, with bounds),
+/// or its error line; Ok(None): a device of another channel subsystem or subchannel set,
+/// which no guest of zvmsim has.
+fn devid(tool: &str, s: &str) -> Result<Option<u16>, String> {
+    let err = |why: &str| format!("{tool}: Error in CCW device ID format: {why}: {s}");
+    let num = |p: &str| {
+        let h = p.strip_prefix("0x").unwrap_or(p);
+        (!h.is_empty() && h.len() <= 8 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| u64::from_str_radix(h, 16).ok())
+            .flatten()
+    };
+    let parts: Vec<&str> = s.split('.').collect();
+    let devno = match parts.as_slice() {
+        [d] => num(d).ok_or_else(|| err("Invalid format"))?,
+        [c, ss, d] => {
+            let (c, ss, d) = match (num(c), num(ss), num(d)) {
+                (Some(c), Some(ss), Some(d)) => (c, ss, d),
+                _ => return Err(err("Invalid format")),
+            };
+            if c > 255 {
+                return Err(err("CSSID out of bounds"));
+            }
+            if ss > 3 {
+                return Err(err("SSID out of bounds"));
+            }
+            if c != 0 || ss != 0 {
+                return Ok(None);
+            }
+            d
+        }
+        _ => return Err(err("Invalid format")),
+    };
+    u16::try_from(devno)
+        .map(Some)
+        .map_err(|_| err("DEVNO out of bounds"))
+}
+
+/// One ID or range `FROM-TO` (Ok(None): see `devid`).
+fn spec(tool: &str, s: &str) -> Result<Option<Spec>, String> {
+    let (a, b) = s.split_once('-').unwrap_or((s, s));
+    let (Some(from), Some(to)) = (devid(tool, a)?, devid(tool, b)?) else {
+        return Ok(None);
+    };
+    Ok(Some(Spec {
+        text: s.to_string(),
+        from: from.min(to),
+        to: from.max(to),
+    }))
+}
+
+/// The devices of `args` after the type word; Ok(None): a form zvmsim does not model (another
+/// subchannel set).
+fn specs(tool: &str, ids: &[&str]) -> Result<Option<Vec<Spec>>, String> {
+    let mut out = Vec::new();
+    for id in ids {
+        match spec(tool, id)? {
+            Some(s) => out.push(s),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(out))
+}
+
+/// `chzdev`: Ok(None) for the forms not modelled.
+pub(super) fn chzdev(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
+    let mut action: Option<&str> = None;
+    let mut words = Vec::new();
+    let mut other = false;
+    for a in args {
+        let act = match *a {
+            "-e" | "--enable" => Some("enable"),
+            "-d" | "--disable" => Some("disable"),
+            "-y" | "--yes" | "-q" | "--quiet" => None,
+            "-h" | "--help" | "-v" | "--version" => return Ok(None),
+            o if o.starts_with("--") => {
+                other = true; // long options: scopes, attributes, export/import...
+                None
+            }
+            o if o.starts_with('-') && o.len() > 1 => {
+                let c = o.chars().nth(1).unwrap_or('-');
+                if !"apfVlLHtTsFRc".contains(c) {
+                    return Err(format!("chzdev: Unrecognized option '-{c}'\n{CHZDEV_USE}"));
+                }
+                other = true;
+                None
+            }
+            w => {
+                words.push(w);
+                None
+            }
+        };
+        if let Some(act) = act {
+            match action {
+                Some(prev) if prev != act => {
+                    return Err(format!(
+                        "chzdev: Cannot specify '--{act}' together with '--{prev}'"
+                    ))
+                }
+                _ => action = Some(act),
+            }
+        }
+    }
+    let Some((&kind, ids)) = words.split_first() else {
+        return match action {
+            None if !other => Err(format!("chzdev: Please specify an action\n{CHZDEV_USE}")),
+            _ => Ok(None),
+        };
+    };
+    if !TYPES.contains(&kind) {
+        // An ID without a type selects across every type: not modelled. Anything else is
+        // neither a type nor an ID.
+        return match spec("chzdev", kind) {
+            Ok(_) => Ok(None),
+            Err(_) => Err(format!(
+                "chzdev: Unknown device type or device ID format: {kind}\n{CHZDEV_USE}"
+            )),
+        };
+    }
+    let Some(ids) = specs("chzdev", ids)? else {
+        return Ok(None);
+    };
+    let Some(act) = action else {
+        return Err(format!("chzdev: Please specify an action\n{CHZDEV_USE}"));
+    };
+    if ids.is_empty() {
+        let verb = if act == "enable" {
+            "configure"
+        } else {
+            "deconfigure"
+        };
+        return Err(format!(
+            "chzdev: Please specify a device to {verb}\n{CHZDEV_USE}"
+        ));
+    }
+    let modelled = matches!(kind, "dasd" | "dasd-eckd") && act == "enable" && !other;
+    Ok(modelled.then_some(LinuxCommand::Zdev(ZdevCommand::Enable(ids))))
+}
+
+/// `lszdev`: Ok(None) for the forms not modelled (other types, columns, -a and the rest).
+pub(super) fn lszdev(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
+    let mut words = Vec::new();
+    for a in args {
+        match *a {
+            "-h" | "--help" | "-v" | "--version" => return Ok(None),
+            o if o.starts_with('-') && o.len() > 1 => return Ok(None),
+            w => words.push(w),
+        }
+    }
+    let Some((&kind, ids)) = words.split_first() else {
+        return Ok(None); // every type: qeth and the rest are not modelled
+    };
+    if !TYPES.contains(&kind) {
+        return match spec("lszdev", kind) {
+            Ok(_) => Ok(None),
+            Err(_) => Err(format!(
+                "lszdev: Unknown device type or device ID specification: {kind}\n{LSZDEV_USE}"
+            )),
+        };
+    }
+    let Some(ids) = specs("lszdev", ids)? else {
+        return Ok(None);
+    };
+    Ok(matches!(kind, "dasd" | "dasd-eckd").then_some(LinuxCommand::Zdev(ZdevCommand::List(ids))))
+}
+
+/// `cio_ignore` (zconf/cio_ignore): `-l` is modelled; the changes (-a, -r, -A, -R) and the
+/// queries (-L, -i, -k, -u, -p) are not.
+pub(super) fn cio_ignore(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
+    const NEED: &str = "cio_ignore: Need one of options -a, -A, -r, -R, -l, -L, -i, -k, -u or -p\nUse 'cio_ignore --help' to get usage information.";
+    match args {
+        [] => Err(NEED.into()),
+        ["-l" | "--list"] => Ok(Some(LinuxCommand::Zdev(ZdevCommand::IgnoredList))),
+        [o, ..] if o.starts_with('-') && !KNOWN_CIO.contains(o) => Err(format!(
+            "cio_ignore: invalid option '{o}'\nUse 'cio_ignore --help' to get usage information."
+        )),
+        _ => Ok(None),
+    }
+}
+
+/// zconf/cio_ignore's options.
+const KNOWN_CIO: &[&str] = &[
+    "-a",
+    "--add",
+    "-A",
+    "--add-all",
+    "-r",
+    "--remove",
+    "-R",
+    "--remove-all",
+    "-l",
+    "--list",
+    "-L",
+    "--list-not-blacklisted",
+    "-i",
+    "--is-ignored",
+    "-k",
+    "--kernel-param",
+    "-u",
+    "--unused",
+    "-p",
+    "--purge",
+    "-h",
+    "--help",
+    "-v",
+    "--version",
+];
+
+/// One online DASD as lszdev prints it.
+pub struct ZdevRow {
+    pub vdev: u16,
+    /// The block device (bases); aliases have none.
+    pub name: Option<String>,
+}
+
+/// `chzdev -e`'s lines: one per device in `configured` (newly set online) and `already`
+/// (online and persistently configured before), sorted by ID, then a failure for each spec
+/// that matched no device (s390-tools: "configure failed", "Error: Device not found").
+pub fn enable_lines(configured: &[u16], already: &[u16], unmatched: &[&Spec]) -> Vec<String> {
+    let mut devs: Vec<(u16, bool)> = configured.iter().map(|&v| (v, true)).collect();
+    devs.extend(already.iter().map(|&v| (v, false)));
+    devs.sort_unstable();
+    let mut out: Vec<String> = devs
+        .into_iter()
+        .map(|(v, new)| {
+            let already = if new { "" } else { "already " };
+            format!("ECKD DASD 0.0.{v:04x} {already}configured")
+        })
+        .collect();
+    for s in unmatched {
+        out.push(format!("DASD {} configure failed", s.text));
+        out.push("    Error: Device not found".into());
+    }
+    out
+}
+
+/// lszdev's table (non-terminal output: two blanks between columns, each as wide as its
+/// widest entry, the last not padded).
+pub fn list_lines(rows: &[ZdevRow]) -> Vec<String> {
+    if rows.is_empty() {
+        return vec!["lszdev: No device was selected!".into()];
+    }
+    let cells: Vec<[String; 5]> = rows
+        .iter()
+        .map(|r| {
+            [
+                "dasd-eckd".into(),
+                format!("0.0.{:04x}", r.vdev),
+                "yes".into(),
+                "yes".into(),
+                r.name.clone().unwrap_or_default(),
+            ]
+        })
+        .collect();
+    let head = ["TYPE", "ID", "ON", "PERS", "NAMES"];
+    let width = |i: usize| {
+        cells
+            .iter()
+            .map(|c| c[i].len())
+            .chain([head[i].len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let line = |c: [&str; 5]| {
+        let mut s = String::new();
+        for (i, cell) in c.iter().enumerate() {
+            if i < 4 {
+                s.push_str(&format!("{cell:<w$}  ", w = width(i)));
+            } else {
+                s.push_str(cell);
+            }
+        }
+        s
+    };
+    let mut out = vec![line(head)];
+    for c in &cells {
+        out.push(line([&c[0], &c[1], &c[2], &c[3], &c[4]]));
+    }
+    out
+}
+
+/// `cio_ignore -l`.
+pub fn ignored_lines(listing: Vec<String>) -> Vec<String> {
+    let mut out = vec!["Ignored devices:".to_string(), "=".repeat(17)];
+    out.extend(listing);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn enable(s: &str) -> Result<Option<LinuxCommand>, String> {
+        chzdev(&s.split_whitespace().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn chzdev_forms_and_errors_as_s390_tools_2_9_prints_them() {
+        let Ok(Some(LinuxCommand::Zdev(ZdevCommand::Enable(v)))) = enable("dasd B9E0-B9F3 -e")
+        else {
+            panic!("a range")
+        };
+        assert_eq!(
+            (v[0].from, v[0].to, v[0].text.as_str()),
+            (0xB9E0, 0xB9F3, "B9E0-B9F3")
+        );
+        assert!(matches!(enable("-e dasd 0.0.1000"), Ok(Some(_))));
+        assert!(matches!(enable("dasd-eckd 1000 --enable -y"), Ok(Some(_))));
+        // Modelled no further: disabling, another type, an ID without a type, a scope.
+        for s in [
+            "dasd 1000 -d",
+            "zfcp-host 1000 -e",
+            "1000 -e",
+            "dasd 1000 -e -p",
+            "dasd 0.1.1000 -e",
+        ] {
+            assert_eq!(enable(s), Ok(None), "{s}");
+        }
+        let cases = [
+            ("dasd 1000", "chzdev: Please specify an action\nUse 'chzdev --help' for more information"),
+            ("dasd -e", "chzdev: Please specify a device to configure\nUse 'chzdev --help' for more information"),
+            ("dasd 1000 -e -d", "chzdev: Cannot specify '--disable' together with '--enable'"),
+            ("dasd 1000 -d -e", "chzdev: Cannot specify '--enable' together with '--disable'"),
+            ("frob 1000 -e", "chzdev: Unknown device type or device ID format: frob\nUse 'chzdev --help' for more information"),
+            ("dasd 10000 -e", "chzdev: Error in CCW device ID format: DEVNO out of bounds: 10000"),
+            ("dasd xyz -e", "chzdev: Error in CCW device ID format: Invalid format: xyz"),
+            ("dasd 1000-xyz -e", "chzdev: Error in CCW device ID format: Invalid format: xyz"),
+            ("dasd 0.9.1000 -e", "chzdev: Error in CCW device ID format: SSID out of bounds: 0.9.1000"),
+            ("dasd 1000 -e -x", "chzdev: Unrecognized option '-x'\nUse 'chzdev --help' for more information"),
+        ];
+        for (s, e) in cases {
+            assert_eq!(enable(s), Err(e.to_string()), "{s}");
+        }
+    }
+
+    #[test]
+    fn lines_of_chzdev_lszdev_and_cio_ignore() {
+        let s = spec("chzdev", "C000").unwrap().unwrap();
+        assert_eq!(
+            enable_lines(&[0xB9E1, 0xB9E0], &[0xB9D5], &[&s]),
+            [
+                "ECKD DASD 0.0.b9d5 already configured",
+                "ECKD DASD 0.0.b9e0 configured",
+                "ECKD DASD 0.0.b9e1 configured",
+                "DASD C000 configure failed",
+                "    Error: Device not found",
+            ]
+        );
+        let rows = [
+            ZdevRow {
+                vdev: 0xB9D5,
+                name: Some("dasda".into()),
+            },
+            ZdevRow {
+                vdev: 0xB9E0,
+                name: None,
+            },
+        ];
+        assert_eq!(
+            list_lines(&rows),
+            [
+                "TYPE       ID        ON   PERS  NAMES",
+                "dasd-eckd  0.0.b9d5  yes  yes   dasda",
+                "dasd-eckd  0.0.b9e0  yes  yes   ",
+            ]
+        );
+        assert_eq!(list_lines(&[]), ["lszdev: No device was selected!"]);
+        assert_eq!(
+            ignored_lines(vec!["0.0.b9e0".into()])[1],
+            "================="
+        );
+        assert!(cio_ignore(&[])
+            .unwrap_err()
+            .starts_with("cio_ignore: Need one of options"));
+        assert_eq!(cio_ignore(&["-r", "1000"]), Ok(None));
+        assert!(cio_ignore(&["-z"])
+            .unwrap_err()
+            .starts_with("cio_ignore: invalid option '-z'"));
+    }
+}

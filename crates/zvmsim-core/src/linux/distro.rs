@@ -1,0 +1,134 @@
+//! The guest's distribution (`[guests.linux] distribution`), for its user space: which
+//! commands its shell finds and which output formats zvmsim prints for it. The kernel's
+//! mechanisms follow `release`, not this.
+//!
+//! Two generations are modelled:
+//! - SLES 10 and 11 (the default; seeds 000-002 and 004): s390-tools 1.6 to 1.8, procps 3.2,
+//!   sysstat 7/8 (`linux/catalog.rs`).
+//! - RHEL 8 (seed 003's guest runs RHEL 8.1): s390-tools 2.x (RHEL 8.1 ships s390utils 2.9,
+//!   inference from its release date, May and November 2019), with the zdev tools `chzdev`
+//!   and `lszdev` and dracut's `rd.dasd=` boot parameter; LVM1's `pvpath` is gone. Its
+//!   procps-ng 3.3, sysstat 11.7 and kernel 4.18 print `free`, `vmstat`, `top`, `iostat` and
+//!   `/proc/meminfo`/`/proc/vmstat` in layouts zvmsim does not model: on RHEL 8 those answer
+//!   `not simulated by zvmsim`, rather than in the SLES layout.
+
+use super::commands::LinuxCommand;
+
+/// A distribution's user-space generation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Userland {
+    /// SUSE Linux Enterprise Server 10 or 11.
+    #[default]
+    Sles,
+    /// Red Hat Enterprise Linux 8.
+    Rhel8,
+}
+
+/// The distribution names accepted, as users write them.
+pub const ACCEPTED: &str =
+    "\"SLES 10\", \"SLES 10 SP1\" ... \"SLES 11 SP4\", \"RHEL 8\", \"RHEL 8.0\" ... \"RHEL 8.10\"";
+
+/// Commands RHEL 8 has that the SLES 10/11 catalog does not (s390-tools 2.x, util-linux 2.32).
+const RHEL8_ADDED: &[&str] = &["chzdev", "lszdev", "lsblk", "lscpu", "chcpu"];
+/// Commands of the SLES catalog or of the parser that RHEL 8 does not have (LVM1 multipath).
+const RHEL8_REMOVED: &[&str] = &["pvpath"];
+
+/// The distribution `name` (e.g. "RHEL 8.1", "SLES 10 SP1"); an error says what is accepted.
+pub fn parse(name: &str) -> Result<Userland, String> {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let sp = |w: &str| {
+        w.strip_prefix("SP")
+            .is_some_and(|n| !n.is_empty() && n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let minor = |v: &str| {
+        v.strip_prefix("8").is_some_and(|r| {
+            r.is_empty()
+                || r.strip_prefix('.').is_some_and(|n| {
+                    !n.is_empty() && n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit())
+                })
+        })
+    };
+    match words.as_slice() {
+        ["SLES", "10" | "11"] => Ok(Userland::Sles),
+        ["SLES", "10" | "11", s] if sp(s) => Ok(Userland::Sles),
+        ["RHEL", v] if minor(v) => Ok(Userland::Rhel8),
+        _ => Err(format!(
+            "distribution `{name}` is not one zvmsim models; give one of {ACCEPTED}"
+        )),
+    }
+}
+
+impl Userland {
+    /// Whether the shell finds `cmd` here: Some(answer) where this distribution differs from
+    /// the SLES catalog, None where the catalog decides.
+    pub fn has_command(self, cmd: &str) -> Option<bool> {
+        let base = cmd.rsplit('/').next().unwrap_or(cmd);
+        match self {
+            Userland::Sles => None,
+            Userland::Rhel8 if RHEL8_ADDED.contains(&base) => Some(true),
+            Userland::Rhel8 if RHEL8_REMOVED.contains(&base) => Some(false),
+            Userland::Rhel8 => None,
+        }
+    }
+
+    /// Whether zvmsim prints `c` in this distribution's layout; if not, the command answers
+    /// `not simulated by zvmsim` (see the module comment).
+    pub fn prints(self, c: &LinuxCommand) -> bool {
+        match self {
+            Userland::Sles => true,
+            Userland::Rhel8 => !matches!(
+                c,
+                LinuxCommand::Free { .. }
+                    | LinuxCommand::Meminfo
+                    | LinuxCommand::ProcVmstat
+                    | LinuxCommand::Vmstat { .. }
+                    | LinuxCommand::Top
+                    | LinuxCommand::Dasd(super::commands::DasdQuery::Iostat { .. })
+            ),
+        }
+    }
+
+    /// Whether dracut's `rd.dasd=` sets DASDs online at boot (RHEL's initramfs).
+    pub fn dracut(self) -> bool {
+        self == Userland::Rhel8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_as_users_write_them() {
+        for ok in ["SLES 10", "SLES 10 SP1", "SLES 11 SP4", " SLES  11 "] {
+            assert_eq!(parse(ok), Ok(Userland::Sles), "{ok}");
+        }
+        for ok in ["RHEL 8", "RHEL 8.1", "RHEL 8.10"] {
+            assert_eq!(parse(ok), Ok(Userland::Rhel8), "{ok}");
+        }
+        for bad in [
+            "RHEL 7.9",
+            "RHEL 8.",
+            "RHEL 81",
+            "SLES 12",
+            "SLES 10 SP",
+            "sles 10",
+            "",
+        ] {
+            let e = parse(bad).unwrap_err();
+            assert!(e.contains("is not one zvmsim models"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn rhel8_finds_the_zdev_tools_and_not_lvm1() {
+        assert_eq!(Userland::Rhel8.has_command("chzdev"), Some(true));
+        assert_eq!(Userland::Rhel8.has_command("/sbin/lszdev"), Some(true));
+        assert_eq!(Userland::Rhel8.has_command("pvpath"), Some(false));
+        assert_eq!(Userland::Rhel8.has_command("lsdasd"), None);
+        assert_eq!(Userland::Sles.has_command("chzdev"), None);
+        assert!(!Userland::Rhel8.prints(&LinuxCommand::Meminfo));
+        assert!(Userland::Sles.prints(&LinuxCommand::Meminfo));
+        assert!(Userland::Rhel8.prints(&LinuxCommand::Uptime));
+    }
+}
