@@ -282,7 +282,7 @@ def commands(
         cp.caption_justify = "left"
     out.print(cp)
 
-    linux = Table(title="Linux commands and files (SLES 10/11 guest)", title_justify="left", box=box.SIMPLE_HEAD)
+    linux = Table(title="Linux commands and files (SLES 10/11 guest; RHEL 8 where noted)", title_justify="left", box=box.SIMPLE_HEAD)
     linux.add_column("command", no_wrap=True)
     if show_all:
         linux.add_column("simulated", no_wrap=True)

@@ -25,18 +25,25 @@ def _family(setup: str, jobs: int) -> str:
     return f"{setup}-{jobs}job" + ("s" if jobs > 1 else "")
 
 
+def _enable(first: int, n: int) -> str:
+    """The guest's chzdev of its n aliases from `first` (the seed's setup step; RHEL 8 keeps
+    them on the cio_ignore list until then); with none, lszdev shows the base alone."""
+    cmd = f"chzdev dasd {first:04X}-{first + n - 1:04X} -e" if n else "lszdev dasd"
+    return f'console[2].linux="{cmd}"'
+
+
 def _overrides(setup: str, n: int) -> Tuple[str, ...]:
     last = 0xB9E0 + n - 1
     if setup == "attached":
         cmd = f"ATTACH B9E0-{last:04X} TO LNXF01" if n else "QUERY PAV"
-        return (f'console[1].cp="{cmd}"',)
+        return (f'console[1].cp="{cmd}"', _enable(0xB9E0, n))
     # z/VM owns as many real aliases as the guest has virtual ones (seed); the guest's
     # directory defines the virtual aliases with COMMAND statements run at logon.
     cmd = f"ATTACH B9E0-{last:04X} TO SYSTEM" if n else "QUERY PAV"
     stmts = ['"MDISK 0200 3390 DEVNO B9D5 MR"'] + [
         f'"COMMAND DEFINE HYPERPAVALIAS {0x201 + k:04X} FOR BASE 0200"' for k in range(n)
     ]
-    return (f'console[1].cp="{cmd}"', "guests[0].directory=[" + ",".join(stmts) + "]")
+    return (f'console[1].cp="{cmd}"', "guests[0].directory=[" + ",".join(stmts) + "]", _enable(0x201, n))
 
 
 CASES = tuple(

@@ -58,6 +58,8 @@ mod warm_guests;
 mod warm_stationary;
 mod web_view;
 mod zdev;
+#[cfg(test)]
+mod zdev_tests;
 
 use serde_json::{Map, Value};
 

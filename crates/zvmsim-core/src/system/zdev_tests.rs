@@ -1,0 +1,159 @@
+//! Seed 003's setup on its RHEL 8.1 guest (`scenarios/hyperpav/attached-1job.toml`): the
+//! aliases CP attaches stay on the boot line's cio_ignore list, unknown to Linux and unused by
+//! the DASD driver, until `chzdev dasd ... -e` frees them and sets them online; CP knows them
+//! all along. Rejected zdev commands answer as s390-tools does and change nothing.
+
+use super::Simulation;
+
+/// The seed-003 guest with 4 aliases attached; `enable` is console entry 2's Linux command.
+fn sim(enable: &str) -> Simulation {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenarios/hyperpav/attached-1job.toml");
+    let text = std::fs::read_to_string(&path).expect("scenario file");
+    let ovr = [
+        "console[1].cp=\"ATTACH B9E0-B9E3 TO LNXF01\"".to_string(),
+        format!("console[2].linux=\"{enable}\""),
+        "run.priming=\"1s\"".to_string(),
+        "run.measure=\"1s\"".to_string(),
+        "run.interval=\"1s\"".to_string(),
+    ];
+    Simulation::from_toml(&text, "attached-1job.toml", Some(1), &ovr).expect("valid")
+}
+
+/// Types `cmd` in the guest through console entry 3; its response.
+fn typed(s: &mut Simulation, cmd: &str) -> Vec<String> {
+    s.scenario.console[3].linux = Some(cmd.to_string());
+    s.run_console(3);
+    s.console.last().expect("a console line").response.clone()
+}
+
+/// What Linux and CP know of the guest's devices.
+fn devices(s: &Simulation) -> (Vec<u16>, Vec<u16>) {
+    let g = &s.m.guests[0];
+    (
+        g.dasd.devs.iter().map(|d| d.vdev).collect(),
+        g.cio.hidden.iter().map(|h| h.vdev).collect(),
+    )
+}
+
+#[test]
+fn attached_aliases_stay_hidden_until_chzdev_enables_them() {
+    // lszdev instead of chzdev: the aliases stay on the blacklist.
+    let mut s = sim("lszdev dasd");
+    s.step_until(1);
+    assert_eq!(
+        devices(&s),
+        (vec![0xB9D5], vec![0xB9E0, 0xB9E1, 0xB9E2, 0xB9E3])
+    );
+    let line = |s: &Simulation, i: usize| s.console[i].response.clone();
+    assert_eq!(
+        line(&s, 2),
+        [
+            "TYPE       ID        ON   PERS  NAMES",
+            "dasd-eckd  0.0.b9d5  yes  yes   dasda"
+        ]
+    );
+    // CP knows all five; Linux lists the base.
+    assert_eq!(typed(&mut s, "lsdasd -u").len(), 3);
+    s.scenario.console[3].linux = None;
+    s.scenario.console[3].cp = Some("QUERY VIRTUAL DASD".into());
+    s.run_console(3);
+    assert_eq!(s.console.last().unwrap().response.len(), 5);
+    s.scenario.console[3].cp = None;
+    assert_eq!(
+        typed(&mut s, "cat /proc/cio_ignore")[..3],
+        [
+            "0.0.0000-0.0.0008",
+            "0.0.000a-0.0.b9d4",
+            "0.0.b9d6-0.0.ffff"
+        ]
+    );
+    // The seed's command, on part of the aliases, then on all of them again.
+    assert_eq!(
+        typed(&mut s, "chzdev dasd B9E0-B9E1 -e"),
+        [
+            "ECKD DASD 0.0.b9e0 configured",
+            "ECKD DASD 0.0.b9e1 configured"
+        ]
+    );
+    assert_eq!(
+        devices(&s),
+        (vec![0xB9D5, 0xB9E0, 0xB9E1], vec![0xB9E2, 0xB9E3])
+    );
+    assert_eq!(
+        typed(&mut s, "chzdev dasd b9d5 0.0.b9e1-0.0.b9e3 -e"),
+        [
+            "ECKD DASD 0.0.b9d5 already configured",
+            "ECKD DASD 0.0.b9e1 already configured",
+            "ECKD DASD 0.0.b9e2 configured",
+            "ECKD DASD 0.0.b9e3 configured"
+        ]
+    );
+    let lsdasd = typed(&mut s, "lsdasd -u");
+    assert_eq!(lsdasd.len(), 7, "{lsdasd:?}");
+    assert!(lsdasd[2].starts_with("0.0.b9d5  dasda "), "{lsdasd:?}");
+    assert!(lsdasd[3].starts_with("0.0.b9e0  alias "), "{lsdasd:?}");
+}
+
+#[test]
+fn the_driver_uses_an_alias_only_once_chzdev_set_it_online() {
+    let alias_io = |enable: &str| {
+        let mut s = sim(enable);
+        s.run();
+        s.summary()["alias_io_pct"].as_f64().expect("alias share")
+    };
+    assert_eq!(alias_io("lszdev dasd"), 0.0);
+    assert!(alias_io("chzdev dasd B9E0-B9E3 -e") > 10.0);
+}
+
+#[test]
+fn rejected_zdev_commands_answer_as_s390_tools_and_change_nothing() {
+    let mut s = sim("lszdev dasd");
+    s.step_until(1);
+    let before = devices(&s);
+    let cases = [
+        (
+            "chzdev dasd C000 -e",
+            &["DASD C000 configure failed", "    Error: Device not found"][..],
+        ),
+        (
+            "chzdev dasd B9E0",
+            &[
+                "chzdev: Please specify an action",
+                "Use 'chzdev --help' for more information",
+            ],
+        ),
+        (
+            "chzdev dasd 1B9E0 -e",
+            &["chzdev: Error in CCW device ID format: DEVNO out of bounds: 1B9E0"],
+        ),
+        ("lszdev dasd C000", &["lszdev: No device was selected!"]),
+        ("pvpath -qa", &["-bash: pvpath: command not found"]),
+        (
+            "cat /proc/meminfo",
+            &["not simulated by zvmsim: cat /proc/meminfo"],
+        ),
+        (
+            "chzdev dasd B9E0 -d",
+            &["not simulated by zvmsim: chzdev dasd B9E0 -d"],
+        ),
+    ];
+    for (cmd, want) in cases {
+        assert_eq!(typed(&mut s, cmd), want, "{cmd}");
+        assert_eq!(devices(&s), before, "{cmd}");
+    }
+    // A SLES guest's shell has no chzdev: the scenario is refused with bash's line.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenarios/hyperpav/attached-1job.toml");
+    let text = std::fs::read_to_string(&path).expect("scenario file");
+    let e = Simulation::from_toml(
+        &text,
+        "attached-1job.toml",
+        Some(1),
+        &["guests[0].linux.distribution=\"SLES 11 SP1\"".into()],
+    )
+    .err()
+    .expect("refused");
+    let e = e.to_string();
+    assert!(e.contains("-bash: chzdev: command not found"), "{e}");
+}
