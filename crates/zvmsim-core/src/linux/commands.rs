@@ -295,6 +295,7 @@ fn parse_in(line: &str, u: Userland) -> Result<LinuxCommand, String> {
         "chzdev" => zdev::chzdev(args)?,
         "lszdev" => zdev::lszdev(args)?,
         "cio_ignore" if u == Userland::Rhel8 => zdev::cio_ignore(args)?,
+        "iostat" if u == Userland::Rhel8 => dasdcmds::iostat11(args)?,
         "iostat" => dasdcmds::iostat(args)?,
         "tunedasd" => tunedasd::parse(args)?,
         "pvpath" => Some(LinuxCommand::Pvpath(super::lvm::parse(args)?)),

@@ -7,10 +7,10 @@
 //!   sysstat 7/8 (`linux/catalog.rs`).
 //! - RHEL 8 (seed 003's guest runs RHEL 8.1): s390-tools 2.x (RHEL 8.1 ships s390utils 2.9,
 //!   inference from its release date, May and November 2019), with the zdev tools `chzdev`
-//!   and `lszdev` and dracut's `rd.dasd=` boot parameter; LVM1's `pvpath` is gone. Its
-//!   procps-ng 3.3, sysstat 11.7 and kernel 4.18 print `free`, `vmstat`, `top`, `iostat` and
-//!   `/proc/meminfo`/`/proc/vmstat` in layouts zvmsim does not model: on RHEL 8 those answer
-//!   `not simulated by zvmsim`, rather than in the SLES layout.
+//!   and `lszdev` and dracut's `rd.dasd=` boot parameter; LVM1's `pvpath` is gone; sysstat
+//!   11.7's `iostat -x` has its own layout. Its procps-ng 3.3 and kernel 4.18 print `free`,
+//!   `vmstat`, `top` and `/proc/meminfo`/`/proc/vmstat` in layouts zvmsim does not model: on
+//!   RHEL 8 those answer `not simulated by zvmsim`, rather than in the SLES layout.
 
 use super::commands::LinuxCommand;
 
@@ -83,7 +83,10 @@ impl Userland {
                     | LinuxCommand::ProcVmstat
                     | LinuxCommand::Vmstat { .. }
                     | LinuxCommand::Top
-                    | LinuxCommand::Dasd(super::commands::DasdQuery::Iostat { .. })
+                    | LinuxCommand::Dasd(super::commands::DasdQuery::Iostat {
+                        sysstat11: false,
+                        ..
+                    })
             ),
         }
     }

@@ -110,8 +110,8 @@ impl Simulation {
                     writes: cur.writes - m.writes,
                     read_sectors: cur.read_sectors - m.read_sectors,
                     write_sectors: cur.write_sectors - m.write_sectors,
-                    ticks_ns: (cur.read_ticks_ns + cur.write_ticks_ns)
-                        - (m.read_ticks_ns + m.write_ticks_ns),
+                    read_ticks_ns: cur.read_ticks_ns - m.read_ticks_ns,
+                    write_ticks_ns: cur.write_ticks_ns - m.write_ticks_ns,
                     queue_ns: cur.queue_ns - m.queue_ns,
                     busy_ns: cur.busy_ns - m.busy_ns,
                 };

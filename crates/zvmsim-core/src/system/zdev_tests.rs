@@ -107,6 +107,31 @@ fn the_driver_uses_an_alias_only_once_chzdev_set_it_online() {
 }
 
 #[test]
+fn iostat_prints_sysstat_11_7s_report_on_rhel_8() {
+    let mut s = sim("chzdev dasd B9E0-B9E3 -e");
+    s.step_until(1_500_000_000);
+    let out = typed(&mut s, "iostat -dx");
+    assert!(
+        out[0].starts_with("Device            r/s     w/s     rkB/s"),
+        "{out:?}"
+    );
+    // One block device, dasda, moving data (fio's reads and writes).
+    assert_eq!(out.len(), 2, "{out:?}");
+    let kb: Vec<f64> = out[1]
+        .split_whitespace()
+        .skip(3)
+        .take(2)
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert!(
+        out[1].starts_with("dasda ") && kb[0] > 0.0 && kb[1] > 0.0,
+        "{out:?}"
+    );
+    // sysstat 11.7's usage for a letter it does not have, as iostat prints it.
+    assert_eq!(typed(&mut s, "iostat -q")[1], "Options are:");
+}
+
+#[test]
 fn rejected_zdev_commands_answer_as_s390_tools_and_change_nothing() {
     let mut s = sim("lszdev dasd");
     s.step_until(1);

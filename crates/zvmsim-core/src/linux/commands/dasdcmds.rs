@@ -20,8 +20,9 @@ pub enum DasdQuery {
     Lsdasd { uid: bool },
     /// `cat /proc/dasd/devices`.
     ProcDevices,
-    /// `iostat -x`: sectors per second, or with `-k` kilobytes per second.
-    Iostat { kb: bool },
+    /// `iostat -x`: sectors per second, or with `-k` kilobytes per second (sysstat 8);
+    /// `sysstat11`: sysstat 11.7's extended report (RHEL 8), always in kB.
+    Iostat { kb: bool, sysstat11: bool },
     /// `cat /proc/dasd/statistics`, or `echo TEXT >` it (the driver's profile).
     Statistics { write: Option<String> },
     /// `tunedasd -P [-I ITEM]` or `-R` on device nodes (tunedasd.rs).
@@ -53,8 +54,9 @@ pub struct DasdRow {
     pub writes: u64,
     pub read_sectors: u64,
     pub write_sectors: u64,
-    /// Summed latency of the completed requests, ns.
-    pub ticks_ns: u64,
+    /// Summed latency of the completed reads and writes, ns.
+    pub read_ticks_ns: u64,
+    pub write_ticks_ns: u64,
     /// Requests in flight integrated over time, ns.
     pub queue_ns: u128,
     pub busy_ns: u64,
@@ -128,7 +130,54 @@ pub(super) fn iostat(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
             other = true; // an interval, a count or a device
         }
     }
-    Ok((x && !other).then_some(LinuxCommand::Dasd(DasdQuery::Iostat { kb })))
+    Ok(
+        (x && !other).then_some(LinuxCommand::Dasd(DasdQuery::Iostat {
+            kb,
+            sysstat11: false,
+        })),
+    )
+}
+
+/// sysstat 11.7.3's usage text (iostat.c usage()), printed for an option it does not know.
+const IOSTAT11_USAGE: &str = "Usage: iostat [ options ] [ <interval> [ <count> ] ]\n\
+Options are:\n\
+[ -c ] [ -d ] [ -h ] [ -k | -m ] [ -N ] [ -s ] [ -t ] [ -V ] [ -x ] [ -y ] [ -z ]\n\
+[ -j { ID | LABEL | PATH | UUID | ... } ] [ --human ] [ -o JSON ]\n\
+[ [ -H ] -g <group_name> ] [ -p [ <device> [,...] | ALL ] ]\n\
+[ <device> [...] | ALL ]";
+
+/// iostat of sysstat 11.7 (RHEL 8): `-x` with `-d` and `-k` is simulated (kB is the default
+/// unit there); the other options it has, an interval, devices are not; an unknown option
+/// letter, or -k with -m, prints the usage.
+pub(super) fn iostat11(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
+    let (mut x, mut k, mut m, mut other) = (false, false, false, false);
+    for a in args {
+        match *a {
+            "-p" | "-g" | "--human" | "-j" | "-o" => other = true,
+            w if w.starts_with('-') && w.len() > 1 => {
+                for c in w[1..].chars() {
+                    match c {
+                        'x' => x = true,
+                        'k' => k = true,
+                        'm' => m = true,
+                        'd' => {}
+                        'c' | 'H' | 'h' | 'N' | 'p' | 's' | 't' | 'y' | 'z' | 'V' => other = true,
+                        _ => return Err(IOSTAT11_USAGE.into()),
+                    }
+                }
+            }
+            _ => other = true, // an interval, a count, a device or an option's argument
+        }
+    }
+    if k && m {
+        return Err(IOSTAT11_USAGE.into());
+    }
+    Ok(
+        (x && !m && !other).then_some(LinuxCommand::Dasd(DasdQuery::Iostat {
+            kb: true,
+            sysstat11: true,
+        })),
+    )
 }
 
 fn bus(vdev: u16) -> String {
@@ -209,7 +258,10 @@ pub fn respond(q: &DasdQuery, rows: &[DasdRow], span_ns: u64) -> Vec<String> {
                 ))
             })
             .collect(),
-        DasdQuery::Iostat { kb } => iostat_report(rows, span_ns, *kb),
+        DasdQuery::Iostat {
+            sysstat11: true, ..
+        } => iostat11_report(rows, span_ns),
+        DasdQuery::Iostat { kb, .. } => iostat_report(rows, span_ns, *kb),
     }
 }
 
@@ -251,9 +303,44 @@ fn iostat_report(rows: &[DasdRow], span_ns: u64, kb: bool) -> Vec<String> {
             r.write_sectors as f64 / div / secs,
             per_io((r.read_sectors + r.write_sectors) as f64),
             r.queue_ns as f64 / span_ns.max(1) as f64,
-            per_io(r.ticks_ns as f64 / 1e6),
+            per_io((r.read_ticks_ns + r.write_ticks_ns) as f64 / 1e6),
             per_io(r.busy_ns as f64 / 1e6),
             (100.0 * r.busy_ns as f64 / span_ns.max(1) as f64).min(100.0),
+        ));
+    }
+    out
+}
+
+/// sysstat 11.7.3's extended device report (write_disk_stat_header, write_plain_ext_stat:
+/// `%-13s` and `" %W.2f"` columns; kB; every zero divisor gives 0.00; %util not capped).
+/// Merges are not modelled (rrqm/s, wrqm/s, %rrqm, %wrqm 0).
+fn iostat11_report(rows: &[DasdRow], span_ns: u64) -> Vec<String> {
+    let mut out = vec![
+        "Device            r/s     w/s     rkB/s     wkB/s   rrqm/s   wrqm/s  %rrqm  %wrqm r_await w_await aqu-sz rareq-sz wareq-sz  svctm  %util".to_string(),
+    ];
+    let secs = span_ns.max(1) as f64 / 1e9;
+    let per = |x: f64, n: u64| if n > 0 { x / n as f64 } else { 0.0 };
+    for r in rows.iter().filter(|r| r.name.is_some()) {
+        let ios = r.reads + r.writes;
+        let ms = |ns: u64| ns as f64 / 1e6;
+        out.push(format!(
+            "{:<13} {:>7.2} {:>7.2} {:>9.2} {:>9.2} {:>8.2} {:>8.2} {:>6.2} {:>6.2} {:>7.2} {:>7.2} {:>6.2} {:>8.2} {:>8.2} {:>6.2} {:>6.2}",
+            r.name.as_deref().unwrap_or(""),
+            r.reads as f64 / secs,
+            r.writes as f64 / secs,
+            r.read_sectors as f64 / 2.0 / secs,
+            r.write_sectors as f64 / 2.0 / secs,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            per(ms(r.read_ticks_ns), r.reads),
+            per(ms(r.write_ticks_ns), r.writes),
+            r.queue_ns as f64 / span_ns.max(1) as f64,
+            per(r.read_sectors as f64, r.reads) / 2.0,
+            per(r.write_sectors as f64, r.writes) / 2.0,
+            per(ms(r.busy_ns), ios),
+            100.0 * r.busy_ns as f64 / span_ns.max(1) as f64,
         ));
     }
     out
@@ -275,7 +362,8 @@ mod tests {
                 writes: 50,
                 read_sectors: 800,
                 write_sectors: 1600,
-                ticks_ns: 300_000_000,
+                read_ticks_ns: 100_000_000,
+                write_ticks_ns: 200_000_000,
                 queue_ns: 500_000_000,
                 busy_ns: 250_000_000,
             },
@@ -331,7 +419,14 @@ mod tests {
 
     #[test]
     fn iostat_rates_over_the_span() {
-        let out = respond(&DasdQuery::Iostat { kb: true }, &rows(), 1_000_000_000);
+        let out = respond(
+            &DasdQuery::Iostat {
+                kb: true,
+                sysstat11: false,
+            },
+            &rows(),
+            1_000_000_000,
+        );
         assert_eq!(
             out[0],
             "Device:         rrqm/s   wrqm/s     r/s     w/s    rkB/s    wkB/s avgrq-sz avgqu-sz   await  svctm  %util"
@@ -361,7 +456,49 @@ mod tests {
         assert_eq!(iostat(&["-x", "5"]).unwrap(), None);
         assert_eq!(
             iostat(&["-xk"]).unwrap(),
-            Some(LinuxCommand::Dasd(DasdQuery::Iostat { kb: true }))
+            Some(LinuxCommand::Dasd(DasdQuery::Iostat {
+                kb: true,
+                sysstat11: false
+            }))
         );
+        // sysstat 11.7: kB by default, -m not simulated, -k with -m and an unknown letter
+        // print its usage.
+        let x11 = Some(LinuxCommand::Dasd(DasdQuery::Iostat {
+            kb: true,
+            sysstat11: true,
+        }));
+        assert_eq!(iostat11(&["-x"]).unwrap(), x11);
+        assert_eq!(iostat11(&["-dxk"]).unwrap(), x11);
+        assert_eq!(iostat11(&["-xm"]).unwrap(), None);
+        assert_eq!(iostat11(&["-x", "-p", "ALL"]).unwrap(), None);
+        for bad in [&["-xkm"][..], &["-q"]] {
+            let e = iostat11(bad).unwrap_err();
+            assert!(
+                e.starts_with("Usage: iostat") && e.contains("[ -y ] [ -z ]"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn iostat_of_sysstat_11_7_lines_up_under_its_header() {
+        let q = DasdQuery::Iostat {
+            kb: true,
+            sysstat11: true,
+        };
+        let out = respond(&q, &rows(), 1_000_000_000);
+        assert_eq!(
+            out[1],
+            "dasda          100.00   50.00    400.00    800.00     0.00     0.00   0.00   0.00    1.00    4.00   0.50     4.00    16.00   1.67  25.00"
+        );
+        // Every value ends where its heading ends (both 136 characters).
+        let ends = |s: &str| {
+            let b = s.as_bytes();
+            (1..=b.len())
+                .filter(|&i| b[i - 1] != b' ' && (i == b.len() || b[i] == b' '))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ends(&out[0])[1..], ends(&out[1])[1..]);
+        assert_eq!(out.len(), 3);
     }
 }
