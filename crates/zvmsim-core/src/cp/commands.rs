@@ -12,6 +12,7 @@ mod indicate;
 mod query;
 
 pub use indicate::{UserState, UserView};
+pub(crate) use query::ipl_unix_s;
 pub use query::paging_volume_id;
 
 /// A parsed CP command.

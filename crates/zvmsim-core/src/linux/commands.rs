@@ -276,6 +276,14 @@ fn parse_in(line: &str, u: Userland) -> Result<LinuxCommand, String> {
         });
     }
     if let Some(q) = ccwsysfs::parse(cmd, args, &redirects) {
+        if let (DasdQuery::Debugfs { dir, file, write }, Userland::Sles) = (&q, u) {
+            // SLES 10/11's kernels have no DASD statistics in debugfs.
+            let path = format!("{}{dir}/{file}", ccwsysfs::DEBUGFS);
+            return Err(match write {
+                Some(_) => format!("-bash: {path}: No such file or directory"),
+                None => format!("cat: {path}: No such file or directory"),
+            });
+        }
         return Ok(if first == 0 {
             LinuxCommand::Dasd(q)
         } else {

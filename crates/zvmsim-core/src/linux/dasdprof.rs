@@ -52,7 +52,7 @@ impl Default for DasdProfile {
 }
 
 /// The bucket of `v`: the first i with v < 2^(i+2), at most 31.
-fn bucket(v: u64) -> usize {
+pub(crate) fn bucket(v: u64) -> usize {
     let mut i = 0;
     while i < N - 1 && (v >> (2 + i)) != 0 {
         i += 1;

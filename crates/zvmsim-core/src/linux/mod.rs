@@ -12,6 +12,7 @@ pub mod dasd;
 pub mod dasdblock;
 mod dasdflow;
 pub mod dasdprof;
+pub mod dasdstats;
 pub mod dcssblk;
 pub mod distro;
 pub mod errno;

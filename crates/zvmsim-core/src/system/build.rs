@@ -380,9 +380,14 @@ impl Simulation {
                 memassist: false,
                 cmma_requested: spec.linux.cmma(),
                 cmma_reclaimed_mark: 0,
-                dasd: crate::linux::dasd::DasdDriver::with_cache(spec.linux.dasd_cache)
-                    .request_limit(spec.linux.request_limit())
-                    .with_block_tasklet(spec.linux.dasd_block_tasklet()),
+                dasd: {
+                    let mut d = crate::linux::dasd::DasdDriver::with_cache(spec.linux.dasd_cache)
+                        .request_limit(spec.linux.request_limit())
+                        .with_block_tasklet(spec.linux.dasd_block_tasklet());
+                    // Transport-mode requests where the channels run High Performance FICON.
+                    d.debugfs.tpm = sc.io.as_ref().is_some_and(|io| io.channels.zhpf);
+                    d
+                },
                 cio: crate::linux::cio::Cio {
                     blacklist: cio_boot.0,
                     hidden: Vec::new(),

@@ -27,6 +27,9 @@ impl Simulation {
         if let DasdQuery::Tunedasd { tune, devices } = q {
             return self.tunedasd(gi, tune, devices);
         }
+        if let DasdQuery::Debugfs { dir, file, write } = q {
+            return self.dasd_debugfs(gi, dir, file, write.as_deref());
+        }
         let now = self.m.now;
         let start = self.mon.start.min(now);
         dasd_respond(q, &self.dasd_rows(gi, now), now - start)
@@ -157,5 +160,64 @@ impl Simulation {
                 .map(|d| (94, 4 * d + 1, dasd.devs[d as usize].count))
         };
         g.lvm.pvpath(c, dev)
+    }
+
+    /// A file of the DASD driver's debugfs directory in guest `gi` (`linux/dasdstats.rs`):
+    /// `statistics` of `global`, of a block device or of a ccw device by bus ID.
+    fn dasd_debugfs(
+        &mut self,
+        gi: usize,
+        dir: &str,
+        file: &str,
+        write: Option<&str>,
+    ) -> Vec<String> {
+        let path = format!("/sys/kernel/debug/dasd/{dir}/{file}");
+        let missing = || {
+            vec![match write {
+                Some(_) => format!("-bash: {path}: No such file or directory"),
+                None => format!("cat: {path}: No such file or directory"),
+            }]
+        };
+        let epoch = crate::cp::commands::ipl_unix_s(self.scenario.lpar.zvm_level.as_str());
+        let now = self.m.now;
+        let d = &mut self.m.guests[gi].dasd;
+        // Which profile: (device index, block profile?); None: the global one.
+        let target = match dir {
+            "global" => None,
+            _ => {
+                let i = d.devs.iter().position(|x| {
+                    x.name.as_deref() == Some(dir) || format!("0.0.{:04x}", x.vdev) == dir
+                });
+                match i {
+                    Some(i) => Some((i as u32, d.devs[i].name.as_deref() == Some(dir))),
+                    None => return missing(),
+                }
+            }
+        };
+        match (file, target) {
+            ("statistics", _) => {}
+            // The ECKD discipline's path-group list of a bus-ID directory.
+            ("host_access_list", Some((_, false))) => {
+                return vec![format!(
+                    "not simulated by zvmsim: {}",
+                    match write {
+                        Some(w) => format!("echo {w} > {path}"),
+                        None => format!("cat {path}"),
+                    }
+                )]
+            }
+            _ => return missing(),
+        }
+        let p = match target {
+            None => &mut d.debugfs.global,
+            Some((i, block)) => d.debugfs.profile(i, block),
+        };
+        let out = match write {
+            None => p.render(epoch),
+            Some(w) if p.write(w, now) => vec![],
+            Some(_) => vec!["-bash: echo: write error: Invalid argument".into()],
+        };
+        d.debug_on = d.debugfs.any_on();
+        out
     }
 }

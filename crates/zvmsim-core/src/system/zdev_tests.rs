@@ -182,3 +182,61 @@ fn rejected_zdev_commands_answer_as_s390_tools_and_change_nothing() {
     let e = e.to_string();
     assert!(e.contains("-bash: chzdev: command not found"), "{e}");
 }
+
+#[test]
+fn debugfs_statistics_count_each_alias_and_the_requests_run_on_aliases() {
+    let mut s = sim("chzdev dasd B9E0-B9E3 -e");
+    s.step_until(1);
+    let dbg = "/sys/kernel/debug/dasd";
+    assert_eq!(
+        typed(&mut s, &format!("cat {dbg}/global/statistics")),
+        ["disabled"]
+    );
+    for dir in ["global", "0.0.b9e0", "0.0.b9d5"] {
+        assert!(typed(&mut s, &format!("echo on > {dbg}/{dir}/statistics")).is_empty());
+    }
+    // Refused as the kernel refuses them, changing nothing.
+    let refused = [
+        (
+            format!("echo set on > {dbg}/dasda/statistics"),
+            "-bash: echo: write error: Invalid argument".to_string(),
+        ),
+        (
+            format!("cat {dbg}/0.0.c000/statistics"),
+            format!("cat: {dbg}/0.0.c000/statistics: No such file or directory"),
+        ),
+        (
+            format!("cat {dbg}/dasda/host_access_list"),
+            format!("cat: {dbg}/dasda/host_access_list: No such file or directory"),
+        ),
+    ];
+    for (cmd, want) in &refused {
+        assert_eq!(typed(&mut s, cmd), [want.as_str()], "{cmd}");
+    }
+    assert_eq!(
+        typed(&mut s, &format!("cat {dbg}/dasda/statistics")),
+        ["disabled"]
+    );
+    s.step_until(1_500_000_000);
+    let field = |out: &[String], name: &str| -> u64 {
+        let line = out
+            .iter()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .expect(name);
+        line[name.len() + 1..].parse().expect("a count")
+    };
+    let g = typed(&mut s, &format!("cat {dbg}/global/statistics"));
+    let (reqs, pav) = (field(&g, "total_requests"), field(&g, "total_pav"));
+    // High Performance FICON on the seed's channels: every request in transport mode.
+    assert_eq!(field(&g, "total_hpf"), reqs);
+    assert!(pav > 0 && pav < reqs, "{g:?}");
+    // The alias's own file: every request it ran came from the base's block device.
+    let a = typed(&mut s, &format!("cat {dbg}/0.0.b9e0/statistics"));
+    assert!(field(&a, "total_requests") > 0);
+    assert_eq!(field(&a, "total_pav"), field(&a, "total_requests"));
+    // The base's ccw device ran the rest, none of them on an alias (all three profiles were
+    // switched on at the same moment).
+    let b = typed(&mut s, &format!("cat {dbg}/0.0.b9d5/statistics"));
+    assert_eq!(field(&b, "total_pav"), 0);
+    assert_eq!(field(&b, "total_requests"), reqs - pav, "{b:?}");
+}

@@ -51,6 +51,20 @@ pub(crate) fn clock(level: &str, seconds: f64) -> (String, String) {
     (add_days(date, days), time)
 }
 
+/// The IPL of zvmsim's calendar (see `clock`) in seconds since 1970-01-01 UTC, for the wall
+/// clock Linux prints (days from the civil date, H. Hinnant's `days_from_civil`).
+pub(crate) fn ipl_unix_s(level: &str) -> u64 {
+    let (_, date) = build(level);
+    let p: Vec<i64> = date.split('/').map(|x| x.parse().unwrap_or(1)).collect();
+    let (m, d, y) = (p[0], p[1], 2000 + p[2]);
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y / 400;
+    let yoe = y - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    ((era * 146_097 + doe - 719_468) * 86_400) as u64
+}
+
 /// `mm/dd/yy` plus `days` (a proleptic Gregorian calendar, 2000-2099).
 fn add_days(date: &str, days: u64) -> String {
     let p: Vec<u64> = date.split('/').map(|x| x.parse().unwrap_or(1)).collect();
@@ -175,6 +189,8 @@ mod tests {
 
     #[test]
     fn calendar_and_columns() {
+        // 5.2's nucleus date, 12/16/05, is 2005-12-16 00:00 UTC.
+        assert_eq!(ipl_unix_s("5.2"), 1_134_691_200);
         assert_eq!(add_days("12/31/07", 1), "01/01/08");
         assert_eq!(add_days("02/28/08", 1), "02/29/08");
         assert_eq!(

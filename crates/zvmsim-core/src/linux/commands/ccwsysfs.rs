@@ -30,7 +30,11 @@ const READ_ONLY: &[&str] = &[
 /// The DASD driver's profile in procfs (linux/dasdprof.rs).
 const STATISTICS: &str = "/proc/dasd/statistics";
 
-/// A read or write of a DASD sysfs attribute or of /proc/dasd/statistics; None: not one.
+/// The DASD driver's directory in debugfs (mounted at /sys/kernel/debug by RHEL 8).
+pub(super) const DEBUGFS: &str = "/sys/kernel/debug/dasd/";
+
+/// A read or write of a DASD sysfs attribute, of /proc/dasd/statistics or of a file of the
+/// driver's debugfs directory; None: not one.
 pub(super) fn parse(cmd: &str, args: &[&str], redirects: &[Redirect]) -> Option<DasdQuery> {
     match (cmd, args, redirects) {
         ("cat", [p], []) if *p == STATISTICS => return Some(DasdQuery::Statistics { write: None }),
@@ -40,6 +44,25 @@ pub(super) fn parse(cmd: &str, args: &[&str], redirects: &[Redirect]) -> Option<
             })
         }
         _ => {}
+    }
+    let debug = match (cmd, args, redirects) {
+        ("cat", [p], []) => p.strip_prefix(DEBUGFS).map(|r| (r, None)),
+        ("echo", values, [r]) if r.stdout() => r
+            .target
+            .strip_prefix(DEBUGFS)
+            .map(|rest| (rest, Some(values.join(" ")))),
+        _ => None,
+    };
+    if let Some((rest, write)) = debug {
+        let (dir, file) = rest.split_once('/')?;
+        if dir.is_empty() || file.is_empty() || file.contains('/') {
+            return None;
+        }
+        return Some(DasdQuery::Debugfs {
+            dir: dir.to_string(),
+            file: file.to_string(),
+            write,
+        });
     }
     let (path, write) = match (cmd, args, redirects) {
         ("cat", [p], []) if p.starts_with(CCW) => (*p, None),

@@ -30,6 +30,13 @@ pub enum DasdQuery {
         tune: super::tunedasd::Tune,
         devices: Vec<String>,
     },
+    /// `cat` or `echo VALUE >` a file of the DASD driver's debugfs directory (RHEL 8):
+    /// `dir` is `global`, a block device (dasda) or a bus ID; `file` its file.
+    Debugfs {
+        dir: String,
+        file: String,
+        write: Option<String>,
+    },
     /// `cat` or `echo VALUE >` a DASD attribute in sysfs (ccwsysfs.rs).
     Sysfs {
         bus: String,
@@ -206,8 +213,10 @@ pub fn respond(q: &DasdQuery, rows: &[DasdRow], span_ns: u64) -> Vec<String> {
                 .map(|r| (r.uid.as_str(), r.name.is_none()));
             super::ccwsysfs::respond(b, attr, write.as_deref(), dev)
         }
-        // The driver's profile: answered by the simulation (system/dasd_view.rs).
-        DasdQuery::Statistics { .. } | DasdQuery::Tunedasd { .. } => vec![],
+        // The driver's profiles: answered by the simulation (system/dasd_view.rs).
+        DasdQuery::Statistics { .. } | DasdQuery::Tunedasd { .. } | DasdQuery::Debugfs { .. } => {
+            vec![]
+        }
         DasdQuery::Lsdasd { uid: false } => {
             let mut out = vec![
                 "Bus-ID     Status      Name      Device  Type  BlkSz  Size      Blocks".into(),
