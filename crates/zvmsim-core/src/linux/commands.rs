@@ -12,6 +12,7 @@ mod cmm;
 mod dasdcmds;
 mod procfs;
 mod procps;
+pub mod rhel8mem;
 mod simulated;
 pub mod swapcmds;
 mod top;
@@ -33,6 +34,14 @@ pub enum LinuxCommand {
         total: bool,
     },
     Meminfo,
+    /// `free` of procps-ng 3.3.15 (RHEL 8): its unit, `-t` and `-w`.
+    FreeNg {
+        unit: rhel8mem::FreeUnit,
+        total: bool,
+        wide: bool,
+    },
+    /// `cat /proc/meminfo` of kernel 4.18 (RHEL 8).
+    Meminfo418,
     /// `cat /proc/vmstat`.
     ProcVmstat,
     /// `vmstat [delay [count]]` (procps 3.2): the first report averages since boot; with a
@@ -206,7 +215,10 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
 /// (`linux/distro.rs`), and a command whose output zvmsim prints in another distribution's
 /// layout only is not simulated there.
 pub fn parse_for(line: &str, u: Userland) -> Result<LinuxCommand, String> {
-    let c = parse_in(line, u)?;
+    let c = match (parse_in(line, u)?, u) {
+        (LinuxCommand::Meminfo, Userland::Rhel8) => LinuxCommand::Meminfo418,
+        (c, _) => c,
+    };
     Ok(if u.prints(&c) {
         c
     } else {
@@ -294,6 +306,7 @@ fn parse_in(line: &str, u: Userland) -> Result<LinuxCommand, String> {
         return echo(args, &redirects).map(|c| c.unwrap_or_else(not_simulated));
     }
     let parsed = match cmd {
+        "free" if u == Userland::Rhel8 => rhel8mem::free(args)?,
         "free" => free(args)?,
         "cat" => cat(args)?,
         "vmstat" => procps::vmstat(args)?,
@@ -554,6 +567,8 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
         // Printed by the simulation from the guest's DASD driver (dasdcmds::respond).
         LinuxCommand::Dasd(_) | LinuxCommand::Pvpath(_) | LinuxCommand::Zdev(_) => vec![],
         LinuxCommand::Top => top::respond(v),
+        LinuxCommand::FreeNg { unit, total, wide } => rhel8mem::free_lines(v, *unit, *total, *wide),
+        LinuxCommand::Meminfo418 => rhel8mem::meminfo(v),
         LinuxCommand::NotSimulated { command } => {
             vec![format!("not simulated by zvmsim: {command}")]
         }

@@ -8,9 +8,10 @@
 //! - RHEL 8 (seed 003's guest runs RHEL 8.1): s390-tools 2.x (RHEL 8.1 ships s390utils 2.9,
 //!   inference from its release date, May and November 2019), with the zdev tools `chzdev`
 //!   and `lszdev` and dracut's `rd.dasd=` boot parameter; LVM1's `pvpath` is gone; sysstat
-//!   11.7's `iostat -x` has its own layout. Its procps-ng 3.3 and kernel 4.18 print `free`,
-//!   `vmstat`, `top` and `/proc/meminfo`/`/proc/vmstat` in layouts zvmsim does not model: on
-//!   RHEL 8 those answer `not simulated by zvmsim`, rather than in the SLES layout.
+//!   11.7's `iostat -x`, procps-ng 3.3.15's `free` and 4.18's `/proc/meminfo` have their own
+//!   layouts (`commands/rhel8mem.rs`). Its `vmstat`, `top` and `/proc/vmstat` print layouts
+//!   zvmsim does not model: on RHEL 8 those answer `not simulated by zvmsim`, rather than in
+//!   the SLES layout.
 
 use super::commands::LinuxCommand;
 
@@ -79,7 +80,6 @@ impl Userland {
             Userland::Rhel8 => !matches!(
                 c,
                 LinuxCommand::Free { .. }
-                    | LinuxCommand::Meminfo
                     | LinuxCommand::ProcVmstat
                     | LinuxCommand::Vmstat { .. }
                     | LinuxCommand::Top
@@ -130,7 +130,7 @@ mod tests {
         assert_eq!(Userland::Rhel8.has_command("pvpath"), Some(false));
         assert_eq!(Userland::Rhel8.has_command("lsdasd"), None);
         assert_eq!(Userland::Sles.has_command("chzdev"), None);
-        assert!(!Userland::Rhel8.prints(&LinuxCommand::Meminfo));
+        assert!(!Userland::Rhel8.prints(&LinuxCommand::ProcVmstat));
         assert!(Userland::Sles.prints(&LinuxCommand::Meminfo));
         assert!(Userland::Rhel8.prints(&LinuxCommand::Uptime));
     }

@@ -127,6 +127,23 @@ fn iostat_prints_sysstat_11_7s_report_on_rhel_8() {
         out[1].starts_with("dasda ") && kb[0] > 0.0 && kb[1] > 0.0,
         "{out:?}"
     );
+    // procps-ng's free and 4.18's meminfo agree on the guest's memory.
+    let free = typed(&mut s, "free");
+    assert_eq!(
+        free[0],
+        "              total        used        free      shared  buff/cache   available"
+    );
+    let meminfo = typed(&mut s, "cat /proc/meminfo");
+    let kb = |line: &str| line.split_whitespace().nth(1).unwrap().to_string();
+    let mem: Vec<&str> = free[1].split_whitespace().collect();
+    assert_eq!(
+        (mem[1], mem[3], mem[6]),
+        (
+            kb(&meminfo[0]).as_str(),
+            kb(&meminfo[1]).as_str(),
+            kb(&meminfo[2]).as_str()
+        )
+    );
     // sysstat 11.7's usage for a letter it does not have, as iostat prints it.
     assert_eq!(typed(&mut s, "iostat -q")[1], "Options are:");
 }
@@ -155,8 +172,12 @@ fn rejected_zdev_commands_answer_as_s390_tools_and_change_nothing() {
         ("lszdev dasd C000", &["lszdev: No device was selected!"]),
         ("pvpath -qa", &["-bash: pvpath: command not found"]),
         (
-            "cat /proc/meminfo",
-            &["not simulated by zvmsim: cat /proc/meminfo"],
+            "cat /proc/vmstat",
+            &["not simulated by zvmsim: cat /proc/vmstat"],
+        ),
+        (
+            "free -m -g",
+            &["free: Multiple unit options doesn't make sense."],
         ),
         (
             "chzdev dasd B9E0 -d",
