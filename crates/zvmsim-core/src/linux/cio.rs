@@ -147,8 +147,9 @@ fn show(id: u32) -> String {
     format!("0.{:x}.{:04x}", id / PER_SET, id % PER_SET)
 }
 
-/// A bus ID as the kernel's parse_busid takes it: the linear id, None if it is not one.
-fn busid(s: &str) -> Option<u32> {
+/// A bus ID as the kernel's parse_busid takes it: the linear id (ssid * 65536 + devno), None
+/// if it is not one.
+pub(crate) fn busid(s: &str) -> Option<u32> {
     let hex = |p: &str, min: usize, max: usize| {
         (p.len() >= min && p.len() <= max && p.bytes().all(|b| b.is_ascii_hexdigit()))
             .then(|| u32::from_str_radix(p, 16).ok())
@@ -221,6 +222,9 @@ pub struct Cio {
     pub blacklist: Blacklist,
     /// Devices the guest has that the blacklist hides, in the order CP gave them.
     pub hidden: Vec<Hidden>,
+    /// Devices freed from the blacklist (`cio_ignore -r`) that nothing set online yet: Linux
+    /// knows them (sysfs, lszdev), the DASD driver does not use them.
+    pub offline: Vec<Hidden>,
 }
 
 #[cfg(test)]

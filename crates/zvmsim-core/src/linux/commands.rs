@@ -22,7 +22,7 @@ mod zdev;
 pub use dasdcmds::{respond as dasd_respond, DasdQuery, DasdRow};
 pub use procps::{decay_load, vmstat_line, VmstatSample};
 pub use simulated::SIMULATED;
-pub use zdev::{enable_lines, ignored_lines, list_lines, Spec, ZdevCommand, ZdevRow};
+pub use zdev::{enable_lines, ignored_lines, list_lines, BusIds, Spec, ZdevCommand, ZdevRow};
 
 use super::distro::Userland;
 
@@ -316,6 +316,7 @@ fn parse_in(line: &str, u: Userland) -> Result<LinuxCommand, String> {
         "chzdev" => zdev::chzdev(args)?,
         "lszdev" => zdev::lszdev(args)?,
         "cio_ignore" if u == Userland::Rhel8 => zdev::cio_ignore(args)?,
+        "chccwdev" if u == Userland::Rhel8 => zdev::chccwdev(args)?,
         "iostat" if u == Userland::Rhel8 => dasdcmds::iostat11(args)?,
         "iostat" => dasdcmds::iostat(args)?,
         "tunedasd" => tunedasd::parse(args)?,

@@ -390,7 +390,7 @@ impl Simulation {
                 },
                 cio: crate::linux::cio::Cio {
                     blacklist: cio_boot.0,
-                    hidden: Vec::new(),
+                    ..Default::default()
                 },
                 userland: spec.linux.userland(),
                 lvm: wl

@@ -277,7 +277,12 @@ impl Simulation {
         let d = &self.m.guests[g].dasd;
         let mut out = Vec::new();
         // CP knows the devices Linux's blacklist hides as well.
-        let hidden = self.m.guests[g].cio.hidden.iter().map(|h| (h.vdev, h.path));
+        let cio = &self.m.guests[g].cio;
+        let hidden = cio
+            .hidden
+            .iter()
+            .chain(&cio.offline)
+            .map(|h| (h.vdev, h.path));
         for (vdev, path) in d.devs.iter().map(|x| (x.vdev, x.path)).chain(hidden) {
             out.push(match path {
                 DevPath::Dedicated { sub } => {
@@ -296,7 +301,11 @@ impl Simulation {
                     io.sub(base).rdev
                 ),
                 DevPath::VirtualAlias { base } => {
-                    let hidden = self.m.guests[g].cio.hidden.iter().map(|h| (h.vdev, h.path));
+                    let hidden = cio
+                        .hidden
+                        .iter()
+                        .chain(&cio.offline)
+                        .map(|h| (h.vdev, h.path));
                     let b = d.devs.iter().map(|x| (x.vdev, x.path)).chain(hidden).find(
                         |(_, p)| matches!(p, DevPath::Minidisk { base: bb, .. } if *bb == base),
                     );

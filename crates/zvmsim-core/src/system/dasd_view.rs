@@ -30,6 +30,11 @@ impl Simulation {
         if let DasdQuery::Debugfs { dir, file, write } = q {
             return self.dasd_debugfs(gi, dir, file, write.as_deref());
         }
+        if let DasdQuery::Sysfs { bus, attr, write } = q {
+            if let Some(r) = self.ccw_online(gi, bus, attr, write.as_deref()) {
+                return r;
+            }
+        }
         let now = self.m.now;
         let start = self.mon.start.min(now);
         dasd_respond(q, &self.dasd_rows(gi, now), now - start)
@@ -219,5 +224,45 @@ impl Simulation {
         };
         d.debug_on = d.debugfs.any_on();
         out
+    }
+
+    /// The `online` attribute where it differs from an online device's answer on SLES
+    /// (ccwsysfs.rs): an offline device reads 0 and goes online when 1 (or `force`) is
+    /// written; kernel 4.18 refuses to set an online device online again (RHEL 8: EINVAL,
+    /// drivers/s390/cio/device.c online_store). None: ccwsysfs.rs answers.
+    fn ccw_online(
+        &mut self,
+        gi: usize,
+        bus: &str,
+        attr: &str,
+        write: Option<&str>,
+    ) -> Option<Vec<String>> {
+        let v = bus.strip_prefix("0.0.").filter(|h| h.len() == 4)?;
+        let v = u16::from_str_radix(v, 16).ok()?;
+        if attr != "online" {
+            return None;
+        }
+        let offline = self.is_offline(gi, v);
+        let rhel = self.m.guests[gi].userland == crate::linux::distro::Userland::Rhel8;
+        let einval = || vec!["-bash: echo: write error: Invalid argument".to_string()];
+        // kstrtoul(buf, 16): an optional 0x, hex digits; `force` sets online.
+        let value = write.map(|w| match w {
+            "force" => Some(1),
+            w => u64::from_str_radix(w.strip_prefix("0x").unwrap_or(w), 16).ok(),
+        });
+        match (value, offline) {
+            (None, true) => Some(vec!["0".into()]),
+            (Some(Some(1)), true) => {
+                self.set_online(gi, v);
+                Some(vec![])
+            }
+            (Some(Some(0)), true) if rhel => Some(einval()),
+            (Some(Some(0)), true) => Some(vec![]),
+            (Some(_), true) => Some(einval()),
+            (Some(Some(1)), false) if rhel && self.m.guests[gi].dasd.by_vdev(v).is_some() => {
+                Some(einval())
+            }
+            _ => None,
+        }
     }
 }

@@ -12,7 +12,9 @@
 use super::cpio::next_name;
 use super::Simulation;
 use crate::linux::cio::Hidden;
-use crate::linux::commands::{enable_lines, ignored_lines, list_lines, ZdevCommand, ZdevRow};
+use crate::linux::commands::{
+    enable_lines, ignored_lines, list_lines, BusIds, ZdevCommand, ZdevRow,
+};
 use crate::linux::dasd::DevPath;
 
 impl Simulation {
@@ -37,6 +39,7 @@ impl Simulation {
                 .cio
                 .hidden
                 .iter()
+                .chain(&guest.cio.offline)
                 .find(|h| h.vdev == vdev)
                 .map(|h| h.path),
         }
@@ -47,7 +50,41 @@ impl Simulation {
         let guest = &self.m.guests[g];
         let of = |p: &DevPath| matches!(p, DevPath::VirtualAlias { base } if *base == real);
         guest.dasd.devs.iter().filter(|d| of(&d.path)).count()
-            + guest.cio.hidden.iter().filter(|h| of(&h.path)).count()
+            + guest
+                .cio
+                .hidden
+                .iter()
+                .chain(&guest.cio.offline)
+                .filter(|h| of(&h.path))
+                .count()
+    }
+
+    /// Frees `from..=to` from guest `g`'s blacklist: the hidden devices there come up offline.
+    fn unblacklist(&mut self, g: usize, from: u16, to: u16) {
+        let cio = &mut self.m.guests[g].cio;
+        cio.blacklist.set(from as u32, to as u32, false);
+        let hidden = std::mem::take(&mut cio.hidden);
+        let (freed, kept): (Vec<Hidden>, Vec<Hidden>) = hidden
+            .into_iter()
+            .partition(|h| (from..=to).contains(&h.vdev));
+        cio.hidden = kept;
+        cio.offline.extend(freed);
+    }
+
+    /// Sets guest `g`'s offline device `vdev` online; false if it is not an offline device.
+    pub(super) fn set_online(&mut self, g: usize, vdev: u16) -> bool {
+        let cio = &mut self.m.guests[g].cio;
+        let Some(i) = cio.offline.iter().position(|h| h.vdev == vdev) else {
+            return false;
+        };
+        let h = cio.offline.remove(i);
+        self.present_dasd(g, h);
+        true
+    }
+
+    /// Whether guest `g` has `vdev` offline.
+    pub(super) fn is_offline(&self, g: usize, vdev: u16) -> bool {
+        self.m.guests[g].cio.offline.iter().any(|h| h.vdev == vdev)
     }
 
     /// A zdev command or `/proc/cio_ignore` in guest `g`: what it changes and what it prints.
@@ -56,36 +93,46 @@ impl Simulation {
             ZdevCommand::ProcList => self.m.guests[g].cio.blacklist.listing(),
             ZdevCommand::IgnoredList => ignored_lines(self.m.guests[g].cio.blacklist.listing()),
             ZdevCommand::List(specs) => {
-                let d = &self.m.guests[g].dasd;
-                let mut rows: Vec<ZdevRow> = d
-                    .devs
-                    .iter()
-                    .filter(|x| {
-                        specs.is_empty() || specs.iter().any(|s| (s.from..=s.to).contains(&x.vdev))
-                    })
-                    .map(|x| ZdevRow {
-                        vdev: x.vdev,
-                        name: x.name.clone(),
-                    })
-                    .collect();
+                let guest = &self.m.guests[g];
+                let wanted =
+                    |v: u16| specs.is_empty() || specs.iter().any(|s| (s.from..=s.to).contains(&v));
+                let online = guest.dasd.devs.iter().map(|x| ZdevRow {
+                    vdev: x.vdev,
+                    name: x.name.clone(),
+                    online: true,
+                });
+                let offline = guest.cio.offline.iter().map(|h| ZdevRow {
+                    vdev: h.vdev,
+                    name: None,
+                    online: false,
+                });
+                let mut rows: Vec<ZdevRow> =
+                    online.chain(offline).filter(|r| wanted(r.vdev)).collect();
                 rows.sort_by_key(|r| r.vdev);
                 list_lines(&rows)
             }
+            ZdevCommand::CioRemove(specs) => {
+                for s in specs {
+                    self.unblacklist(g, s.from, s.to);
+                }
+                vec![]
+            }
+            ZdevCommand::Chccwdev(parts) => self.chccwdev(g, parts),
             ZdevCommand::Enable(specs) => {
                 // chzdev frees every spec from the blacklist first, whether a device is there
                 // or not, then selects the devices that exist.
                 for s in specs {
-                    self.m.guests[g]
-                        .cio
-                        .blacklist
-                        .set(s.from as u32, s.to as u32, false);
+                    self.unblacklist(g, s.from, s.to);
                 }
                 let within = |v: u16| specs.iter().any(|s| (s.from..=s.to).contains(&v));
-                let hidden = std::mem::take(&mut self.m.guests[g].cio.hidden);
-                let (freed, kept): (Vec<Hidden>, Vec<Hidden>) =
-                    hidden.into_iter().partition(|h| within(h.vdev));
-                self.m.guests[g].cio.hidden = kept;
-                let configured: Vec<u16> = freed.iter().map(|h| h.vdev).collect();
+                let mut configured: Vec<u16> = self.m.guests[g]
+                    .cio
+                    .offline
+                    .iter()
+                    .map(|h| h.vdev)
+                    .filter(|&v| within(v))
+                    .collect();
+                configured.sort_unstable();
                 let already: Vec<u16> = self.m.guests[g]
                     .dasd
                     .devs
@@ -94,10 +141,8 @@ impl Simulation {
                     .filter(|&v| within(v))
                     .collect();
                 // Set online in the order of their IDs, as chzdev configures them (dasda, ...).
-                let mut freed = freed;
-                freed.sort_by_key(|h| h.vdev);
-                for h in freed {
-                    self.present_dasd(g, h);
+                for &v in &configured {
+                    self.set_online(g, v);
                 }
                 let unmatched: Vec<_> = specs
                     .iter()
@@ -111,5 +156,43 @@ impl Simulation {
                 enable_lines(&configured, &already, &unmatched)
             }
         }
+    }
+
+    /// `chccwdev -e` (zconf/chccwdev, s390-tools v2.9.0): each device in turn; a device not
+    /// there (absent, or on the blacklist: chccwdev does not free it) stops it.
+    fn chccwdev(&mut self, g: usize, parts: &[BusIds]) -> Vec<String> {
+        let visible =
+            |s: &Self, v: u16| s.is_offline(g, v) || s.m.guests[g].dasd.by_vdev(v).is_some();
+        // The list is expanded first: a range to the devices there, none there is an error.
+        let mut ids = Vec::new();
+        for p in parts {
+            match *p {
+                BusIds::One(v) => ids.push(v),
+                BusIds::Range { ref text, from, to } => {
+                    let there: Vec<u16> = (from..=to).filter(|&v| visible(self, v)).collect();
+                    if there.is_empty() {
+                        return vec![
+                            format!("No Device in range ({text}) found"),
+                            "ERROR: Evaluation of bus IDs failed!".into(),
+                            String::new(),
+                        ];
+                    }
+                    ids.extend(there);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for v in ids {
+            if self.set_online(g, v) {
+                out.push(format!("Setting device 0.0.{v:04x} online"));
+            } else if visible(self, v) {
+                out.push(format!("WARNING: Device[0.0.{v:04x}] is already  online"));
+            } else {
+                out.push(format!("Device 0.0.{v:04x} not found"));
+                return out;
+            }
+            out.push("Done".into());
+        }
+        out
     }
 }

@@ -261,3 +261,73 @@ fn debugfs_statistics_count_each_alias_and_the_requests_run_on_aliases() {
     assert_eq!(field(&b, "total_pav"), 0);
     assert_eq!(field(&b, "total_requests"), reqs - pav, "{b:?}");
 }
+
+#[test]
+fn devices_freed_by_cio_ignore_come_up_offline_until_set_online() {
+    let mut s = sim("lszdev dasd");
+    s.step_until(1);
+    assert!(typed(&mut s, "cio_ignore -r b9e0-b9e1,0.0.b9e3").is_empty());
+    assert_eq!(
+        typed(&mut s, "lszdev dasd"),
+        [
+            "TYPE       ID        ON   PERS  NAMES",
+            "dasd-eckd  0.0.b9d5  yes  yes   dasda",
+            "dasd-eckd  0.0.b9e0  no   no    ",
+            "dasd-eckd  0.0.b9e1  no   no    ",
+            "dasd-eckd  0.0.b9e3  no   no    ",
+        ]
+    );
+    // Linux knows them, its DASD driver does not use them.
+    assert_eq!(devices(&s), (vec![0xB9D5], vec![0xB9E2]));
+    assert_eq!(typed(&mut s, "lsdasd -u").len(), 3);
+    let online = "/sys/bus/ccw/devices/0.0.b9e0/online";
+    assert_eq!(typed(&mut s, &format!("cat {online}")), ["0"]);
+    let einval = ["-bash: echo: write error: Invalid argument"];
+    assert_eq!(typed(&mut s, &format!("echo 2 > {online}")), einval);
+    assert!(typed(&mut s, &format!("echo 1 > {online}")).is_empty());
+    assert_eq!(typed(&mut s, &format!("cat {online}")), ["1"]);
+    // 4.18 refuses to set an online device online again.
+    assert_eq!(typed(&mut s, &format!("echo 1 > {online}")), einval);
+    assert_eq!(
+        typed(&mut s, "chccwdev -e 0.0.b9e1,b9e0,b9e2"),
+        [
+            "Setting device 0.0.b9e1 online",
+            "Done",
+            "WARNING: Device[0.0.b9e0] is already  online",
+            "Done",
+            "Device 0.0.b9e2 not found"
+        ]
+    );
+    assert_eq!(
+        typed(&mut s, "chccwdev -e b9e4-b9ef"),
+        [
+            "No Device in range (0.0.b9e4-0.0.b9ef) found",
+            "ERROR: Evaluation of bus IDs failed!",
+            ""
+        ]
+    );
+    assert_eq!(
+        typed(&mut s, "chzdev dasd B9E2-B9E3 -e"),
+        [
+            "ECKD DASD 0.0.b9e2 configured",
+            "ECKD DASD 0.0.b9e3 configured"
+        ]
+    );
+    assert_eq!(
+        devices(&s),
+        (vec![0xB9D5, 0xB9E0, 0xB9E1, 0xB9E2, 0xB9E3], vec![])
+    );
+    let before = devices(&s);
+    for (cmd, first) in [
+        ("chccwdev -x 0.0.b9e0", "chccwdev: Invalid option -x"),
+        (
+            "chccwdev -e -d 0.0.b9e0",
+            "chccwdev: Incompatible argument list.",
+        ),
+        ("chccwdev -e 0.0.12345", "0.0.12345 is not a valid bus ID."),
+        ("cio_ignore -r", "cio_ignore: --remove requires an argument"),
+    ] {
+        assert_eq!(typed(&mut s, cmd)[0], first, "{cmd}");
+        assert_eq!(devices(&s), before, "{cmd}");
+    }
+}

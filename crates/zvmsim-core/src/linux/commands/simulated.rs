@@ -82,6 +82,8 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ("chzdev dasd ID|FROM-TO... -e", Some("RHEL 8: frees the devices from cio_ignore and sets them online; -d, scopes and attributes are not simulated")),
     ("lszdev dasd [ID|FROM-TO...]", Some("RHEL 8: the online DASDs")),
     ("cio_ignore -l", Some("RHEL 8")),
+    ("cio_ignore -r ID|FROM-TO[,...]", Some("RHEL 8: the freed DASDs come up offline")),
+    ("chccwdev -e BUSID[-BUSID][,...]", Some("RHEL 8: -d, -s, -f, -a and the usage cases are not simulated")),
     ("free [-b|-k|-m|-g] [-t] [-w]", Some("RHEL 8: procps-ng 3.3.15's layout; shared 0; -h, -l, -s, -c and the SI units are not simulated")),
     ("cat /proc/meminfo", Some("RHEL 8: kernel 4.18's lines, MemAvailable from the zones' watermarks")),
     ("cat /sys/kernel/debug/dasd/global|DEV|BUSID/statistics", Some("RHEL 8: the driver's profiles, aliases included")),

@@ -45,6 +45,17 @@ pub enum ZdevCommand {
     IgnoredList,
     /// `cat /proc/cio_ignore`.
     ProcList,
+    /// `cio_ignore -r LIST`: free the devices from the blacklist (they come up offline).
+    CioRemove(Vec<Spec>),
+    /// `chccwdev -e LIST`: set each device online, in order (s390-tools' zconf/chccwdev).
+    Chccwdev(Vec<BusIds>),
+}
+
+/// One part of chccwdev's bus-ID list: a device, or a range whose missing devices it skips.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BusIds {
+    One(u16),
+    Range { text: String, from: u16, to: u16 },
 }
 
 /// A CCW device ID as zdev's ccw_parse_devid takes it (`%x` or `%x.%x.%x`, with bounds),
@@ -219,11 +230,107 @@ pub(super) fn cio_ignore(args: &[&str]) -> Result<Option<LinuxCommand>, String> 
     match args {
         [] => Err(NEED.into()),
         ["-l" | "--list"] => Ok(Some(LinuxCommand::Zdev(ZdevCommand::IgnoredList))),
+        ["-r" | "--remove", list @ ..] if !list.is_empty() => {
+            Ok(cio_remove(&list.join(",")).map(|s| LinuxCommand::Zdev(ZdevCommand::CioRemove(s))))
+        }
+        ["-r" | "--remove"] => Err("cio_ignore: --remove requires an argument".into()),
         [o, ..] if o.starts_with('-') && !KNOWN_CIO.contains(o) => Err(format!(
             "cio_ignore: invalid option '{o}'\nUse 'cio_ignore --help' to get usage information."
         )),
         _ => Ok(None),
     }
+}
+
+/// `cio_ignore -r LIST`'s devices as the kernel parses them (Ok(None): an ID zvmsim does not
+/// answer with the tool's own message).
+fn cio_remove(list: &str) -> Option<Vec<Spec>> {
+    let mut out = Vec::new();
+    for item in list.split(',') {
+        let (a, b) = item.split_once('-').unwrap_or((item, item));
+        let (a, b) = (crate::linux::cio::busid(a)?, crate::linux::cio::busid(b)?);
+        if a > b || a > 0xFFFF || b > 0xFFFF {
+            return None; // another subchannel set, or a reversed range
+        }
+        out.push(Spec {
+            text: item.to_string(),
+            from: a as u16,
+            to: b as u16,
+        });
+    }
+    Some(out)
+}
+
+/// chccwdev's usage-free errors (zconf/chccwdev, s390-tools v2.9.0).
+const CHCCWDEV_TRY: &str = "Try 'chccwdev --help' for more information.";
+const BUS_IDS_FAILED: &str = "ERROR: Evaluation of bus IDs failed!\n";
+
+/// A bus ID as chccwdev normalizes it: `1234` and `0.1234` are `0.0.1234`; css and ssid
+/// 0-255, the device number up to four hex digits. Ok(None): one of another subchannel set.
+fn chccwdev_id(s: &str) -> Result<Option<u16>, String> {
+    let parts: Vec<&str> = s.split('.').collect();
+    let (c, ss, d) = match parts.as_slice() {
+        [d] => ("0", "0", *d),
+        [ss, d] => ("0", *ss, *d),
+        [c, ss, d] => (*c, *ss, *d),
+        _ => ("", "", ""),
+    };
+    let small = |x: &str| x.parse::<u32>().ok().filter(|&v| v <= 255);
+    let shown = format!("{c}.{ss}.{d:0>4}");
+    let hex = d.len() <= 4 && !d.is_empty() && d.bytes().all(|b| b.is_ascii_hexdigit());
+    match (small(c), small(ss), hex) {
+        (Some(0), Some(0), true) => Ok(u16::from_str_radix(d, 16).ok()),
+        (Some(_), Some(_), true) => Ok(None),
+        _ => Err(format!("{shown} is not a valid bus ID.\n{BUS_IDS_FAILED}")),
+    }
+}
+
+/// `chccwdev`: `-e` with a bus-ID list is modelled; `-d`, `-s`, `-f`, `-a` and the usage
+/// cases (no action, no bus ID) are not.
+pub(super) fn chccwdev(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
+    let (mut online, mut other, mut ids) = (false, false, Vec::new());
+    for a in args {
+        match *a {
+            "-e" | "--online" => online = true,
+            "-d" | "--offline" | "-s" | "--safeoffline" | "-f" | "--forceonline" => other = true,
+            "-h" | "--help" | "-v" | "--version" => return Ok(None),
+            o if o.starts_with("-a") || o == "--attribute" => other = true,
+            o if o.starts_with('-') => {
+                return Err(format!("chccwdev: Invalid option {o}\n{CHCCWDEV_TRY}"))
+            }
+            w => ids.push(w.to_ascii_lowercase()),
+        }
+    }
+    if online
+        && other
+        && args
+            .iter()
+            .any(|a| matches!(*a, "-d" | "--offline" | "-s" | "--safeoffline"))
+    {
+        return Err(format!(
+            "chccwdev: Incompatible argument list.\n{CHCCWDEV_TRY}"
+        ));
+    }
+    let list = ids.join(",");
+    let mut parts = Vec::new();
+    for p in list.split(',').filter(|_| !list.is_empty()) {
+        parts.push(match p.split_once('-') {
+            None => match chccwdev_id(p)? {
+                Some(v) => BusIds::One(v),
+                None => return Ok(None),
+            },
+            Some((a, b)) => match (chccwdev_id(a)?, chccwdev_id(b)?) {
+                (Some(x), Some(y)) if x <= y => BusIds::Range {
+                    text: format!("0.0.{x:04x}-0.0.{y:04x}"),
+                    from: x,
+                    to: y,
+                },
+                (Some(_), Some(_)) => return Err(format!("Invalid range order\n{BUS_IDS_FAILED}")),
+                _ => return Ok(None),
+            },
+        });
+    }
+    Ok((online && !other && !parts.is_empty())
+        .then_some(LinuxCommand::Zdev(ZdevCommand::Chccwdev(parts))))
 }
 
 /// zconf/cio_ignore's options.
@@ -254,11 +361,13 @@ const KNOWN_CIO: &[&str] = &[
     "--version",
 ];
 
-/// One online DASD as lszdev prints it.
+/// One DASD as lszdev prints it.
 pub struct ZdevRow {
     pub vdev: u16,
-    /// The block device (bases); aliases have none.
+    /// The block device (bases); aliases and offline devices have none.
     pub name: Option<String>,
+    /// Online (and so, in zvmsim, persistently configured).
+    pub online: bool,
 }
 
 /// `chzdev -e`'s lines: one per device in `configured` (newly set online) and `already`
@@ -294,8 +403,8 @@ pub fn list_lines(rows: &[ZdevRow]) -> Vec<String> {
             [
                 "dasd-eckd".into(),
                 format!("0.0.{:04x}", r.vdev),
-                "yes".into(),
-                "yes".into(),
+                if r.online { "yes" } else { "no" }.into(),
+                if r.online { "yes" } else { "no" }.into(),
                 r.name.clone().unwrap_or_default(),
             ]
         })
@@ -398,10 +507,12 @@ mod tests {
             ZdevRow {
                 vdev: 0xB9D5,
                 name: Some("dasda".into()),
+                online: true,
             },
             ZdevRow {
                 vdev: 0xB9E0,
                 name: None,
+                online: false,
             },
         ];
         assert_eq!(
@@ -409,7 +520,7 @@ mod tests {
             [
                 "TYPE       ID        ON   PERS  NAMES",
                 "dasd-eckd  0.0.b9d5  yes  yes   dasda",
-                "dasd-eckd  0.0.b9e0  yes  yes   ",
+                "dasd-eckd  0.0.b9e0  no   no    ",
             ]
         );
         assert_eq!(list_lines(&[]), ["lszdev: No device was selected!"]);
@@ -420,7 +531,18 @@ mod tests {
         assert!(cio_ignore(&[])
             .unwrap_err()
             .starts_with("cio_ignore: Need one of options"));
-        assert_eq!(cio_ignore(&["-r", "1000"]), Ok(None));
+        let Ok(Some(LinuxCommand::Zdev(ZdevCommand::CioRemove(v)))) =
+            cio_ignore(&["-r", "1000,0.0.2000-0.0.2001"])
+        else {
+            panic!("cio_ignore -r")
+        };
+        assert_eq!(
+            v.iter().map(|s| (s.from, s.to)).collect::<Vec<_>>(),
+            [(0x1000, 0x1000), (0x2000, 0x2001)]
+        );
+        // An ID whose error line zvmsim does not know, and -A: not simulated.
+        assert_eq!(cio_ignore(&["-r", "10000"]), Ok(None));
+        assert_eq!(cio_ignore(&["-A"]), Ok(None));
         assert!(cio_ignore(&["-z"])
             .unwrap_err()
             .starts_with("cio_ignore: invalid option '-z'"));
