@@ -21,6 +21,11 @@ fn kb(pages: u64) -> u64 {
     pages * 4
 }
 
+/// CommitLimit (mm/util.c, vm_commit_limit): RAM at vm.overcommit_ratio plus swap, in kB.
+pub(super) fn commit_limit_kb(v: &LinuxView) -> u64 {
+    kb(v.total * OVERCOMMIT_RATIO / 100 + v.swap_total)
+}
+
 pub(super) fn meminfo(v: &LinuxView) -> Vec<String> {
     let lru = v.anon + v.cached;
     let fields: [(&str, u64); 25] = [
@@ -44,10 +49,7 @@ pub(super) fn meminfo(v: &LinuxView) -> Vec<String> {
         ("NFS_Unstable", 0),
         ("Bounce", 0),
         ("WritebackTmp", 0),
-        (
-            "CommitLimit",
-            kb(v.total * OVERCOMMIT_RATIO / 100 + v.swap_total),
-        ),
+        ("CommitLimit", commit_limit_kb(v)),
         ("Committed_AS", kb(v.committed)),
         ("VmallocTotal", VMALLOC_TOTAL_KB),
         ("VmallocUsed", 0),

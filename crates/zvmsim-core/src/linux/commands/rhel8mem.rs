@@ -15,8 +15,6 @@ use super::{LinuxCommand, LinuxView};
 /// s390x's vmalloc area at 4.18's default: 128 GB less 2 GB of modules and 2 GB below
 /// (arch/s390/kernel/setup.c), in kB.
 const VMALLOC_TOTAL_KB: u64 = 130_023_424;
-/// vm.overcommit_ratio's default, 50: CommitLimit = RAM * 50% + swap.
-const OVERCOMMIT_RATIO: u64 = 50;
 /// ZONE_DMA of s390x: the first 2 GB, in pages.
 const DMA_PAGES: u64 = 1 << 19;
 /// sysctl_lowmem_reserve_ratio for ZONE_DMA (256) and watermark_scale_factor (10 / 10000).
@@ -65,50 +63,60 @@ For more details see free(1).";
 pub(super) fn free(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
     let (mut unit, mut units, mut total, mut wide, mut other) =
         (FreeUnit::Kib(1), 0, false, false, false);
+    // A long option as the short one it stands for ('U': a unit zvmsim does not print, 'X':
+    // another option zvmsim does not simulate).
+    let short = |long: &str| match long {
+        "bytes" => Some('b'),
+        "kibi" => Some('k'),
+        "mebi" => Some('m'),
+        "gibi" => Some('g'),
+        "total" => Some('t'),
+        "wide" => Some('w'),
+        "seconds" => Some('s'),
+        "count" => Some('c'),
+        "kilo" | "mega" | "giga" | "tera" | "peta" | "tebi" | "pebi" => Some('U'),
+        "human" | "si" | "lohi" | "help" | "version" => Some('X'),
+        _ => None,
+    };
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        if let Some(long) = a.strip_prefix("--") {
-            match long {
-                "bytes" => (unit, units) = (FreeUnit::Bytes, units + 1),
-                "kibi" => (unit, units) = (FreeUnit::Kib(1), units + 1),
-                "mebi" => (unit, units) = (FreeUnit::Kib(1 << 10), units + 1),
-                "gibi" => (unit, units) = (FreeUnit::Kib(1 << 20), units + 1),
-                "total" => total = true,
-                "wide" => wide = true,
-                "kilo" | "mega" | "giga" | "tera" | "peta" | "tebi" | "pebi" => {
-                    (other, units) = (true, units + 1)
-                }
-                "human" | "si" | "lohi" | "help" | "version" => other = true,
-                "seconds" | "count" => {
-                    other = true;
-                    if it.next().is_none() {
-                        return Err(format!(
-                            "free: option '--{long}' requires an argument\n{USAGE}"
-                        ));
-                    }
-                }
-                _ => return Err(format!("free: unrecognized option '{a}'\n{USAGE}")),
-            }
-            continue;
-        }
-        let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) else {
-            continue; // free ignores other arguments
+        let (letters, long): (Vec<char>, Option<&str>) = match a.strip_prefix("--") {
+            Some(l) => match short(l) {
+                Some(c) => (vec![c], Some(l)),
+                None => return Err(format!("free: unrecognized option '{a}'\n{USAGE}")),
+            },
+            None => match a.strip_prefix('-').filter(|f| !f.is_empty()) {
+                Some(f) => (f.chars().collect(), None),
+                None => continue, // free ignores other arguments
+            },
         };
-        for (i, c) in flags.char_indices() {
+        for (i, &c) in letters.iter().enumerate() {
+            let new_unit = match c {
+                'b' => Some(FreeUnit::Bytes),
+                'k' => Some(FreeUnit::Kib(1)),
+                'm' => Some(FreeUnit::Kib(1 << 10)),
+                'g' => Some(FreeUnit::Kib(1 << 20)),
+                _ => None,
+            };
+            if let Some(u) = new_unit {
+                (unit, units) = (u, units + 1);
+                continue;
+            }
             match c {
-                'b' => (unit, units) = (FreeUnit::Bytes, units + 1),
-                'k' => (unit, units) = (FreeUnit::Kib(1), units + 1),
-                'm' => (unit, units) = (FreeUnit::Kib(1 << 10), units + 1),
-                'g' => (unit, units) = (FreeUnit::Kib(1 << 20), units + 1),
+                'U' => (other, units) = (true, units + 1),
                 't' => total = true,
                 'w' => wide = true,
-                'h' | 'l' | 'V' => other = true,
+                'h' | 'l' | 'V' | 'X' => other = true,
                 's' | 'c' => {
                     other = true;
-                    if i + 1 == flags.len() && it.next().is_none() {
-                        return Err(format!(
-                            "free: option requires an argument -- '{c}'\n{USAGE}"
-                        ));
+                    // The rest of the word is the value; else the next argument.
+                    if i + 1 == letters.len() && it.next().is_none() {
+                        return Err(match long {
+                            Some(l) => {
+                                format!("free: option '--{l}' requires an argument\n{USAGE}")
+                            }
+                            None => format!("free: option requires an argument -- '{c}'\n{USAGE}"),
+                        });
                     }
                     break;
                 }
@@ -187,10 +195,7 @@ pub fn meminfo(v: &LinuxView) -> Vec<String> {
         ("NFS_Unstable", 0),
         ("Bounce", 0),
         ("WritebackTmp", 0),
-        (
-            "CommitLimit",
-            kb(v.total * OVERCOMMIT_RATIO / 100 + v.swap_total),
-        ),
+        ("CommitLimit", super::procfs::commit_limit_kb(v)),
         ("Committed_AS", kb(v.committed)),
         ("VmallocTotal", VMALLOC_TOTAL_KB),
         ("VmallocUsed", 0),
