@@ -80,7 +80,7 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ("time COMMAND", Some("a dcssblk command above, with its real and kernel time")),
     // RHEL 8 guests (`[guests.linux] distribution`, linux/distro.rs): s390-tools 2.x.
     ("chzdev dasd ID|FROM-TO... -e", Some("RHEL 8: frees the devices from cio_ignore and sets them online; -d, scopes and attributes are not simulated")),
-    ("lszdev dasd [ID|FROM-TO...]", Some("RHEL 8: the online DASDs")),
+    ("lszdev dasd [ID|FROM-TO...]", Some("RHEL 8: the DASDs Linux knows, online or offline")),
     ("cio_ignore -l", Some("RHEL 8")),
     ("cio_ignore -r ID|FROM-TO[,...]", Some("RHEL 8: the freed DASDs come up offline")),
     ("chccwdev -e BUSID[-BUSID][,...]", Some("RHEL 8: -d, -s, -f, -a and the usage cases are not simulated")),
