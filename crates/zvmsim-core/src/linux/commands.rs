@@ -50,6 +50,8 @@ pub enum LinuxCommand {
     Vmstat {
         delay: Option<u32>,
         count: Option<u32>,
+        /// procps-ng 3.3.15's header (RHEL 8; `commands/rhel8mem.rs`).
+        procps_ng: bool,
     },
     /// `uptime`.
     Uptime,
@@ -307,6 +309,7 @@ fn parse_in(line: &str, u: Userland) -> Result<LinuxCommand, String> {
     }
     let parsed = match cmd {
         "free" if u == Userland::Rhel8 => rhel8mem::free(args)?,
+        "vmstat" if u == Userland::Rhel8 => rhel8mem::vmstat(args)?,
         "free" => free(args)?,
         "cat" => cat(args)?,
         "vmstat" => procps::vmstat(args)?,

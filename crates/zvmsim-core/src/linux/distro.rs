@@ -8,10 +8,10 @@
 //! - RHEL 8 (seed 003's guest runs RHEL 8.1): s390-tools 2.x (RHEL 8.1 ships s390utils 2.9,
 //!   inference from its release date, May and November 2019), with the zdev tools `chzdev`
 //!   and `lszdev` and dracut's `rd.dasd=` boot parameter; LVM1's `pvpath` is gone; sysstat
-//!   11.7's `iostat -x`, procps-ng 3.3.15's `free` and 4.18's `/proc/meminfo` have their own
-//!   layouts (`commands/rhel8mem.rs`). Its `vmstat`, `top` and `/proc/vmstat` print layouts
-//!   zvmsim does not model: on RHEL 8 those answer `not simulated by zvmsim`, rather than in
-//!   the SLES layout.
+//!   11.7's `iostat -x`, procps-ng 3.3.15's `free` and `vmstat` and 4.18's `/proc/meminfo`
+//!   have their own layouts (`commands/rhel8mem.rs`). Its `top` and `/proc/vmstat` print
+//!   layouts zvmsim does not model: on RHEL 8 those answer `not simulated by zvmsim`, rather
+//!   than in the SLES layout.
 
 use super::commands::LinuxCommand;
 
@@ -81,7 +81,10 @@ impl Userland {
                 c,
                 LinuxCommand::Free { .. }
                     | LinuxCommand::ProcVmstat
-                    | LinuxCommand::Vmstat { .. }
+                    | LinuxCommand::Vmstat {
+                        procps_ng: false,
+                        ..
+                    }
                     | LinuxCommand::Top
                     | LinuxCommand::Dasd(super::commands::DasdQuery::Iostat {
                         sysstat11: false,

@@ -127,6 +127,7 @@ impl Simulation {
                 if let Ok(LinuxCommand::Vmstat {
                     delay: Some(d),
                     count,
+                    ..
                 }) = parsed
                 {
                     self.start_reports(gi, d, count);

@@ -144,6 +144,11 @@ fn iostat_prints_sysstat_11_7s_report_on_rhel_8() {
             kb(&meminfo[2]).as_str()
         )
     );
+    // procps-ng's vmstat header: the cpu group one dash further left than SUSE's 3.2.7.
+    assert_eq!(
+        typed(&mut s, "vmstat")[0],
+        "procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----"
+    );
     // sysstat 11.7's usage for a letter it does not have, as iostat prints it.
     assert_eq!(typed(&mut s, "iostat -q")[1], "Options are:");
 }

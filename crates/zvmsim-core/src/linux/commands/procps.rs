@@ -38,6 +38,9 @@ pub struct VmstatSample {
 
 const HEAD1: &str =
     "procs -----------memory---------- ---swap-- -----io---- -system-- -----cpu------";
+/// procps-ng 3.3.15's first header line (its cpu group one dash further left).
+const HEAD1_NG: &str =
+    "procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----";
 const HEAD2: &str =
     " r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st";
 
@@ -97,19 +100,23 @@ pub(super) fn vmstat(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
         [] => Some(LinuxCommand::Vmstat {
             delay: None,
             count: None,
+            procps_ng: false,
         }),
         // A delay of 0 is taken as one report (procps: "delay 0" means no repetition).
         [0] => Some(LinuxCommand::Vmstat {
             delay: None,
             count: None,
+            procps_ng: false,
         }),
         [d] => Some(LinuxCommand::Vmstat {
             delay: Some(*d),
             count: None,
+            procps_ng: false,
         }),
         [d, c] => Some(LinuxCommand::Vmstat {
             delay: (*d > 0).then_some(*d),
             count: Some(*c),
+            procps_ng: false,
         }),
         _ => return Err("usage: vmstat [-V] [-n] [delay [count]]".into()),
     })
@@ -191,8 +198,8 @@ pub(super) fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
             }
             out
         }
-        LinuxCommand::Vmstat { .. } => vec![
-            HEAD1.into(),
+        LinuxCommand::Vmstat { procps_ng, .. } => vec![
+            if *procps_ng { HEAD1_NG } else { HEAD1 }.into(),
             HEAD2.into(),
             vmstat_line(v, &VmstatSample::default()),
         ],

@@ -86,6 +86,7 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ("chccwdev -e BUSID[-BUSID][,...]", Some("RHEL 8: -d, -s, -f, -a and the usage cases are not simulated")),
     ("free [-b|-k|-m|-g] [-t] [-w]", Some("RHEL 8: procps-ng 3.3.15's layout; shared 0; -h, -l, -s, -c and the SI units are not simulated")),
     ("cat /proc/meminfo", Some("RHEL 8: kernel 4.18's lines, MemAvailable from the zones' watermarks")),
+    ("vmstat [delay [count]]", Some("RHEL 8: procps-ng 3.3.15's header and errors; in, cs, sy, wa and st 0")),
     ("cat /sys/kernel/debug/dasd/global|DEV|BUSID/statistics", Some("RHEL 8: the driver's profiles, aliases included")),
     ("echo on|off|reset > /sys/kernel/debug/dasd/.../statistics", Some("RHEL 8")),
     ("iostat -x [-d] [-k]", Some("RHEL 8: sysstat 11.7's extended report, in kB; %rrqm and %wrqm 0; no avg-cpu report")),

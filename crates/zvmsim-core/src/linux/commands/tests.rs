@@ -252,7 +252,8 @@ fn unknown_commands_and_bad_operands() {
         parse("vmstat").unwrap(),
         LinuxCommand::Vmstat {
             delay: None,
-            count: None
+            count: None,
+            procps_ng: false
         }
     );
     assert_eq!(
@@ -266,7 +267,11 @@ fn unknown_commands_and_bad_operands() {
 
 #[test]
 fn procps_forms_and_usage_errors() {
-    let vm = |d, c| LinuxCommand::Vmstat { delay: d, count: c };
+    let vm = |d, c| LinuxCommand::Vmstat {
+        delay: d,
+        count: c,
+        procps_ng: false,
+    };
     assert_eq!(parse("vmstat 5").unwrap(), vm(Some(5), None));
     assert_eq!(parse("vmstat 2 10").unwrap(), vm(Some(2), Some(10)));
     for bad in ["vmstat x", "vmstat 1 2 3", "vmstat -z"] {
