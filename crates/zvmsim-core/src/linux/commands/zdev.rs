@@ -1,7 +1,8 @@
 //! s390-tools 2.x's device configuration commands on a RHEL 8 guest (`linux/distro.rs`):
-//! `chzdev dasd ID|RANGE... -e`, `lszdev dasd [ID|RANGE...]`, `cio_ignore -l` and the kernel's
-//! `/proc/cio_ignore`. Facts from s390-tools v2.9.0 (zdev/src/chzdev.c, lszdev.c, ccw.c,
-//! misc.c, opts.c; zconf/cio_ignore): the lines printed and the order of the checks. The
+//! `chzdev dasd ID|RANGE... -e`, `lszdev dasd [ID|RANGE...]`, `cio_ignore -l|-r`,
+//! `chccwdev -e` and the kernel's `/proc/cio_ignore`. Facts from s390-tools v2.9.0
+//! (zdev/src/chzdev.c, lszdev.c, ccw.c, misc.c, opts.c; zconf/cio_ignore, zconf/chccwdev):
+//! the lines printed and the order of the checks. The
 //! simulation applies them (`system/zdev.rs`); what it would have to model further (disabling
 //! a device, attribute settings, the persistent configuration alone) answers `not simulated by
 //! zvmsim`.
@@ -223,8 +224,8 @@ pub(super) fn lszdev(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
     Ok(matches!(kind, "dasd" | "dasd-eckd").then_some(LinuxCommand::Zdev(ZdevCommand::List(ids))))
 }
 
-/// `cio_ignore` (zconf/cio_ignore): `-l` is modelled; the changes (-a, -r, -A, -R) and the
-/// queries (-L, -i, -k, -u, -p) are not.
+/// `cio_ignore` (zconf/cio_ignore): `-l` and `-r` are modelled; the other changes (-a, -A,
+/// -R) and queries (-L, -i, -k, -u, -p) are not.
 pub(super) fn cio_ignore(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
     const NEED: &str = "cio_ignore: Need one of options -a, -A, -r, -R, -l, -L, -i, -k, -u or -p\nUse 'cio_ignore --help' to get usage information.";
     match args {
