@@ -217,7 +217,17 @@ pub fn parse(line: &str) -> Result<LinuxCommand, String> {
 /// (`linux/distro.rs`), and a command whose output zvmsim prints in another distribution's
 /// layout only is not simulated there.
 pub fn parse_for(line: &str, u: Userland) -> Result<LinuxCommand, String> {
-    let c = match (parse_in(line, u)?, u) {
+    let typed = line.trim_matches(super::shell::BLANKS);
+    let parsed = match parse_in(line, u) {
+        // A refusal worded as SLES words it, of a command RHEL 8 words otherwise.
+        Err(_) if !u.words_errors_of(typed.split_whitespace().next().unwrap_or("")) => {
+            return Ok(LinuxCommand::NotSimulated {
+                command: typed.to_string(),
+            })
+        }
+        r => r?,
+    };
+    let c = match (parsed, u) {
         (LinuxCommand::Meminfo, Userland::Rhel8) => LinuxCommand::Meminfo418,
         (c, _) => c,
     };
@@ -225,7 +235,7 @@ pub fn parse_for(line: &str, u: Userland) -> Result<LinuxCommand, String> {
         c
     } else {
         LinuxCommand::NotSimulated {
-            command: line.trim_matches(super::shell::BLANKS).to_string(),
+            command: typed.to_string(),
         }
     })
 }

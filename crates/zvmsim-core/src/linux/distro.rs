@@ -9,9 +9,10 @@
 //!   inference from its release date, May and November 2019), with the zdev tools `chzdev`
 //!   and `lszdev` and dracut's `rd.dasd=` boot parameter; LVM1's `pvpath` is gone; sysstat
 //!   11.7's `iostat -x`, procps-ng 3.3.15's `free` and `vmstat` and 4.18's `/proc/meminfo`
-//!   have their own layouts (`commands/rhel8mem.rs`). Its `top` and `/proc/vmstat` print
-//!   layouts zvmsim does not model: on RHEL 8 those answer `not simulated by zvmsim`, rather
-//!   than in the SLES layout.
+//!   have their own layouts (`commands/rhel8mem.rs`). Its `top`, `/proc/vmstat`, `mkswap`,
+//!   `mke2fs` and `dd` print lines zvmsim does not model, and 4.18's ext2 has no `xip`: on
+//!   RHEL 8 those answer `not simulated by zvmsim`, rather than in the SLES layout; so do
+//!   refusals zvmsim knows in SLES's wording only (`SLES_WORDED`).
 
 use super::commands::LinuxCommand;
 
@@ -33,6 +34,13 @@ pub const ACCEPTED: &str =
 const RHEL8_ADDED: &[&str] = &["chzdev", "lszdev", "lsblk", "lscpu", "chcpu"];
 /// Commands of the SLES catalog or of the parser that RHEL 8 does not have (LVM1 multipath).
 const RHEL8_REMOVED: &[&str] = &["pvpath"];
+/// Commands whose refusals zvmsim knows in their SLES 10/11 wording only (module-init-tools,
+/// procps 3.2's sysctl, top and uptime, util-linux 2.12/2.16, coreutils' dd): RHEL 8's kmod,
+/// procps-ng and util-linux 2.32 word them otherwise.
+const SLES_WORDED: &[&str] = &[
+    "modprobe", "rmmod", "sysctl", "top", "uptime", "swapon", "swapoff", "mkswap", "mount",
+    "umount", "mke2fs", "mknod", "dd", "dmesg",
+];
 
 /// The distribution `name` (e.g. "RHEL 8.1", "SLES 10 SP1"); an error says what is accepted.
 pub fn parse(name: &str) -> Result<Userland, String> {
@@ -85,6 +93,14 @@ impl Userland {
                         procps_ng: false,
                         ..
                     }
+                    // util-linux 2.32's mkswap, e2fsprogs 1.44's mke2fs and coreutils 8.30's
+                    // dd print other lines; ext2 lost `xip` in 4.0 (DAX replaced it).
+                    | LinuxCommand::Swap(super::commands::swapcmds::SwapCommand::Mkswap { .. })
+                    | LinuxCommand::Dcss(
+                        super::dcssblk::DcssCommand::Mke2fs { .. }
+                            | super::dcssblk::DcssCommand::Fill { .. }
+                            | super::dcssblk::DcssCommand::Mount { xip: true, .. }
+                    )
                     | LinuxCommand::Top
                     | LinuxCommand::Dasd(super::commands::DasdQuery::Iostat {
                         sysstat11: false,
@@ -92,6 +108,13 @@ impl Userland {
                     })
             ),
         }
+    }
+
+    /// Whether zvmsim has `cmd`'s refusals in this distribution's wording (else a refused
+    /// form answers `not simulated by zvmsim`).
+    pub fn words_errors_of(self, cmd: &str) -> bool {
+        let base = cmd.rsplit('/').next().unwrap_or(cmd);
+        self == Userland::Sles || !SLES_WORDED.contains(&base)
     }
 
     /// Whether dracut's `rd.dasd=` sets DASDs online at boot (RHEL's initramfs).
@@ -136,5 +159,32 @@ mod tests {
         assert!(!Userland::Rhel8.prints(&LinuxCommand::ProcVmstat));
         assert!(Userland::Sles.prints(&LinuxCommand::Meminfo));
         assert!(Userland::Rhel8.prints(&LinuxCommand::Uptime));
+        let xip = |xip| {
+            LinuxCommand::Dcss(crate::linux::dcssblk::DcssCommand::Mount {
+                dev: "/dev/dcssblk0".into(),
+                dir: "/mnt".into(),
+                xip,
+                ro: true,
+            })
+        };
+        assert!(!Userland::Rhel8.prints(&xip(true)) && Userland::Rhel8.prints(&xip(false)));
+        assert!(Userland::Sles.prints(&xip(true)));
+        assert!(!Userland::Rhel8.words_errors_of("/sbin/modprobe"));
+        assert!(
+            Userland::Rhel8.words_errors_of("chzdev") && Userland::Sles.words_errors_of("sysctl")
+        );
+        // A refusal RHEL 8 words otherwise is not simulated; its own tools' are answered.
+        let p = |l: &str| super::super::commands::parse_for(l, Userland::Rhel8);
+        assert_eq!(
+            p("sysctl vm.nosuch"),
+            Ok(LinuxCommand::NotSimulated {
+                command: "sysctl vm.nosuch".into()
+            })
+        );
+        assert_eq!(
+            p("sysctl vm.swappiness"),
+            super::super::commands::parse("sysctl vm.swappiness")
+        );
+        assert!(p("chzdev dasd 1000").is_err());
     }
 }
