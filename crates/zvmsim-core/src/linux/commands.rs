@@ -19,7 +19,7 @@ mod top;
 pub mod tunedasd;
 mod zdev;
 
-pub use dasdcmds::{respond as dasd_respond, DasdQuery, DasdRow};
+pub use dasdcmds::{offline_lines, respond as dasd_respond, DasdQuery, DasdRow};
 pub use procps::{decay_load, vmstat_line, VmstatSample};
 pub use simulated::SIMULATED;
 pub use zdev::{enable_lines, ignored_lines, list_lines, BusIds, Spec, ZdevCommand, ZdevRow};

@@ -37,7 +37,19 @@ impl Simulation {
         }
         let now = self.m.now;
         let start = self.mon.start.min(now);
-        dasd_respond(q, &self.dasd_rows(gi, now), now - start)
+        let mut out = dasd_respond(q, &self.dasd_rows(gi, now), now - start);
+        if let DasdQuery::Lsdasd { all: true, .. } = q {
+            // The offline devices (freed from the blacklist, not set online) come first.
+            let offline = self.m.guests[gi]
+                .cio
+                .offline
+                .iter()
+                .map(|h| h.vdev)
+                .collect();
+            let at = out.len().min(2);
+            out.splice(at..at, crate::linux::commands::offline_lines(offline));
+        }
+        out
     }
 
     /// `tunedasd -P [-I ITEM]` or `-R`: each device in turn (tunedasd/src/disk.c). The

@@ -285,6 +285,21 @@ fn devices_freed_by_cio_ignore_come_up_offline_until_set_online() {
     // Linux knows them, its DASD driver does not use them.
     assert_eq!(devices(&s), (vec![0xB9D5], vec![0xB9E2]));
     assert_eq!(typed(&mut s, "lsdasd -u").len(), 3);
+    // lsdasd lists them with -a only, before the online devices.
+    let all = typed(&mut s, "lsdasd -a");
+    assert_eq!(
+        all[2..5],
+        [
+            "0.0.b9e0   offline",
+            "0.0.b9e1   offline",
+            "0.0.b9e3   offline"
+        ]
+    );
+    assert!(
+        all[5].starts_with("0.0.b9d5   active      dasda"),
+        "{all:?}"
+    );
+    assert_eq!(typed(&mut s, "lsdasd").len(), 3);
     let online = "/sys/bus/ccw/devices/0.0.b9e0/online";
     assert_eq!(typed(&mut s, &format!("cat {online}")), ["0"]);
     let einval = ["-bash: echo: write error: Invalid argument"];

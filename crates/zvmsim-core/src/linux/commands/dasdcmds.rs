@@ -17,7 +17,7 @@ const BLOCK_SIZE: u64 = 4096;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DasdQuery {
     /// `lsdasd`, or `lsdasd -u` (uid: the uid listing).
-    Lsdasd { uid: bool },
+    Lsdasd { uid: bool, all: bool },
     /// `cat /proc/dasd/devices`.
     ProcDevices,
     /// `iostat -x`: sectors per second, or with `-k` kilobytes per second (sysstat 8);
@@ -73,13 +73,15 @@ pub struct DasdRow {
 /// -l, -v and device lists are not; -l with -u, an unknown option or a bad bus ID is refused
 /// with the script's own lines.
 pub(super) fn lsdasd(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
-    let (mut uid, mut long, mut other) = (false, false, false);
+    let (mut uid, mut long, mut all, mut other) = (false, false, false, false);
     for a in args {
         match *a {
             "-u" | "--uid" => uid = true,
             "-l" | "--long" => long = true,
-            "-a" | "--offline" | "-b" | "--base" | "-s" | "--short" | "-c" | "--compat" | "-v"
-            | "--verbose" => other = true,
+            "-a" | "--offline" => all = true,
+            "-b" | "--base" | "-s" | "--short" | "-c" | "--compat" | "-v" | "--verbose" => {
+                other = true
+            }
             "-h" | "--help" | "--version" => return Ok(None),
             o if o.starts_with('-') => {
                 return Err(format!(
@@ -97,7 +99,9 @@ pub(super) fn lsdasd(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
             return Err("lsdasd: ERROR: invalid options specified".into());
         }
     }
-    Ok((!other && !long).then_some(LinuxCommand::Dasd(DasdQuery::Lsdasd { uid })))
+    // -a with -u: the offline devices' uid rows are not modelled.
+    let other = other || (all && uid);
+    Ok((!other && !long).then_some(LinuxCommand::Dasd(DasdQuery::Lsdasd { uid, all })))
 }
 
 /// A device as lsdasd takes it: 1-4 hex digits, or css.ssid.devno (1-2, 1-2, 1-4 hex digits).
@@ -202,6 +206,16 @@ fn by_name(rows: &[DasdRow]) -> Vec<&DasdRow> {
     v
 }
 
+/// `lsdasd -a`'s rows of offline devices (zconf/lsdasd, s390-tools 2.9: `%-8s   offline`),
+/// which sort before every online one (their sort key is empty), by bus ID.
+pub fn offline_lines(mut vdevs: Vec<u16>) -> Vec<String> {
+    vdevs.sort_unstable();
+    vdevs
+        .into_iter()
+        .map(|v| format!("{:<8}   offline", bus(v)))
+        .collect()
+}
+
 const RULE: &str = "==============================================================================";
 
 pub fn respond(q: &DasdQuery, rows: &[DasdRow], span_ns: u64) -> Vec<String> {
@@ -217,7 +231,7 @@ pub fn respond(q: &DasdQuery, rows: &[DasdRow], span_ns: u64) -> Vec<String> {
         DasdQuery::Statistics { .. } | DasdQuery::Tunedasd { .. } | DasdQuery::Debugfs { .. } => {
             vec![]
         }
-        DasdQuery::Lsdasd { uid: false } => {
+        DasdQuery::Lsdasd { uid: false, .. } => {
             let mut out = vec![
                 "Bus-ID     Status      Name      Device  Type  BlkSz  Size      Blocks".into(),
                 RULE.into(),
@@ -241,7 +255,7 @@ pub fn respond(q: &DasdQuery, rows: &[DasdRow], span_ns: u64) -> Vec<String> {
             }
             out
         }
-        DasdQuery::Lsdasd { uid: true } => {
+        DasdQuery::Lsdasd { uid: true, .. } => {
             let mut v: Vec<&DasdRow> = rows.iter().collect();
             v.sort_by(|a, b| (a.uid.len(), &a.uid).cmp(&(b.uid.len(), &b.uid)));
             let mut out = vec!["Bus-ID    Name      UID".into(), RULE.into()];
@@ -395,7 +409,14 @@ mod tests {
 
     #[test]
     fn lsdasd_layout_as_s390_tools_prints_it() {
-        let out = respond(&DasdQuery::Lsdasd { uid: false }, &rows(), 1);
+        let out = respond(
+            &DasdQuery::Lsdasd {
+                uid: false,
+                all: false,
+            },
+            &rows(),
+            1,
+        );
         assert_eq!(
             out[0],
             "Bus-ID     Status      Name      Device  Type  BlkSz  Size      Blocks"
@@ -409,7 +430,14 @@ mod tests {
             out[4],
             "0.0.0101   active      dasdb     94:4    ECKD  4096   1125MB    288000"
         );
-        let u = respond(&DasdQuery::Lsdasd { uid: true }, &rows(), 1);
+        let u = respond(
+            &DasdQuery::Lsdasd {
+                uid: true,
+                all: false,
+            },
+            &rows(),
+            1,
+        );
         assert_eq!(u[2], "0.0.0100  dasda     IBM.75000000000001.b900.00");
         assert_eq!(u[4], "0.0.b9e0  alias     IBM.75000000000001.b900.xx");
     }

@@ -49,7 +49,7 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
         Some("adds N to the timed pool's target"),
     ),
     ("echo N S > /proc/sys/vm/cmm_timeout", None),
-    ("lsdasd [-u]", Some("UIDs use an inferred storage-server serial")),
+    ("lsdasd [-a|-u]", Some("UIDs use an inferred storage-server serial; -a lists the offline devices (RHEL 8: freed by cio_ignore -r)")),
     ("pvpath -qa [PV] | -p N -ey|-en PV", Some("LVM1 mp-v6 multipath; its own errors are not modelled")),
     (
         "cat /proc/dasd/devices",
