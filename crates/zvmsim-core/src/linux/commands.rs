@@ -303,10 +303,7 @@ fn parse_in(line: &str, u: Userland) -> Result<LinuxCommand, String> {
         if let (DasdQuery::Debugfs { dir, file, write }, Userland::Sles) = (&q, u) {
             // SLES 10/11's kernels have no DASD statistics in debugfs.
             let path = format!("{}{dir}/{file}", ccwsysfs::DEBUGFS);
-            return Err(match write {
-                Some(_) => format!("-bash: {path}: No such file or directory"),
-                None => format!("cat: {path}: No such file or directory"),
-            });
+            return Err(super::shell::no_such_file(&path, write.is_some()));
         }
         return Ok(if first == 0 {
             LinuxCommand::Dasd(q)
@@ -535,9 +532,9 @@ fn echo(args: &[&str], redirects: &[Redirect]) -> Result<Option<LinuxCommand>, S
                     value: v,
                     sysctl: false,
                 })),
-                _ => Err("-bash: echo: write error: Invalid argument".into()),
+                _ => Err(super::shell::ECHO_EINVAL.into()),
             },
-            _ => Err("-bash: echo: write error: Invalid argument".into()),
+            _ => Err(super::shell::ECHO_EINVAL.into()),
         };
     }
     match super::catalog::file(path) {

@@ -25,7 +25,7 @@ mod memory_tests;
 mod pcindex;
 mod pool;
 mod reclaim;
-mod shell;
+pub(crate) mod shell;
 pub mod spinlock;
 mod swap;
 pub mod swap_areas;

@@ -212,6 +212,17 @@ pub(super) fn shown(name: &str) -> String {
     out
 }
 
+/// bash's line when `echo` writes a value the file refuses (EINVAL).
+pub(crate) const ECHO_EINVAL: &str = "-bash: echo: write error: Invalid argument";
+
+/// What `cat PATH` (or, `writing`, `echo ... > PATH`) prints for a file that does not exist.
+pub(crate) fn no_such_file(path: &str, writing: bool) -> String {
+    match writing {
+        true => format!("-bash: {path}: No such file or directory"),
+        false => format!("cat: {path}: No such file or directory"),
+    }
+}
+
 /// The shell's answer to a command it cannot find.
 pub(super) fn find_command(name: &str) -> Result<(), String> {
     if super::catalog::command_exists(name) {

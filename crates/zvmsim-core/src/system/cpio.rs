@@ -274,16 +274,9 @@ impl Simulation {
 
     fn query_virtual_dasd(&self, g: usize) -> Vec<String> {
         let io = &self.m.io;
-        let d = &self.m.guests[g].dasd;
         let mut out = Vec::new();
         // CP knows the devices Linux's blacklist hides as well.
-        let cio = &self.m.guests[g].cio;
-        let hidden = cio
-            .hidden
-            .iter()
-            .chain(&cio.offline)
-            .map(|h| (h.vdev, h.path));
-        for (vdev, path) in d.devs.iter().map(|x| (x.vdev, x.path)).chain(hidden) {
+        for (vdev, path) in self.guest_dasds(g) {
             out.push(match path {
                 DevPath::Dedicated { sub } => {
                     let s = io.sub(sub);
@@ -301,12 +294,7 @@ impl Simulation {
                     io.sub(base).rdev
                 ),
                 DevPath::VirtualAlias { base } => {
-                    let hidden = cio
-                        .hidden
-                        .iter()
-                        .chain(&cio.offline)
-                        .map(|h| (h.vdev, h.path));
-                    let b = d.devs.iter().map(|x| (x.vdev, x.path)).chain(hidden).find(
+                    let b = self.guest_dasds(g).find(
                         |(_, p)| matches!(p, DevPath::Minidisk { base: bb, .. } if *bb == base),
                     );
                     format!(

@@ -6,6 +6,7 @@ use crate::io::{SubKind, NONE};
 use crate::linux::commands::tunedasd::{disk_of, Tune};
 use crate::linux::commands::{dasd_respond, DasdQuery, DasdRow};
 use crate::linux::dasd::DevPath;
+use crate::linux::shell::{no_such_file, ECHO_EINVAL};
 
 use super::Simulation;
 
@@ -21,7 +22,7 @@ impl Simulation {
             return match write {
                 None => p.render(),
                 Some(text) if p.write(text) => vec![],
-                Some(_) => vec!["-bash: echo: write error: Invalid argument".into()],
+                Some(_) => vec![ECHO_EINVAL.into()],
             };
         }
         if let DasdQuery::Tunedasd { tune, devices } = q {
@@ -189,12 +190,7 @@ impl Simulation {
         write: Option<&str>,
     ) -> Vec<String> {
         let path = format!("/sys/kernel/debug/dasd/{dir}/{file}");
-        let missing = || {
-            vec![match write {
-                Some(_) => format!("-bash: {path}: No such file or directory"),
-                None => format!("cat: {path}: No such file or directory"),
-            }]
-        };
+        let missing = || vec![no_such_file(&path, write.is_some())];
         let epoch = crate::cp::commands::ipl_unix_s(self.scenario.lpar.zvm_level.as_str());
         let now = self.m.now;
         let d = &mut self.m.guests[gi].dasd;
@@ -232,7 +228,7 @@ impl Simulation {
         let out = match write {
             None => p.render(epoch),
             Some(w) if p.write(w, now) => vec![],
-            Some(_) => vec!["-bash: echo: write error: Invalid argument".into()],
+            Some(_) => vec![ECHO_EINVAL.into()],
         };
         d.debug_on = d.debugfs.any_on();
         out
@@ -256,7 +252,7 @@ impl Simulation {
         }
         let offline = self.is_offline(gi, v);
         let rhel = self.m.guests[gi].userland == crate::linux::distro::Userland::Rhel8;
-        let einval = || vec!["-bash: echo: write error: Invalid argument".to_string()];
+        let einval = || vec![ECHO_EINVAL.to_string()];
         // kstrtoul(buf, 16): an optional 0x, hex digits; `force` sets online.
         let value = write.map(|w| match w {
             "force" => Some(1),

@@ -30,33 +30,29 @@ impl Simulation {
         d.add(h.vdev, name, h.path, h.group_key, h.alias, h.blocks, h.ssid);
     }
 
+    /// Every DASD CP gave guest `g`, as (vdev, path): those online in Linux's driver, then
+    /// those its blacklist hides, then those freed but offline.
+    pub(super) fn guest_dasds(&self, g: usize) -> impl Iterator<Item = (u16, DevPath)> + '_ {
+        let guest = &self.m.guests[g];
+        let cio = &guest.cio;
+        guest.dasd.devs.iter().map(|x| (x.vdev, x.path)).chain(
+            cio.hidden
+                .iter()
+                .chain(&cio.offline)
+                .map(|h| (h.vdev, h.path)),
+        )
+    }
+
     /// How CP reaches guest `g`'s virtual device `vdev`, whether Linux knows it or not.
     pub(super) fn virtual_path(&self, g: usize, vdev: u16) -> Option<DevPath> {
-        let guest = &self.m.guests[g];
-        match guest.dasd.by_vdev(vdev) {
-            Some(i) => Some(guest.dasd.devs[i as usize].path),
-            None => guest
-                .cio
-                .hidden
-                .iter()
-                .chain(&guest.cio.offline)
-                .find(|h| h.vdev == vdev)
-                .map(|h| h.path),
-        }
+        self.guest_dasds(g).find(|d| d.0 == vdev).map(|d| d.1)
     }
 
     /// Guest `g`'s virtual HyperPAV aliases of the real volume `real`.
     pub(super) fn virtual_aliases_of(&self, g: usize, real: u32) -> usize {
-        let guest = &self.m.guests[g];
-        let of = |p: &DevPath| matches!(p, DevPath::VirtualAlias { base } if *base == real);
-        guest.dasd.devs.iter().filter(|d| of(&d.path)).count()
-            + guest
-                .cio
-                .hidden
-                .iter()
-                .chain(&guest.cio.offline)
-                .filter(|h| of(&h.path))
-                .count()
+        self.guest_dasds(g)
+            .filter(|(_, p)| matches!(p, DevPath::VirtualAlias { base } if *base == real))
+            .count()
     }
 
     /// Frees `from..=to` from guest `g`'s blacklist: the hidden devices there come up offline.

@@ -96,13 +96,10 @@ pub(super) fn respond(
     dev: Option<(&str, bool)>,
 ) -> Vec<String> {
     let path = format!("{CCW}{bus}/{attr}");
-    let einval = || vec!["-bash: echo: write error: Invalid argument".to_string()];
+    let einval = || vec![crate::linux::shell::ECHO_EINVAL.to_string()];
     let not_sim = |w: &str| vec![format!("not simulated by zvmsim: echo {w} > {path}")];
     let Some((uid, alias)) = dev else {
-        return vec![match write {
-            Some(_) => format!("-bash: {path}: No such file or directory"),
-            None => format!("cat: {path}: No such file or directory"),
-        }];
+        return vec![crate::linux::shell::no_such_file(&path, write.is_some())];
     };
     let flag = FLAGS.contains(&attr);
     match (attr, write) {
