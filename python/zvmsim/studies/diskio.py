@@ -29,8 +29,9 @@ from typing import Any, Dict, Mapping, Optional, Tuple
 from . import Case, CaseKey, Metric, Study, Tolerance, figure, register, series
 
 PATHS = (1, 2, 3, 4, 5, 6, 7, 8)
-# console[2..8] of scenarios/disk-io/pav-iozone.toml enable paths 1-7.
-FIRST_PVPATH = 2
+# console[5..11] of scenarios/disk-io/pav-iozone.toml enable paths 1-7 (after the two
+# ATTACHes and the LVM1 setup: pvcreate, vgcreate, lvcreate).
+FIRST_PVPATH = 5
 
 
 def _pav_overrides(n: int) -> Tuple[str, ...]:

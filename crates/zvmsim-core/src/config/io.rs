@@ -59,6 +59,20 @@ pub struct ChannelSpec {
     /// Management's balancing) or `uncoordinated` (any path of the group, without regard to
     /// the other devices' I/O on it: a z900's channel subsystem without DCM).
     pub path_choice: PathChoice,
+    /// The channel paths' CHPIDs (two hex digits each, `count` of them), as a 2.4 guest's
+    /// `/proc/subchannels` lists them (seed 004: C6 C7 C8 CA CB C9). Empty: 00, 01, ...
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub chpids: Vec<String>,
+}
+
+impl ChannelSpec {
+    /// The CHPID of channel path `i`.
+    pub fn chpid(&self, i: u32) -> u8 {
+        self.chpids
+            .get(i as usize)
+            .and_then(|c| u8::from_str_radix(c, 16).ok())
+            .unwrap_or(i as u8)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
@@ -79,6 +93,7 @@ impl Default for ChannelSpec {
             ficon_overhead: Duration(90_000),
             zhpf_overhead: Duration(60_000),
             path_choice: PathChoice::LeastBusy,
+            chpids: Vec::new(),
         }
     }
 }

@@ -47,6 +47,24 @@ fn check_channels(c: &ChannelSpec) -> Result<(), String> {
             c.count
         ));
     }
+    if !c.chpids.is_empty() {
+        let valid = |x: &String| (1..=2).contains(&x.len()) && u8::from_str_radix(x, 16).is_ok();
+        if let Some(bad) = c.chpids.iter().find(|x| !valid(x)) {
+            return Err(format!(
+                "io.channels.chpids: `{bad}` is not a CHPID (two hex digits, 00 to FF)"
+            ));
+        }
+        let mut ids: Vec<u32> = (0..c.count).map(|i| c.chpid(i) as u32).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        if c.chpids.len() != c.count as usize || ids.len() != c.chpids.len() {
+            return Err(format!(
+                "io.channels.chpids: {} CHPIDs for count = {} channel paths; give one distinct CHPID per path",
+                c.chpids.len(),
+                c.count
+            ));
+        }
+    }
     if c.speed == 0 {
         return Err(
             "io.channels.speed: a link of 0 Gbit/s moves no data; give the link speed (1 for 1 Gbit/s FICON, 16 for FICON Express16S)".into(),
@@ -154,5 +172,17 @@ mod tests {
         let mut d = io();
         d.server.rpm = 0;
         assert!(check(&d).unwrap_err().starts_with("io.server.rpm: "));
+        // CHPIDs: hex, one per path, distinct.
+        let mut e = io();
+        e.channels.count = 2;
+        e.channels.chpids = vec!["C6".into(), "C7".into()];
+        assert_eq!(check(&e), Ok(()));
+        assert_eq!(e.channels.chpid(1), 0xC7);
+        e.channels.chpids = vec!["C6".into(), "C6".into()];
+        assert!(check(&e)
+            .unwrap_err()
+            .starts_with("io.channels.chpids: 2 CHPIDs"));
+        e.channels.chpids = vec!["C6".into(), "XY".into()];
+        assert!(check(&e).unwrap_err().contains("`XY` is not a CHPID"));
     }
 }

@@ -23,17 +23,9 @@ pub struct IozoneSpec {
     #[serde(default)]
     pub direct: bool,
     /// The guests' disks (virtual device numbers, hex) holding the files, one per process in
-    /// order (a disk that is an LVM1 physical volume with several paths uses them all).
+    /// order. A disk whose volume is an LVM1 physical volume with several paths (made by the
+    /// console's `pvcreate` and `vgcreate` on a SLES 8 guest) uses them all.
     pub devices: Vec<String>,
-    /// LVM1 multipath (`mp` patch): further paths to the physical volume on `devices[0]`,
-    /// devices that reach the same volume (under z/VM, a Linux 2.4 guest sees an attached
-    /// PAV alias as a disk of its own). Paths after the first start disabled, as `pvpath -qa`
-    /// shows them; `pvpath -p N -ey` enables one.
-    #[serde(default)]
-    pub paths: Vec<String>,
-    /// The volume group the physical volume belongs to (for `pvpath`).
-    #[serde(default = "default_vg")]
-    pub vg: String,
     /// Linux's block layer: the largest request it builds (2.4: the DASD and zfcp drivers'
     /// request limit).
     #[serde(default = "default_request")]
@@ -53,9 +45,6 @@ fn one() -> u32 {
 }
 fn default_record() -> String {
     "64k".into()
-}
-fn default_vg() -> String {
-    "vg_kb".into()
 }
 fn default_request() -> String {
     "128k".into()
@@ -115,15 +104,12 @@ impl IozoneSpec {
                 self.devices.len()
             ));
         }
-        for d in self.devices.iter().chain(&self.paths) {
+        for d in &self.devices {
             if crate::config::io::parse_rdev(d).is_none() {
                 return Err(format!(
                     "device `{d}` is not a virtual device number (1-4 hex digits)"
                 ));
             }
-        }
-        if self.paths.len() > 7 {
-            return Err("LVM1 multipath: at most 8 paths per physical volume".into());
         }
         Ok(())
     }

@@ -351,6 +351,17 @@ pub(crate) fn check_guest_linux(
     if let Some(Err(e)) = l.distribution.as_deref().map(crate::linux::distro::parse) {
         return Err(("linux.distribution", e));
     }
+    if let (true, Ok(Some(v))) = (l.userland().kernel24(), l.release_version()) {
+        if (v.0, v.1) != (2, 4) {
+            return Err((
+                "linux.release",
+                format!(
+                    "SLES 8 runs a 2.4 kernel (2.4.19 or 2.4.21), not `{}`",
+                    l.release.as_deref().unwrap_or("")
+                ),
+            ));
+        }
+    }
     if l.swappiness > 100 {
         return Err((
             "linux.swappiness",

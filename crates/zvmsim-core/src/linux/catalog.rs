@@ -4,7 +4,7 @@
 //! real command that zvmsim does not model ("not simulated by zvmsim") from one bash would not
 //! find. Files that came with a later service pack of SLES 11 are included (noted); files of
 //! 2.4 kernels (/proc/subchannels, /proc/lvm) and tools of later distributions (chzdev, lsblk,
-//! lscpu, chcpu) are not.
+//! lscpu, chcpu) are not: the parser knows them for SLES 8 and RHEL 8 (`linux/distro.rs`).
 
 use crate::cp::catalog::CatalogRow;
 

@@ -84,6 +84,10 @@ pub enum LinuxCommand {
     Dcss(super::dcssblk::DcssCommand),
     /// LVM1 multipath's `pvpath`: the simulation applies it to the guest's volumes.
     Pvpath(super::lvm::PvpathCommand),
+    /// LVM1's tools and `/proc/lvm/global` (SLES 8): the simulation runs them.
+    Lvm(super::lvm1::Lvm1Command),
+    /// `cat /proc/subchannels` (kernel 2.4's channel subsystem driver).
+    Subchannels,
     /// `lsdasd [-u]`, `cat /proc/dasd/devices`, `iostat -x`: the simulation prints them from
     /// the guest's DASD driver ([`dasdcmds::respond`]).
     Dasd(DasdQuery),
@@ -288,6 +292,15 @@ fn parse_in(line: &str, u: Userland) -> Result<LinuxCommand, String> {
         return Ok(not_simulated());
     };
     find_rhel8(cmd, u)?;
+    if u.kernel24() {
+        if let Some(c) = super::lvm1::parse(cmd, args)?.map(LinuxCommand::Lvm) {
+            return Ok(if first == 0 && redirects.is_empty() {
+                c
+            } else {
+                not_simulated()
+            });
+        }
+    }
     if let Some(c) = cmm::parse(cmd, args, &redirects)? {
         let plain = first == 0 && (redirects.is_empty() || cmd == "echo");
         return Ok(if plain { c } else { not_simulated() });
@@ -300,10 +313,17 @@ fn parse_in(line: &str, u: Userland) -> Result<LinuxCommand, String> {
         });
     }
     if let Some(q) = ccwsysfs::parse(cmd, args, &redirects) {
-        if let (DasdQuery::Debugfs { dir, file, write }, Userland::Sles) = (&q, u) {
-            // SLES 10/11's kernels have no DASD statistics in debugfs.
-            let path = format!("{}{dir}/{file}", ccwsysfs::DEBUGFS);
-            return Err(super::shell::no_such_file(&path, write.is_some()));
+        match (&q, u) {
+            // SLES 10/11's kernels have no DASD statistics in debugfs; 2.4 has no sysfs.
+            (DasdQuery::Debugfs { dir, file, write }, Userland::Sles | Userland::Sles8) => {
+                let path = format!("{}{dir}/{file}", ccwsysfs::DEBUGFS);
+                return Err(super::shell::no_such_file(&path, write.is_some()));
+            }
+            (DasdQuery::Sysfs { bus, attr, write }, Userland::Sles8) => {
+                let path = format!("{}{bus}/{attr}", ccwsysfs::CCW);
+                return Err(super::shell::no_such_file(&path, write.is_some()));
+            }
+            _ => {}
         }
         return Ok(if first == 0 {
             LinuxCommand::Dasd(q)
@@ -317,8 +337,8 @@ fn parse_in(line: &str, u: Userland) -> Result<LinuxCommand, String> {
     let parsed = match cmd {
         "free" if u == Userland::Rhel8 => rhel8mem::free(args)?,
         "vmstat" if u == Userland::Rhel8 => rhel8mem::vmstat(args)?,
-        "free" => free(args)?,
-        "cat" => cat(args)?,
+        "free" => procps::free(args)?,
+        "cat" => cat(args, u)?,
         "vmstat" => procps::vmstat(args)?,
         "uptime" => procps::uptime(args)?,
         "top" => top::parse(args)?,
@@ -348,45 +368,8 @@ fn parse_in(line: &str, u: Userland) -> Result<LinuxCommand, String> {
     })
 }
 
-/// `free` (procps 3.2): -k, -m, -g are simulated; -b, -l, -o, -t, -s N, -V are not.
-fn free(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
-    let mut unit_kib = 1;
-    let mut total = false;
-    let mut other = false;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let Some(flags) = a
-            .strip_prefix('-')
-            .filter(|f| !f.is_empty() && !f.starts_with('-'))
-        else {
-            return Err(format!(
-                "free: invalid option -- '{}'",
-                a.trim_start_matches('-')
-            ));
-        };
-        for (i, c) in flags.char_indices() {
-            match c {
-                'k' => unit_kib = 1,
-                'm' => unit_kib = 1024,
-                'g' => unit_kib = 1024 * 1024,
-                't' => total = true,
-                'b' | 'l' | 'o' | 'V' => other = true,
-                's' => {
-                    other = true;
-                    if i + 1 == flags.len() && it.next().is_none() {
-                        return Err("free: option requires an argument -- 's'".into());
-                    }
-                    break; // the rest of the word is the delay
-                }
-                c => return Err(format!("free: invalid option -- '{c}'")),
-            }
-        }
-    }
-    Ok((!other).then_some(LinuxCommand::Free { unit_kib, total }))
-}
-
 /// `cat` (coreutils): one of the modelled files is simulated; other files that exist are not.
-fn cat(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
+fn cat(args: &[&str], u: Userland) -> Result<Option<LinuxCommand>, String> {
     const LONG: [&str; 9] = [
         "show-all",
         "number-nonblank",
@@ -424,6 +407,13 @@ fn cat(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
             "/proc/cmdline" => return Ok(Some(LinuxCommand::Cmdline)),
             "/proc/dasd/devices" => return Ok(Some(LinuxCommand::Dasd(DasdQuery::ProcDevices))),
             "/proc/cio_ignore" => return Ok(Some(LinuxCommand::Zdev(ZdevCommand::ProcList))),
+            // Kernel 2.4's files (the catalog has 2.6's, which lack them).
+            "/proc/subchannels" if u.kernel24() => return Ok(Some(LinuxCommand::Subchannels)),
+            "/proc/lvm/global" if u.kernel24() => {
+                return Ok(Some(LinuxCommand::Lvm(
+                    super::lvm1::Lvm1Command::ProcGlobal,
+                )))
+            }
             p => {
                 if let Some(tunable) = VmTunable::by_path(p) {
                     return Ok(Some(LinuxCommand::ShowVm {
@@ -576,7 +566,11 @@ pub fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
         // Answered by the simulation, which applies it to the guest's module.
         LinuxCommand::Cmm(_) | LinuxCommand::Dcss(_) => vec![],
         // Printed by the simulation from the guest's DASD driver (dasdcmds::respond).
-        LinuxCommand::Dasd(_) | LinuxCommand::Pvpath(_) | LinuxCommand::Zdev(_) => vec![],
+        LinuxCommand::Dasd(_)
+        | LinuxCommand::Pvpath(_)
+        | LinuxCommand::Lvm(_)
+        | LinuxCommand::Subchannels
+        | LinuxCommand::Zdev(_) => vec![],
         LinuxCommand::Top => top::respond(v),
         LinuxCommand::FreeNg { unit, total, wide } => rhel8mem::free_lines(v, *unit, *total, *wide),
         LinuxCommand::Meminfo418 => rhel8mem::meminfo(v),

@@ -1,10 +1,18 @@
 //! The guest's distribution (`[guests.linux] distribution`), for its user space: which
 //! commands its shell finds and which output formats zvmsim prints for it. The kernel's
-//! mechanisms follow `release`, not this.
+//! mechanisms follow `release`, not this, but for SLES 8, which shipped 2.4 kernels only.
 //!
-//! Two generations are modelled:
-//! - SLES 10 and 11 (the default; seeds 000-002 and 004): s390-tools 1.6 to 1.8, procps 3.2,
+//! Three generations are modelled:
+//! - SLES 10 and 11 (the default; seeds 000-002): s390-tools 1.6 to 1.8, procps 3.2,
 //!   sysstat 7/8 (`linux/catalog.rs`).
+//! - SLES 8 (seed 004's guest): kernel 2.4 and its user space. Its DASD driver has no PAV
+//!   support, so a static PAV alias CP attaches is a disk of its own, which LVM1's multipath
+//!   patch uses as a further path to the volume (`linux/lvm.rs`); there is no sysfs. zvmsim
+//!   prints what it knows in 2.4's layouts: `/proc/dasd/devices`, `/proc/subchannels` and
+//!   LVM1's tools (`linux/lvm1.rs`), and the /proc files whose format 2.4 shares with 2.6
+//!   (`/proc/cmdline`, `/proc/loadavg`, `/proc/swaps`). The rest (procps 2.0, sysstat 4, the
+//!   2.4 /proc/meminfo) answers `not simulated by zvmsim`, as do refusals zvmsim knows in
+//!   SLES 10's wording only.
 //! - RHEL 8 (seed 003's guest runs RHEL 8.1): s390-tools 2.x (RHEL 8.1 ships s390utils 2.9,
 //!   inference from its release date, May and November 2019), with the zdev tools `chzdev`
 //!   and `lszdev` and dracut's `rd.dasd=` boot parameter; LVM1's `pvpath` is gone; sysstat
@@ -24,11 +32,14 @@ pub enum Userland {
     Sles,
     /// Red Hat Enterprise Linux 8.
     Rhel8,
+    /// SUSE Linux Enterprise Server 8 (kernel 2.4).
+    Sles8,
 }
 
 /// The distribution names accepted, as users write them.
 pub const ACCEPTED: &str =
-    "\"SLES 10\", \"SLES 10 SP1\" ... \"SLES 11 SP4\", \"RHEL 8\", \"RHEL 8.0\" ... \"RHEL 8.10\"";
+    "\"SLES 8\", \"SLES 8 SP1\" ... \"SLES 8 SP4\", \"SLES 10\", \"SLES 10 SP1\" ... \
+     \"SLES 11 SP4\", \"RHEL 8\", \"RHEL 8.0\" ... \"RHEL 8.10\"";
 
 /// Commands RHEL 8 has that the SLES 10/11 catalog does not (s390-tools 2.x, util-linux 2.32).
 const RHEL8_ADDED: &[&str] = &["chzdev", "lszdev", "lsblk", "lscpu", "chcpu"];
@@ -60,6 +71,8 @@ pub fn parse(name: &str) -> Result<Userland, String> {
     match words.as_slice() {
         ["SLES", "10" | "11"] => Ok(Userland::Sles),
         ["SLES", "10" | "11", s] if sp(s) => Ok(Userland::Sles),
+        ["SLES", "8"] => Ok(Userland::Sles8),
+        ["SLES", "8", s] if sp(s) => Ok(Userland::Sles8),
         ["RHEL", v] if minor(v) => Ok(Userland::Rhel8),
         _ => Err(format!(
             "distribution `{name}` is not one zvmsim models; give one of {ACCEPTED}"
@@ -76,7 +89,7 @@ impl Userland {
             Userland::Sles => None,
             Userland::Rhel8 if RHEL8_ADDED.contains(&base) => Some(true),
             Userland::Rhel8 if RHEL8_REMOVED.contains(&base) => Some(false),
-            Userland::Rhel8 => None,
+            Userland::Rhel8 | Userland::Sles8 => None,
         }
     }
 
@@ -85,6 +98,18 @@ impl Userland {
     pub fn prints(self, c: &LinuxCommand) -> bool {
         match self {
             Userland::Sles => true,
+            // What zvmsim prints in 2.4's own layout, or in one 2.4 shares with 2.6.
+            Userland::Sles8 => matches!(
+                c,
+                LinuxCommand::Dasd(super::commands::DasdQuery::ProcDevices)
+                    | LinuxCommand::Subchannels
+                    | LinuxCommand::Pvpath(_)
+                    | LinuxCommand::Lvm(_)
+                    | LinuxCommand::Cmdline
+                    | LinuxCommand::Loadavg
+                    | LinuxCommand::Swaps
+                    | LinuxCommand::NotSimulated { .. }
+            ),
             Userland::Rhel8 => !matches!(
                 c,
                 LinuxCommand::Free { .. }
@@ -121,6 +146,12 @@ impl Userland {
     pub fn dracut(self) -> bool {
         self == Userland::Rhel8
     }
+
+    /// Whether the guest runs a 2.4 kernel (SLES 8 shipped no other): no sysfs, and a DASD
+    /// driver without PAV support.
+    pub fn kernel24(self) -> bool {
+        self == Userland::Sles8
+    }
 }
 
 #[cfg(test)]
@@ -135,11 +166,19 @@ mod tests {
         for ok in ["RHEL 8", "RHEL 8.1", "RHEL 8.10"] {
             assert_eq!(parse(ok), Ok(Userland::Rhel8), "{ok}");
         }
+        for ok in ["SLES 8", "SLES 8 SP3"] {
+            assert_eq!(parse(ok), Ok(Userland::Sles8), "{ok}");
+        }
+        assert!(Userland::Sles8.kernel24() && !Userland::Sles.kernel24());
+        assert!(Userland::Sles8.prints(&LinuxCommand::Subchannels));
+        assert!(!Userland::Sles8.prints(&LinuxCommand::Meminfo));
         for bad in [
             "RHEL 7.9",
             "RHEL 8.",
             "RHEL 81",
             "SLES 12",
+            "SLES 9",
+            "SLES 8 SP",
             "SLES 10 SP",
             "sles 10",
             "",

@@ -14,6 +14,10 @@ pub struct MpPv {
     pub vdevs: Vec<u16>,
     pub enabled: Vec<bool>,
     next: usize,
+    /// The real volume its label is on (`linux/lvm1.rs`).
+    pub volume: u64,
+    /// Its physical extents.
+    pub pe_total: u64,
 }
 
 /// What `pvpath` was asked to do.
@@ -27,7 +31,13 @@ pub enum PvpathCommand {
 
 #[derive(Debug, Clone, Default)]
 pub struct Lvm {
+    /// Physical volumes of volume groups, with their paths.
     pub pvs: Vec<MpPv>,
+    /// Volumes `pvcreate` labelled that no volume group holds yet.
+    pub labels: Vec<u64>,
+    pub vgs: Vec<super::lvm1::Vg>,
+    /// `vgscan` wrote /etc/lvmtab.
+    pub lvmtab: bool,
 }
 
 impl MpPv {
@@ -39,6 +49,8 @@ impl MpPv {
             vdevs,
             enabled,
             next: 0,
+            volume: 0,
+            pe_total: 0,
         }
     }
 
@@ -206,6 +218,7 @@ mod tests {
                 "vg_kb".into(),
                 vec![0x5680, 0x56bf],
             )],
+            ..Default::default()
         };
         let dev = |v: u16| Some((94, if v == 0x5680 { 9 } else { 13 }, 0));
         let q = l.pvpath(&parse(&["-qa"]).unwrap(), dev);

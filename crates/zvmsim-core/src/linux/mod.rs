@@ -19,6 +19,7 @@ pub mod errno;
 pub(crate) mod filemap;
 pub(crate) mod kernel;
 pub mod lvm;
+pub mod lvm1;
 pub mod memory;
 #[cfg(test)]
 mod memory_tests;

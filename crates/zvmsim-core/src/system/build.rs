@@ -393,10 +393,7 @@ impl Simulation {
                     ..Default::default()
                 },
                 userland: spec.linux.userland(),
-                lvm: wl
-                    .and_then(|(_, ws)| ws.iozone.as_ref())
-                    .map(crate::workload::iozone::lvm_of)
-                    .unwrap_or_default(),
+                lvm: Default::default(),
                 dcss_mount: None,
                 db_files: None,
                 text_files: None,

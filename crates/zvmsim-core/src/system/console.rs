@@ -117,6 +117,8 @@ impl Simulation {
                     },
                     Ok(LinuxCommand::Dasd(q)) => self.dasd_query(gi, q),
                     Ok(LinuxCommand::Pvpath(c)) => self.pvpath(gi, c),
+                    Ok(LinuxCommand::Lvm(c)) => self.lvm_command(gi, c),
+                    Ok(LinuxCommand::Subchannels) => self.subchannels(gi),
                     Ok(LinuxCommand::Swap(c)) => self.swap_command(gi, c),
                     Ok(LinuxCommand::Zdev(c)) => self.zdev_command(gi, c),
                     Ok(c) => self.linux_command(gi, c),

@@ -125,12 +125,17 @@ impl Simulation {
         } else {
             self.m.io.lcus()[lcu as usize].ssid
         };
-        let (alias, key) = match sub.kind {
-            SubKind::Base => (false, (lcu, self.pav_key(s))),
-            SubKind::HyperPavAlias => (true, (lcu, NONE)),
-            SubKind::PavAlias { base } => (true, (lcu, base)),
+        let (alias, key, volume) = match sub.kind {
+            SubKind::Base => (false, (lcu, self.pav_key(s)), s),
+            SubKind::HyperPavAlias => (true, (lcu, NONE), s),
+            // A 2.4 DASD driver has no PAV support: it takes the alias for a disk of its
+            // own, with its base's volume (seed 004: `56bf(ECKD) ... is dasdd`).
+            SubKind::PavAlias { base } if self.m.guests[g].userland.kernel24() => {
+                (false, (lcu, s), base)
+            }
+            SubKind::PavAlias { base } => (true, (lcu, base), s),
         };
-        let blocks = if alias { 0 } else { self.volume_blocks(s) };
+        let blocks = if alias { 0 } else { self.volume_blocks(volume) };
         self.present_dasd(
             g,
             Hidden {

@@ -36,6 +36,9 @@ impl Simulation {
                 return r;
             }
         }
+        if matches!(q, DasdQuery::ProcDevices) && self.m.guests[gi].userland.kernel24() {
+            return self.proc_dasd_devices_24(gi);
+        }
         let now = self.m.now;
         let start = self.mon.start.min(now);
         let mut out = dasd_respond(q, &self.dasd_rows(gi, now), now - start);
@@ -154,32 +157,6 @@ impl Simulation {
 }
 
 impl Simulation {
-    /// `pvpath` in guest `gi`: LVM1 multipath on the guest's DASD driver (2.4: major 94, four
-    /// minors per disk, the PV is the disk's first partition).
-    pub(super) fn pvpath(
-        &mut self,
-        gi: usize,
-        c: &crate::linux::lvm::PvpathCommand,
-    ) -> Vec<String> {
-        let g = &mut self.m.guests[gi];
-        let dasd = &g.dasd;
-        for pv in &mut g.lvm.pvs {
-            if let Some(name) = pv
-                .vdevs
-                .first()
-                .and_then(|&v| dasd.by_vdev(v))
-                .and_then(|d| dasd.devs[d as usize].name.clone())
-            {
-                pv.pv = format!("/dev/{name}1");
-            }
-        }
-        let dev = |v: u16| {
-            dasd.by_vdev(v)
-                .map(|d| (94, 4 * d + 1, dasd.devs[d as usize].count))
-        };
-        g.lvm.pvpath(c, dev)
-    }
-
     /// A file of the DASD driver's debugfs directory in guest `gi` (`linux/dasdstats.rs`):
     /// `statistics` of `global`, of a block device or of a ccw device by bus ID.
     fn dasd_debugfs(

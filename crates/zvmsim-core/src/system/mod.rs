@@ -30,6 +30,9 @@ mod interval;
 mod ioflow;
 #[cfg(test)]
 mod ioflow_tests;
+mod kernel24;
+#[cfg(test)]
+mod kernel24_tests;
 pub(crate) mod machine;
 mod mdc;
 #[cfg(test)]

@@ -415,25 +415,6 @@ impl Iozone {
     }
 }
 
-/// The LVM1 multipath volume an iozone spec's `paths` describe (none without paths): the PV
-/// is the first partition of the first disk (`/dev/dasda1` for the guest's first disk; the
-/// name is fixed when the disk comes online).
-pub fn lvm_of(spec: &IozoneSpec) -> crate::linux::lvm::Lvm {
-    let mut lvm = crate::linux::lvm::Lvm::default();
-    if let (false, Some(first)) = (spec.paths.is_empty(), spec.devices.first()) {
-        let vdevs = std::iter::once(first)
-            .chain(&spec.paths)
-            .filter_map(|d| crate::config::io::parse_rdev(d))
-            .collect();
-        lvm.pvs.push(crate::linux::lvm::MpPv::new(
-            String::new(),
-            spec.vg.clone(),
-            vdevs,
-        ));
-    }
-    lvm
-}
-
 #[cfg(test)]
 mod tests {
     use crate::system::Simulation;
@@ -477,9 +458,10 @@ mod tests {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../scenarios/disk-io/pav-iozone.toml");
         let text = std::fs::read_to_string(&path).expect("scenario file");
-        // The pvpath lines are console[1..8]; a plain query replaces those not wanted.
+        // `pvpath -pK` is console[K + 4] (after the ATTACHes, pvcreate, vgcreate and
+        // lvcreate); a plain query replaces those not wanted.
         let mut ov: Vec<String> = (paths..8)
-            .map(|k| format!("console[{}].linux=\"pvpath -qa\"", k + 1))
+            .map(|k| format!("console[{}].linux=\"pvpath -qa\"", k + 4))
             .collect();
         ov.push(format!("guests[0].linux.dasd_cache={cache}"));
         let mut s = Simulation::from_toml(&text, "pav-iozone.toml", Some(1), &ov).expect("valid");

@@ -11,7 +11,7 @@
 use super::DasdQuery;
 use crate::linux::shell::Redirect;
 
-const CCW: &str = "/sys/bus/ccw/devices/";
+pub(super) const CCW: &str = "/sys/bus/ccw/devices/";
 
 /// Attributes of an online DASD ccw device that take a 0 or 1 (dasd_devmap.c).
 const FLAGS: &[&str] = &["use_diag", "readonly", "erplog", "failfast", "eer_enabled"];

@@ -207,3 +207,40 @@ pub(super) fn respond(cmd: &LinuxCommand, v: &LinuxView) -> Vec<String> {
         _ => vec![],
     }
 }
+
+/// `free` (procps 3.2): -k, -m, -g are simulated; -b, -l, -o, -t, -s N, -V are not.
+pub(super) fn free(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
+    let mut unit_kib = 1;
+    let mut total = false;
+    let mut other = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let Some(flags) = a
+            .strip_prefix('-')
+            .filter(|f| !f.is_empty() && !f.starts_with('-'))
+        else {
+            return Err(format!(
+                "free: invalid option -- '{}'",
+                a.trim_start_matches('-')
+            ));
+        };
+        for (i, c) in flags.char_indices() {
+            match c {
+                'k' => unit_kib = 1,
+                'm' => unit_kib = 1024,
+                'g' => unit_kib = 1024 * 1024,
+                't' => total = true,
+                'b' | 'l' | 'o' | 'V' => other = true,
+                's' => {
+                    other = true;
+                    if i + 1 == flags.len() && it.next().is_none() {
+                        return Err("free: option requires an argument -- 's'".into());
+                    }
+                    break; // the rest of the word is the delay
+                }
+                c => return Err(format!("free: invalid option -- '{c}'")),
+            }
+        }
+    }
+    Ok((!other).then_some(LinuxCommand::Free { unit_kib, total }))
+}

@@ -53,7 +53,7 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ("pvpath -qa [PV] | -p N -ey|-en PV", Some("LVM1 mp-v6 multipath; its own errors are not modelled")),
     (
         "cat /proc/dasd/devices",
-        Some("alias devices (no block device) are not listed"),
+        Some("alias devices (no block device) are not listed; SLES 8: kernel 2.4's layout, every alias a disk"),
     ),
     (
         "iostat -x [-d] [-k]",
@@ -91,4 +91,12 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ("echo on|off|reset > /sys/kernel/debug/dasd/.../statistics", Some("RHEL 8")),
     ("iostat -x [-d] [-k]", Some("RHEL 8: sysstat 11.7's extended report, in kB; %rrqm and %wrqm 0; no avg-cpu report")),
     ("cat /proc/cio_ignore", Some("the blacklist of the boot line's cio_ignore=")),
+    // SLES 8 guests (kernel 2.4, linux/lvm1.rs): LVM 1.0.5 and the 2.4 channel subsystem.
+    ("pvcreate /dev/dasdX1...", Some("SLES 8: LVM1; its refusals are not simulated")),
+    ("vgcreate VG /dev/dasdX1...", Some("SLES 8: LVM1 with 4 MB extents; the multipath patch finds the volume's other disks as paths; -s and refusals are not simulated")),
+    ("lvcreate [-n|--name LV] -l|--extents N | -L|--size S VG", Some("SLES 8: LVM1; striping, snapshots and refusals are not simulated")),
+    ("vgscan", Some("SLES 8: LVM1; with no volume group on the disks not simulated")),
+    ("vgdisplay [VG]", Some("SLES 8: LVM1; -v is not simulated")),
+    ("lvscan", Some("SLES 8: LVM1")),
+    ("cat /proc/subchannels", Some("SLES 8: the guest's DASDs (console and unit-record devices are not modelled); minidisks and SCSI LUNs not simulated")),
 ];
