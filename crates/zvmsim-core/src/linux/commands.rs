@@ -10,6 +10,7 @@ use super::shell::{
 mod ccwsysfs;
 mod cmm;
 mod dasdcmds;
+pub mod dasdstat;
 mod procfs;
 mod procps;
 pub mod rhel8mem;
@@ -348,6 +349,9 @@ fn parse_in(line: &str, u: Userland) -> Result<LinuxCommand, String> {
         "cio_ignore" if u == Userland::Rhel8 => zdev::cio_ignore(args)?,
         "chccwdev" if u == Userland::Rhel8 => zdev::chccwdev(args)?,
         "iostat" if u == Userland::Rhel8 => dasdcmds::iostat11(args)?,
+        "dasdstat" if u == Userland::Rhel8 => {
+            dasdstat::parse(args)?.map(|d| LinuxCommand::Dasd(DasdQuery::Dasdstat(d)))
+        }
         "iostat" => dasdcmds::iostat(args)?,
         "tunedasd" => tunedasd::parse(args)?,
         "pvpath" => Some(LinuxCommand::Pvpath(super::lvm::parse(args)?)),

@@ -3,6 +3,7 @@
 //! counters of the current monitor interval.
 
 use crate::io::{SubKind, NONE};
+use crate::linux::commands::dasdstat::{self, Dasdstat, StatAction};
 use crate::linux::commands::tunedasd::{disk_of, Tune};
 use crate::linux::commands::{dasd_respond, DasdQuery, DasdRow};
 use crate::linux::dasd::DevPath;
@@ -30,6 +31,9 @@ impl Simulation {
         }
         if let DasdQuery::Debugfs { dir, file, write } = q {
             return self.dasd_debugfs(gi, dir, file, write.as_deref());
+        }
+        if let DasdQuery::Dasdstat(d) = q {
+            return self.dasdstat(gi, d);
         }
         if let DasdQuery::Sysfs { bus, attr, write } = q {
             if let Some(r) = self.ccw_online(gi, bus, attr, write.as_deref()) {
@@ -208,6 +212,74 @@ impl Simulation {
             Some(_) => vec![ECHO_EINVAL.into()],
         };
         d.debug_on = d.debugfs.any_on();
+        out
+    }
+
+    /// s390-tools' `dasdstat` in guest `gi` (zconf/dasdstat, v2.9.0): the statistics named,
+    /// or every directory of /sys/kernel/debug/dasd in `ls` order, each switched or printed
+    /// through its file.
+    fn dasdstat(&mut self, gi: usize, d: &Dasdstat) -> Vec<String> {
+        match d.action {
+            StatAction::Help => return dasdstat::usage(),
+            StatAction::Version => return dasdstat::version(),
+            _ => {}
+        }
+        let dasd = &self.m.guests[gi].dasd;
+        let mut dirs: Vec<String> = dasd
+            .devs
+            .iter()
+            .map(|x| format!("0.0.{:04x}", x.vdev))
+            .chain(dasd.devs.iter().filter_map(|x| x.name.clone()))
+            .chain(["global".to_string()])
+            .collect();
+        dirs.sort();
+        let mut out = Vec::new();
+        if d.verbose {
+            out.push("found debugfs mount point /sys/kernel/debug".into());
+        }
+        let stats: Vec<String> = if d.stats.is_empty() {
+            dirs
+        } else {
+            let (found, missing): (Vec<&String>, Vec<&String>) =
+                d.stats.iter().partition(|f| dirs.contains(f));
+            out.extend(
+                missing
+                    .iter()
+                    .map(|f| format!("dasdstat: No statistics found for {f}")),
+            );
+            found.into_iter().cloned().collect()
+        };
+        if d.verbose {
+            out.push(format!(
+                "found the following statistics in directory {}:",
+                dasdstat::DIR
+            ));
+            out.push(stats.iter().map(|f| format!(" {f}")).collect());
+        }
+        for f in &stats {
+            let path = format!("{}/{f}/statistics", dasdstat::DIR);
+            let (word, verb) = match d.action {
+                StatAction::Enable => ("on", "enable"),
+                StatAction::Disable => ("off", "disable"),
+                StatAction::Reset => ("reset", "reset"),
+                _ => {
+                    let lines = self.dasd_debugfs(gi, f, "statistics", None);
+                    match dasdstat::table(f, &lines, d) {
+                        Some(t) => out.extend(t),
+                        None if d.verbose => out.extend([
+                            "-".repeat(80),
+                            format!("statistics \"{f}\" are disabled"),
+                            "-".repeat(80),
+                            String::new(),
+                        ]),
+                        None => {}
+                    }
+                    continue;
+                }
+            };
+            self.dasd_debugfs(gi, f, "statistics", Some(word));
+            out.push(format!("{verb} statistic \"{path}\""));
+        }
         out
     }
 

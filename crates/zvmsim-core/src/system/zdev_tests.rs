@@ -268,6 +268,51 @@ fn debugfs_statistics_count_each_alias_and_the_requests_run_on_aliases() {
 }
 
 #[test]
+fn dasdstat_switches_and_prints_the_same_profiles() {
+    let mut s = sim("chzdev dasd B9E0-B9E1 -e");
+    s.step_until(1);
+    let dbg = "/sys/kernel/debug/dasd";
+    // Every directory of debugfs's dasd, in ls order: bus IDs, block devices, global.
+    let on = typed(&mut s, "dasdstat -e");
+    let dirs = ["0.0.b9d5", "0.0.b9e0", "0.0.b9e1", "dasda", "global"];
+    assert_eq!(
+        on,
+        dirs.map(|d| format!("enable statistic \"{dbg}/{d}/statistics\""))
+    );
+    assert_eq!(
+        typed(&mut s, "dasdstat -d 0.0.b9e1 nosuch"),
+        [
+            "dasdstat: No statistics found for nosuch",
+            "disable statistic \"/sys/kernel/debug/dasd/0.0.b9e1/statistics\""
+        ]
+    );
+    s.step_until(1_000_000_000);
+    // The table's totals are the file's.
+    let file = typed(&mut s, &format!("cat {dbg}/dasda/statistics"));
+    let t = typed(&mut s, "dasdstat dasda");
+    let total = file[1].trim_start_matches("total_requests ");
+    let pav = file[3].trim_start_matches("total_pav ");
+    assert_eq!(t[1], "statistics data for statistic: dasda");
+    assert_eq!(t[4], format!("{total} dasd I/O requests"));
+    assert_eq!(t[6], format!("{pav} requests used a PAV alias device"));
+    assert!(pav.parse::<u64>().unwrap() > 0, "{file:?}");
+    assert_eq!(t[0].len(), (total.len() + 1).max(5) * 16);
+    // Switched off: nothing printed, or with -V why.
+    assert!(typed(&mut s, "dasdstat 0.0.b9e1").is_empty());
+    assert_eq!(
+        typed(&mut s, "dasdstat -V 0.0.b9e1")[4],
+        "statistics \"0.0.b9e1\" are disabled"
+    );
+    assert_eq!(
+        typed(&mut s, "dasdstat -q"),
+        [
+            "dasdstat: Invalid option -q",
+            "Try 'dasdstat --help' for more information."
+        ]
+    );
+}
+
+#[test]
 fn devices_freed_by_cio_ignore_come_up_offline_until_set_online() {
     let mut s = sim("lszdev dasd");
     s.step_until(1);

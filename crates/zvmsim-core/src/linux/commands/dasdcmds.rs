@@ -37,6 +37,8 @@ pub enum DasdQuery {
         file: String,
         write: Option<String>,
     },
+    /// s390-tools' `dasdstat` on the debugfs profiles (RHEL 8; dasdstat.rs).
+    Dasdstat(super::dasdstat::Dasdstat),
     /// `cat` or `echo VALUE >` a DASD attribute in sysfs (ccwsysfs.rs).
     Sysfs {
         bus: String,
@@ -228,9 +230,10 @@ pub fn respond(q: &DasdQuery, rows: &[DasdRow], span_ns: u64) -> Vec<String> {
             super::ccwsysfs::respond(b, attr, write.as_deref(), dev)
         }
         // The driver's profiles: answered by the simulation (system/dasd_view.rs).
-        DasdQuery::Statistics { .. } | DasdQuery::Tunedasd { .. } | DasdQuery::Debugfs { .. } => {
-            vec![]
-        }
+        DasdQuery::Statistics { .. }
+        | DasdQuery::Tunedasd { .. }
+        | DasdQuery::Debugfs { .. }
+        | DasdQuery::Dasdstat(_) => vec![],
         DasdQuery::Lsdasd { uid: false, .. } => {
             let mut out = vec![
                 "Bus-ID     Status      Name      Device  Type  BlkSz  Size      Blocks".into(),

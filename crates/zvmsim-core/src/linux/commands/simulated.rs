@@ -89,6 +89,7 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ("vmstat [delay [count]]", Some("RHEL 8: procps-ng 3.3.15's header and errors; in, cs, sy, wa and st 0")),
     ("cat /sys/kernel/debug/dasd/global|DEV|BUSID/statistics", Some("RHEL 8: the driver's profiles, aliases included")),
     ("echo on|off|reset > /sys/kernel/debug/dasd/.../statistics", Some("RHEL 8")),
+    ("dasdstat [-e|-d|-r] [-l] [-c N] [-w N] [-V] [STATISTIC...]", Some("RHEL 8: s390-tools 2.9's tables of the debugfs profiles; -i other than /sys/kernel/debug/dasd is not simulated")),
     ("iostat -x [-d] [-k]", Some("RHEL 8: sysstat 11.7's extended report, in kB; %rrqm and %wrqm 0; no avg-cpu report")),
     ("cat /proc/cio_ignore", Some("the blacklist of the boot line's cio_ignore=")),
     // SLES 8 guests (kernel 2.4, linux/lvm1.rs): LVM 1.0.5 and the 2.4 channel subsystem.
