@@ -31,6 +31,9 @@ pub struct Dasdstat {
     pub stats: Vec<String>,
 }
 
+/// The widest `-c` and `-w` simulated.
+const WIDEST: usize = 4096;
+
 /// Where the script finds the statistics: debugfs, mounted at /sys/kernel/debug on RHEL 8.
 pub const DIR: &str = "/sys/kernel/debug/dasd";
 
@@ -91,6 +94,10 @@ pub fn parse(args: &[&str]) -> Result<Option<Dasdstat>, String> {
             s => d.stats.push(s.to_string()),
         }
         i += 1;
+    }
+    // Tables thousands of columns wide are not simulated (they would fill memory).
+    if d.columns > WIDEST || d.width.is_some_and(|w| w > WIDEST) {
+        return Ok(None);
     }
     Ok(Some(d))
 }
@@ -317,6 +324,7 @@ mod tests {
             StatAction::Help
         );
         assert_eq!(parse(&["-i", "/tmp"]), Ok(None));
+        assert_eq!(parse(&["-w", "9999999999", "dasda"]), Ok(None));
         assert!(parse(&["-i", "/sys/kernel/debug/dasd/"]).unwrap().is_some());
     }
 
