@@ -23,7 +23,7 @@ use super::dasdprof::bucket;
 
 const N: usize = 32;
 /// The histograms of all requests, in the order the file prints them.
-const IO: [&str; 8] = [
+pub(crate) const IO: [&str; 8] = [
     "histogram_sectors",
     "histogram_io_times",
     "histogram_io_times_weighted",
@@ -34,7 +34,7 @@ const IO: [&str; 8] = [
     "histogram_ccw_queue_length",
 ];
 /// The read section's histograms.
-const READ: [&str; 6] = [
+pub(crate) const READ: [&str; 6] = [
     "histogram_read_sectors",
     "histogram_read_times",
     "histogram_read_time_build_to_ssch",

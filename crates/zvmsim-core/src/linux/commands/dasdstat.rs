@@ -5,6 +5,8 @@
 
 use std::collections::HashMap;
 
+use crate::linux::dasdstats::{IO, READ};
+
 /// What `dasdstat` was asked to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StatAction {
@@ -154,23 +156,16 @@ const LIN: [&str; 32] = [
     "__24", "__25", "__26", "__27", "__28", "__29", "__30", "__31",
 ];
 
-/// A section's names in the file: the four totals, then the five histograms printed (the
-/// weighted ones are not) and the queue-length one.
+/// A section's names in the file: the four totals, then its histograms as the driver names
+/// them (`linux/dasdstats.rs`); the weighted ones are not printed.
 struct Section {
     totals: [&'static str; 4],
-    hists: [&'static str; 6],
+    hists: &'static [&'static str],
 }
 
 const ALL: Section = Section {
     totals: ["total_requests", "total_sectors", "total_pav", "total_hpf"],
-    hists: [
-        "histogram_sectors",
-        "histogram_io_times",
-        "histogram_time_build_to_ssch",
-        "histogram_time_ssch_to_irq",
-        "histogram_time_irq_to_end",
-        "histogram_ccw_queue_length",
-    ],
+    hists: &IO,
 };
 const READS: Section = Section {
     totals: [
@@ -179,14 +174,7 @@ const READS: Section = Section {
         "total_read_pav",
         "total_read_hpf",
     ],
-    hists: [
-        "histogram_read_sectors",
-        "histogram_read_times",
-        "histogram_read_time_build_to_ssch",
-        "histogram_read_time_ssch_to_irq",
-        "histogram_read_time_irq_to_end",
-        "histogram_read_ccw_queue_length",
-    ],
+    hists: &READ,
 };
 const TITLES: [&str; 5] = [
     "Histogram of sizes (512B secs)",
@@ -276,7 +264,8 @@ pub fn table(name: &str, lines: &[String], d: &Dasdstat) -> Option<Vec<String>> 
         rows(out, width, per, &h[5]);
     };
     let of = |s: &Section| -> ([u64; 4], Vec<Vec<u64>>) {
-        (s.totals.map(one), s.hists.iter().map(|k| arr(k)).collect())
+        let shown = s.hists.iter().filter(|k| !k.ends_with("_weighted"));
+        (s.totals.map(one), shown.map(|k| arr(k)).collect())
     };
     let (t, h) = of(&ALL);
     section(&mut out, "", t, h.clone());
@@ -344,7 +333,7 @@ mod tests {
             "total_hpf 1234".into(),
             "total_read_requests 1000".into(),
         ];
-        for k in ALL.hists.iter().chain(&READS.hists) {
+        for k in ALL.hists.iter().chain(READS.hists.iter()) {
             lines.push(format!("{k} {}", "1 ".repeat(32)));
         }
         let d = parse(&[]).unwrap().unwrap();
