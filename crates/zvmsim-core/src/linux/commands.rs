@@ -23,7 +23,7 @@ mod zdev;
 pub use dasdcmds::{offline_lines, respond as dasd_respond, DasdQuery, DasdRow};
 pub use procps::{decay_load, vmstat_line, VmstatSample};
 pub use simulated::SIMULATED;
-pub use zdev::{enable_lines, ignored_lines, list_lines, BusIds, Spec, ZdevCommand, ZdevRow};
+pub use zdev::{config_lines, ignored_lines, list_lines, BusIds, Spec, ZdevCommand, ZdevRow};
 
 use super::distro::Userland;
 

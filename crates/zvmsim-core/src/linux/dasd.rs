@@ -96,6 +96,10 @@ pub struct LDev {
     pub cache: DasdCache,
     /// Bases: the block device's tasklet (`linux/dasdblock.rs`).
     pub tasklet: crate::linux::dasdblock::BlockTasklet,
+    /// An alias set offline (chzdev -d, chccwdev -d, `online` 0): out of its group, so the
+    /// alias choice no longer takes it; its requests under way still end. It keeps its
+    /// place here, as the requests and the workloads know devices by index.
+    pub offline: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -222,8 +226,33 @@ impl DasdDriver {
             profile: crate::linux::dasdprof::DasdProfile::counting(),
             cache: self.default_cache,
             tasklet: Default::default(),
+            offline: false,
         });
         idx
+    }
+
+    /// Alias `d` goes offline (true) or comes back online (false): it leaves its group's
+    /// alias list or rejoins it, and its debugfs profile goes (dasd_profile_exit) either way.
+    pub fn set_alias_offline(&mut self, d: u32, offline: bool) {
+        let dev = &mut self.devs[d as usize];
+        dev.offline = offline;
+        let g = dev.group;
+        if g != NONE {
+            let grp = &mut self.groups[g as usize];
+            grp.aliases.retain(|&a| a != d);
+            if !offline {
+                grp.aliases.push(d);
+            }
+            grp.next = if grp.aliases.is_empty() {
+                0
+            } else {
+                grp.next % grp.aliases.len()
+            };
+        }
+        if (d as usize) < self.debugfs.device.len() {
+            self.debugfs.device[d as usize] = Default::default();
+        }
+        self.debug_on = self.debugfs.any_on();
     }
 
     /// A monitor interval starts at `now`: the block counters' marks for `iostat -x`.

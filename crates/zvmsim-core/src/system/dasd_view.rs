@@ -47,13 +47,9 @@ impl Simulation {
         let start = self.mon.start.min(now);
         let mut out = dasd_respond(q, &self.dasd_rows(gi, now), now - start);
         if let DasdQuery::Lsdasd { all: true, .. } = q {
-            // The offline devices (freed from the blacklist, not set online) come first.
-            let offline = self.m.guests[gi]
-                .cio
-                .offline
-                .iter()
-                .map(|h| h.vdev)
-                .collect();
+            // The offline devices (freed from the blacklist and not set online, or set
+            // offline) come first.
+            let offline = self.online_and_offline(gi).1;
             let at = out.len().min(2);
             out.splice(at..at, crate::linux::commands::offline_lines(offline));
         }
@@ -104,6 +100,7 @@ impl Simulation {
         let mut index = 0;
         d.devs
             .iter()
+            .filter(|dev| !dev.offline)
             .map(|dev| {
                 let (sub, alias) = match dev.path {
                     DevPath::Dedicated { sub } => (sub, io.sub(sub).is_alias()),
@@ -179,8 +176,10 @@ impl Simulation {
         let target = match dir {
             "global" => None,
             _ => {
+                // An offline device has no directory (dasd_profile_exit removed it).
                 let i = d.devs.iter().position(|x| {
-                    x.name.as_deref() == Some(dir) || format!("0.0.{:04x}", x.vdev) == dir
+                    !x.offline
+                        && (x.name.as_deref() == Some(dir) || format!("0.0.{:04x}", x.vdev) == dir)
                 });
                 match i {
                     Some(i) => Some((i as u32, d.devs[i].name.as_deref() == Some(dir))),
@@ -228,6 +227,7 @@ impl Simulation {
         let mut dirs: Vec<String> = dasd
             .devs
             .iter()
+            .filter(|x| !x.offline)
             .map(|x| format!("0.0.{:04x}", x.vdev))
             .chain(dasd.devs.iter().filter_map(|x| x.name.clone()))
             .chain(["global".to_string()])
@@ -319,6 +319,8 @@ impl Simulation {
             (Some(Some(1)), false) if rhel && self.m.guests[gi].dasd.by_vdev(v).is_some() => {
                 Some(einval())
             }
+            // An online alias goes offline (a base: ccwsysfs.rs answers not simulated).
+            (Some(Some(0)), false) => self.set_offline(gi, v).map(|_| vec![]),
             _ => None,
         }
     }

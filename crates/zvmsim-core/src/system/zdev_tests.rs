@@ -184,9 +184,18 @@ fn rejected_zdev_commands_answer_as_s390_tools_and_change_nothing() {
             "free -m -g",
             &["free: Multiple unit options doesn't make sense."],
         ),
+        // -d does not free a blacklisted device; a base's in-use check is not modelled.
         (
             "chzdev dasd B9E0 -d",
-            &["not simulated by zvmsim: chzdev dasd B9E0 -d"],
+            &["DASD B9E0 deconfigure failed", "    Error: Device not found"],
+        ),
+        (
+            "chzdev dasd B9D5 -d",
+            &["not simulated by zvmsim: chzdev -d of base device 0.0.b9d5 (setting a block device offline: its in-use check is not modelled)"],
+        ),
+        (
+            "chccwdev -d b9d5",
+            &["not simulated by zvmsim: chccwdev -d of base device 0.0.b9d5 (setting a block device offline: its in-use check is not modelled)"],
         ),
     ];
     for (cmd, want) in cases {
@@ -395,4 +404,63 @@ fn devices_freed_by_cio_ignore_come_up_offline_until_set_online() {
         assert_eq!(typed(&mut s, cmd)[0], first, "{cmd}");
         assert_eq!(devices(&s), before, "{cmd}");
     }
+}
+
+#[test]
+fn aliases_set_offline_take_no_more_io_until_set_online_again() {
+    let mut s = sim("chzdev dasd B9E0-B9E3 -e");
+    s.step_until(500_000_000);
+    assert_eq!(
+        typed(&mut s, "chzdev dasd B9E2-B9E3 -d"),
+        [
+            "ECKD DASD 0.0.b9e2 deconfigured",
+            "ECKD DASD 0.0.b9e3 deconfigured"
+        ]
+    );
+    assert_eq!(
+        typed(&mut s, "chzdev dasd b9e3 c000 -d"),
+        [
+            "ECKD DASD 0.0.b9e3 already deconfigured",
+            "DASD c000 deconfigure failed",
+            "    Error: Device not found"
+        ]
+    );
+    assert_eq!(
+        typed(&mut s, "chccwdev -d 0.0.b9e1,b9e2"),
+        [
+            "Setting device 0.0.b9e1 offline",
+            "Done",
+            "Device is already offline",
+            "Done"
+        ]
+    );
+    assert!(typed(&mut s, "echo 0 > /sys/bus/ccw/devices/0.0.b9e0/online").is_empty());
+    assert_eq!(
+        typed(&mut s, "cat /sys/bus/ccw/devices/0.0.b9e0/online"),
+        ["0"]
+    );
+    // Linux lists them offline; CP still has them attached.
+    assert_eq!(typed(&mut s, "lsdasd -u").len(), 3);
+    assert_eq!(
+        typed(&mut s, "lszdev dasd b9e0")[1],
+        "dasd-eckd  0.0.b9e0  no  no    "
+    );
+    assert_eq!(
+        typed(&mut s, "cat /sys/kernel/debug/dasd/0.0.b9e0/statistics"),
+        ["cat: /sys/kernel/debug/dasd/0.0.b9e0/statistics: No such file or directory"]
+    );
+    let aliases = |s: &Simulation| -> u64 {
+        (0xB9E0..=0xB9E3)
+            .map(|r| s.m.io.sub(s.m.io.by_rdev(r).expect("alias")).stats.ios)
+            .sum()
+    };
+    // Their requests under way end; no new one starts on them.
+    s.step_until(600_000_000);
+    let idle = aliases(&s);
+    s.step_until(1_200_000_000);
+    assert_eq!(aliases(&s), idle);
+    assert_eq!(typed(&mut s, "chzdev dasd B9E0-B9E3 -e").len(), 4);
+    s.step_until(1_800_000_000);
+    assert!(aliases(&s) > idle);
+    s.check_io().expect("I/O invariants");
 }

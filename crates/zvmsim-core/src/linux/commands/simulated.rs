@@ -79,11 +79,11 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ("dmesg", Some("the dcssblk and saved-segment messages")),
     ("time COMMAND", Some("a dcssblk command above, with its real and kernel time")),
     // RHEL 8 guests (`[guests.linux] distribution`, linux/distro.rs): s390-tools 2.x.
-    ("chzdev dasd ID|FROM-TO... -e", Some("RHEL 8: frees the devices from cio_ignore and sets them online; -d, scopes and attributes are not simulated")),
+    ("chzdev dasd ID|FROM-TO... -e|-d", Some("RHEL 8: -e frees the devices from cio_ignore and sets them online; -d sets aliases offline (a base: not simulated); scopes and attributes are not simulated")),
     ("lszdev dasd [ID|FROM-TO...]", Some("RHEL 8: the DASDs Linux knows, online or offline")),
     ("cio_ignore -l", Some("RHEL 8")),
     ("cio_ignore -r ID|FROM-TO[,...]", Some("RHEL 8: the freed DASDs come up offline")),
-    ("chccwdev -e BUSID[-BUSID][,...]", Some("RHEL 8: -d, -s, -f, -a and the usage cases are not simulated")),
+    ("chccwdev -e|-d|-s BUSID[-BUSID][,...]", Some("RHEL 8: -d and -s set aliases offline (a base: not simulated); -f, -a and the usage cases are not simulated")),
     ("free [-b|-k|-m|-g] [-t] [-w]", Some("RHEL 8: procps-ng 3.3.15's layout; shared 0; -h, -l, -s, -c and the SI units are not simulated")),
     ("cat /proc/meminfo", Some("RHEL 8: kernel 4.18's lines, MemAvailable from the zones' watermarks")),
     ("vmstat [delay [count]]", Some("RHEL 8: procps-ng 3.3.15's header and errors; in, cs, sy, wa and st 0")),

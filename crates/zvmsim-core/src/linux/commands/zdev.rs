@@ -48,8 +48,12 @@ pub enum ZdevCommand {
     ProcList,
     /// `cio_ignore -r LIST`: free the devices from the blacklist (they come up offline).
     CioRemove(Vec<Spec>),
-    /// `chccwdev -e LIST`: set each device online, in order (s390-tools' zconf/chccwdev).
-    Chccwdev(Vec<BusIds>),
+    /// `chzdev dasd SPEC... -d`: set the devices offline, in the active and the persistent
+    /// configuration (aliases only: a base's in-use check and prompt are not modelled).
+    Disable(Vec<Spec>),
+    /// `chccwdev -e|-d LIST`: set each device online (or offline), in order (s390-tools'
+    /// zconf/chccwdev).
+    Chccwdev { parts: Vec<BusIds>, online: bool },
 }
 
 /// One part of chccwdev's bus-ID list: a device, or a range whose missing devices it skips.
@@ -193,8 +197,14 @@ pub(super) fn chzdev(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
             "chzdev: Please specify a device to {verb}\n{CHZDEV_USE}"
         ));
     }
-    let modelled = matches!(kind, "dasd" | "dasd-eckd") && act == "enable" && !other;
-    Ok(modelled.then_some(LinuxCommand::Zdev(ZdevCommand::Enable(ids))))
+    let modelled = matches!(kind, "dasd" | "dasd-eckd") && !other;
+    Ok(modelled.then(|| {
+        LinuxCommand::Zdev(if act == "enable" {
+            ZdevCommand::Enable(ids)
+        } else {
+            ZdevCommand::Disable(ids)
+        })
+    }))
 }
 
 /// `lszdev`: Ok(None) for the forms not modelled (other types, columns, -a and the rest).
@@ -285,14 +295,17 @@ fn chccwdev_id(s: &str) -> Result<Option<u16>, String> {
     }
 }
 
-/// `chccwdev`: `-e` with a bus-ID list is modelled; `-d`, `-s`, `-f`, `-a` and the usage
-/// cases (no action, no bus ID) are not.
+/// `chccwdev`: `-e`, `-d` and `-s` with a bus-ID list are modelled; `-f`, `-a` and the
+/// usage cases (no action, no bus ID) are not.
 pub(super) fn chccwdev(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
-    let (mut online, mut other, mut ids) = (false, false, Vec::new());
+    let (mut online, mut offline, mut other, mut ids) = (false, false, false, Vec::new());
     for a in args {
         match *a {
             "-e" | "--online" => online = true,
-            "-d" | "--offline" | "-s" | "--safeoffline" | "-f" | "--forceonline" => other = true,
+            // A safe offline waits for the device's requests under way, as the model's
+            // offline does anyway.
+            "-d" | "--offline" | "-s" | "--safeoffline" => offline = true,
+            "-f" | "--forceonline" => other = true,
             "-h" | "--help" | "-v" | "--version" => return Ok(None),
             o if o.starts_with("-a") || o == "--attribute" => other = true,
             o if o.starts_with('-') => {
@@ -301,12 +314,7 @@ pub(super) fn chccwdev(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
             w => ids.push(w.to_ascii_lowercase()),
         }
     }
-    if online
-        && other
-        && args
-            .iter()
-            .any(|a| matches!(*a, "-d" | "--offline" | "-s" | "--safeoffline"))
-    {
+    if online && offline {
         return Err(format!(
             "chccwdev: Incompatible argument list.\n{CHCCWDEV_TRY}"
         ));
@@ -330,8 +338,8 @@ pub(super) fn chccwdev(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
             },
         });
     }
-    Ok((online && !other && !parts.is_empty())
-        .then_some(LinuxCommand::Zdev(ZdevCommand::Chccwdev(parts))))
+    Ok(((online || offline) && !other && !parts.is_empty())
+        .then_some(LinuxCommand::Zdev(ZdevCommand::Chccwdev { parts, online })))
 }
 
 /// zconf/cio_ignore's options.
@@ -371,10 +379,16 @@ pub struct ZdevRow {
     pub online: bool,
 }
 
-/// `chzdev -e`'s lines: one per device in `configured` (newly set online) and `already`
-/// (online and persistently configured before), sorted by ID, then a failure for each spec
-/// that matched no device (s390-tools: "configure failed", "Error: Device not found").
-pub fn enable_lines(configured: &[u16], already: &[u16], unmatched: &[&Spec]) -> Vec<String> {
+/// chzdev's lines for `verb` (`configure` for -e, `deconfigure` for -d): one per device in
+/// `configured` (changed now) and `already` (in that state before), sorted by ID, then a
+/// failure for each spec that matched no device (s390-tools: "configure failed", "Error:
+/// Device not found").
+pub fn config_lines(
+    verb: &str,
+    configured: &[u16],
+    already: &[u16],
+    unmatched: &[&Spec],
+) -> Vec<String> {
     let mut devs: Vec<(u16, bool)> = configured.iter().map(|&v| (v, true)).collect();
     devs.extend(already.iter().map(|&v| (v, false)));
     devs.sort_unstable();
@@ -382,11 +396,11 @@ pub fn enable_lines(configured: &[u16], already: &[u16], unmatched: &[&Spec]) ->
         .into_iter()
         .map(|(v, new)| {
             let already = if new { "" } else { "already " };
-            format!("ECKD DASD 0.0.{v:04x} {already}configured")
+            format!("ECKD DASD 0.0.{v:04x} {already}{verb}d")
         })
         .collect();
     for s in unmatched {
-        out.push(format!("DASD {} configure failed", s.text));
+        out.push(format!("DASD {} {verb} failed", s.text));
         out.push("    Error: Device not found".into());
     }
     out
@@ -464,9 +478,13 @@ mod tests {
         );
         assert!(matches!(enable("-e dasd 0.0.1000"), Ok(Some(_))));
         assert!(matches!(enable("dasd-eckd 1000 --enable -y"), Ok(Some(_))));
-        // Modelled no further: disabling, another type, an ID without a type, a scope.
+        assert!(matches!(
+            enable("dasd 1000 -d"),
+            Ok(Some(LinuxCommand::Zdev(ZdevCommand::Disable(_))))
+        ));
+        // Modelled no further: another type, an ID without a type, a scope.
         for s in [
-            "dasd 1000 -d",
+            "dasd 1000 -d -p",
             "zfcp-host 1000 -e",
             "1000 -e",
             "dasd 1000 -e -p",
@@ -495,7 +513,7 @@ mod tests {
     fn lines_of_chzdev_lszdev_and_cio_ignore() {
         let s = spec("chzdev", "C000").unwrap().unwrap();
         assert_eq!(
-            enable_lines(&[0xB9E1, 0xB9E0], &[0xB9D5], &[&s]),
+            config_lines("configure", &[0xB9E1, 0xB9E0], &[0xB9D5], &[&s]),
             [
                 "ECKD DASD 0.0.b9d5 already configured",
                 "ECKD DASD 0.0.b9e0 configured",
