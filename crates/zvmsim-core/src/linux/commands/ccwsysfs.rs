@@ -5,8 +5,9 @@
 //! the flag attributes take 0 or 1, else -EINVAL; drivers/s390/cio/device.c: `online` takes
 //! 0, 1 or force, else -EINVAL; kernfs: a file without a store method or one that does not
 //! exist cannot be opened for writing, -EACCES). Writes zvmsim would have to act on (setting a
-//! device offline, use_diag, readonly, ...) answer `not simulated by zvmsim`; writing 1 to
-//! `online` of an online device changes nothing and prints nothing, as on Linux.
+//! base offline, use_diag, readonly, ...) answer `not simulated by zvmsim` (an alias goes
+//! offline: system/zdev.rs); writing 1 to `online` of an online device changes nothing and
+//! prints nothing, as on Linux.
 
 use super::DasdQuery;
 use crate::linux::shell::Redirect;
