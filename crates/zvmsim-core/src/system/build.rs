@@ -460,12 +460,13 @@ impl Simulation {
             ),
             scenario: sc,
         };
-        // CP SET commands typed at time 0 configure the system before the guests IPL (SET
-        // MEMASSIST must be on when Linux tests for ESSA at boot); the rest of the script runs
-        // as events.
-        let setup: Vec<bool> = sim.scenario.console.iter().map(is_setup_command).collect();
-        for (i, &now) in setup.iter().enumerate() {
-            if now {
+        // CP commands typed at time 0 configure the system before the guests IPL (SET
+        // MEMASSIST must be on when Linux tests for ESSA at boot): SET and ATTACH ... SYSTEM
+        // before the guests log on (SYSTEM CONFIG's work), ATTACH to a guest and DEFINE once
+        // it has logged on with its directory's devices; the rest of the script runs as events.
+        let setup: Vec<Setup> = sim.scenario.console.iter().map(setup_stage).collect();
+        for (i, s) in setup.iter().enumerate() {
+            if *s == Setup::BeforeLogon {
                 sim.run_console(i);
             }
         }
@@ -477,12 +478,17 @@ impl Simulation {
             let dir = sim.scenario.guests[spec].directory.clone();
             sim.logon_devices(g, &dir);
         }
+        for (i, s) in setup.iter().enumerate() {
+            if *s == Setup::AfterLogon {
+                sim.run_console(i);
+            }
+        }
         sim.ipl_guests();
         sim.start_mdc_arbiter();
         sim.warm_start(warm_ages);
         sim.start_users();
-        for (i, &done) in setup.iter().enumerate() {
-            if !done {
+        for (i, s) in setup.iter().enumerate() {
+            if *s == Setup::Event {
                 let at = sim.scenario.console[i].at.ns();
                 sim.m.q.push(at, Event::Console { index: i as u32 });
             }
@@ -550,18 +556,39 @@ impl Simulation {
 }
 
 /// A console entry that sets CP up before the guests IPL: a CP `SET` command at time 0.
-fn is_setup_command(e: &crate::config::scenario::ConsoleEntry) -> bool {
+/// When a console entry runs: CP commands typed at time 0 that configure the system are run
+/// while the scenario is built, the rest as events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Setup {
+    BeforeLogon,
+    AfterLogon,
+    Event,
+}
+
+fn setup_stage(e: &crate::config::scenario::ConsoleEntry) -> Setup {
+    const VERBS: [&str; 9] = [
+        "SET", "ATTACH", "ATT", "ATTA", "ATTAC", "DEFINE", "DEF", "DEFI", "DEFIN",
+    ];
+    let Some(c) = e.cp.as_deref().filter(|_| e.at.ns() == 0) else {
+        return Setup::Event;
+    };
     // The seed types it as `CP SET MEMASSIST ON ALL`: a leading CP is skipped, as CP does.
-    e.at.ns() == 0
-        && e.cp.as_deref().is_some_and(|c| {
-            let mut words = c.split_whitespace().peekable();
-            words.next_if(|w| w.eq_ignore_ascii_case("CP"));
-            words.next().is_some_and(|w| {
-                [
-                    "SET", "ATTACH", "ATT", "ATTA", "ATTAC", "DEFINE", "DEF", "DEFI", "DEFIN",
-                ]
-                .iter()
-                .any(|v| w.eq_ignore_ascii_case(v))
-            })
-        })
+    let mut words = c.split_whitespace().peekable();
+    words.next_if(|w| w.eq_ignore_ascii_case("CP"));
+    let Some(verb) = words
+        .next()
+        .filter(|w| VERBS.iter().any(|v| w.eq_ignore_ascii_case(v)))
+    else {
+        return Setup::Event;
+    };
+    let to_system = words.any(|w| w.eq_ignore_ascii_case("SYSTEM"));
+    if verb.eq_ignore_ascii_case("SET")
+        || (verb.to_ascii_uppercase().starts_with("ATT") && to_system)
+    {
+        Setup::BeforeLogon
+    } else {
+        // ATTACH to a guest needs it logged on (its directory's devices come first), as
+        // does DEFINE for it.
+        Setup::AfterLogon
+    }
 }

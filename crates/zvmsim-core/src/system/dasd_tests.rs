@@ -80,28 +80,29 @@ fn lsdasd_proc_devices_and_iostat_from_the_guests_driver() {
         ls[2..],
         [
             "0.0.0201   alias                         ECKD",
-            "0.0.0100   active      dasda     94:0    ECKD  4096   2347MB    601020",
-            "0.0.0200   active      dasdb     94:4    ECKD  4096   2347MB    601020",
+            "0.0.0200   active      dasda     94:0    ECKD  4096   2347MB    601020",
+            "0.0.0100   active      dasdb     94:4    ECKD  4096   2347MB    601020",
         ]
     );
     let u = typed(&mut s, "LNX01", "linux", "lsdasd -u");
     assert_eq!(
         u[2..],
         [
-            "0.0.0100  dasda     IBM.75000000000001.b900.d5",
-            "0.0.0200  dasdb     IBM.75000000000001.b900.d6",
+            "0.0.0100  dasdb     IBM.75000000000001.b900.d5",
+            "0.0.0200  dasda     IBM.75000000000001.b900.d6",
             "0.0.0201  alias     IBM.75000000000001.b900.xx",
         ]
     );
     assert_eq!(
         typed(&mut s, "LNX01", "linux", "cat /proc/dasd/devices"),
         [
-            "0.0.0100(ECKD) at ( 94:     0) is dasda       : active at blocksize: 4096, 601020 blocks, 2347 MB",
-            "0.0.0200(ECKD) at ( 94:     4) is dasdb       : active at blocksize: 4096, 601020 blocks, 2347 MB",
+            "0.0.0200(ECKD) at ( 94:     0) is dasda       : active at blocksize: 4096, 601020 blocks, 2347 MB",
+            "0.0.0100(ECKD) at ( 94:     4) is dasdb       : active at blocksize: 4096, 601020 blocks, 2347 MB",
         ]
     );
-    // ATTACH at 0 s came before the logon's MDISK: 0100 is dasda. The fio job reads the
-    // minidisk: dasdb has reads this interval, dasda none.
+    // The logon's MDISK came before the ATTACH at 0 s (a guest is attached devices once it
+    // has logged on): 0200 is dasda. The fio job reads the minidisk: dasda has reads this
+    // interval, dasdb none.
     let io = typed(&mut s, "LNX01", "linux", "iostat -x -k");
     let cols = |l: &str| -> Vec<f64> {
         l.split_whitespace()
@@ -109,8 +110,8 @@ fn lsdasd_proc_devices_and_iostat_from_the_guests_driver() {
             .map(|v| v.parse().unwrap())
             .collect()
     };
-    let a = cols(&io[2]);
-    assert!(io[2].starts_with("dasdb "), "{io:?}");
+    let a = cols(&io[1]);
+    assert!(io[1].starts_with("dasda "), "{io:?}");
     assert!(
         a[2] > 10.0 && a[3] == 0.0,
         "r/s {} w/s {}: {io:?}",
@@ -121,7 +122,7 @@ fn lsdasd_proc_devices_and_iostat_from_the_guests_driver() {
     assert!((a[4] / a[2] - 4.0).abs() < 1e-6, "{io:?}");
     assert!((a[6] - 8.0).abs() < 1e-6, "{io:?}");
     assert!(a[10] > 0.0 && a[10] <= 100.0, "{io:?}");
-    assert_eq!(cols(&io[1]), vec![0.0; 11], "{io:?}");
+    assert_eq!(cols(&io[2]), vec![0.0; 11], "{io:?}");
 }
 
 #[test]

@@ -26,8 +26,15 @@ fn typed(s: &mut Simulation, cmd: &str) -> Vec<String> {
     s.console.last().expect("a console line").response.clone()
 }
 
+/// The response of the console entry `i` of the scenario (the log also has the logon's
+/// DEDICATE lines).
 fn line(s: &Simulation, i: usize) -> Vec<String> {
-    s.console[i].response.clone()
+    let cmd = s.scenario.console[i]
+        .linux
+        .clone()
+        .expect("a Linux command");
+    let e = s.console.iter().find(|e| e.command == cmd).expect("logged");
+    e.response.clone()
 }
 
 /// Channel programs run on each of 5680 and its aliases 56B9-56BF.
@@ -45,7 +52,7 @@ fn the_seeds_lvm1_setup_makes_one_volume_of_eight_paths() {
     assert_eq!(
         line(&s, PVCREATE),
         [
-            "pvcreate -- physical volume \"/dev/dasda1\" successfully created",
+            "pvcreate -- physical volume \"/dev/dasdc1\" successfully created",
             ""
         ]
     );
@@ -62,29 +69,36 @@ fn the_seeds_lvm1_setup_makes_one_volume_of_eight_paths() {
         line(&s, 14)[0],
         "lvscan -- ACTIVE            \"/dev/vg_kb/lv_kb\" [6.87 GB]"
     );
-    // The base and its seven aliases are eight disks of the volume's size (seed's layout).
+    // The guest's own disks, then the base and its seven aliases, eight disks of the
+    // volume's size: the seed's lines for the first three.
     let devices = line(&s, 15);
-    assert_eq!(devices.len(), 8);
+    assert_eq!(devices.len(), 10);
     assert_eq!(
-        devices[7],
-        "56bf(ECKD) at ( 94: 28) is dasdh      : active at blocksize: 4096, 1803060 blocks, 7043 MB"
+        devices[..3],
+        [
+            "5794(ECKD) at ( 94:  0) is dasda      : active at blocksize: 4096, 1803060 blocks, 7043 MB",
+            "5593(ECKD) at ( 94:  4) is dasdb      : active at blocksize: 4096, 601020 blocks, 2347 MB",
+            "5680(ECKD) at ( 94:  8) is dasdc      : active at blocksize: 4096, 1803060 blocks, 7043 MB"
+        ]
     );
     // The seed's /proc/subchannels row, but for the subchannel number (the seed's guest had
-    // 48 devices before it; zvmsim's has none).
+    // 48 devices before it; zvmsim's has its two disks).
     let sch = line(&s, 16);
     assert_eq!(
         sch[0],
         "Device sch.  Dev Type/Model CU  in use  PIM PAM POM CHPIDs"
     );
     assert_eq!(
-        sch[9],
-        "56BF   0007  3390/0C   3990/E9  yes     FC  FC  FF  C6C7C8CA CBC90000"
+        sch[11],
+        "56BF   0009  3390/0C   3990/E9  yes     FC  FC  FF  C6C7C8CA CBC90000"
     );
-    // The eight paths, each the first partition of its disk.
+    // The eight paths, each the first partition of its disk, as the seed lists the first two.
     let q = line(&s, 12);
-    assert_eq!(q[0], "Physical volume /dev/dasda1 of vg_kb has 8 paths:");
+    assert_eq!(q[0], "Physical volume /dev/dasdc1 of vg_kb has 8 paths:");
+    assert_eq!(q[2], " #  0:  94:9        0      0       0 enabled");
+    assert_eq!(q[3], " #  1:  94:13       0      0       0 enabled");
     assert!(
-        q[9].contains(" 94:29 ") && q[9].ends_with(" enabled"),
+        q[9].contains(" 94:37 ") && q[9].ends_with(" enabled"),
         "{q:?}"
     );
 }
@@ -96,9 +110,10 @@ fn rejected_lvm1_commands_change_nothing() {
     let before = format!("{:?}", s.m.guests[0].lvm);
     for cmd in [
         // The label is on the volume: every alias disk shows it too.
-        "pvcreate /dev/dasdc1",
-        "vgcreate vg_kb /dev/dasda1",
-        "vgcreate vg2 /dev/dasdb1",
+        "pvcreate /dev/dasde1",
+        "vgcreate vg_kb /dev/dasdc1",
+        "vgcreate vg2 /dev/dasdd1",
+        "vgcreate vg2 /dev/dasda1",
         "lvcreate -l 1 -n more vg_kb",
         "lvcreate -L 10G vg_nosuch",
         "vgdisplay vg_nosuch",

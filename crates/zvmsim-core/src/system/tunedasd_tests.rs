@@ -4,12 +4,13 @@
 
 use super::dasd_tests::{sim, state, typed};
 
-/// The guest's device dasdb (the one fio drives).
-fn dasdb(s: &super::Simulation) -> usize {
+/// The guest's device dasda (the minidisk fio drives: its directory's MDISK comes online
+/// at logon, before the volume the console attaches).
+fn dasda(s: &super::Simulation) -> usize {
     let devs = &s.m.guests[0].dasd.devs;
     devs.iter()
-        .position(|d| d.name.as_deref() == Some("dasdb"))
-        .expect("dasdb")
+        .position(|d| d.name.as_deref() == Some("dasda"))
+        .expect("dasda")
 }
 
 #[test]
@@ -17,43 +18,43 @@ fn tunedasd_prints_and_resets_the_devices_profile() {
     let mut s = sim();
     let lnx = |s: &mut super::Simulation, cmd: &str| typed(s, "LNX01", "linux", cmd);
     assert_eq!(
-        lnx(&mut s, "tunedasd -P /dev/dasdb"),
-        ["Error: Profiling (on device </dev/dasdb>) is not active."]
+        lnx(&mut s, "tunedasd -P /dev/dasda"),
+        ["Error: Profiling (on device </dev/dasda>) is not active."]
     );
     let before = state(&mut s);
-    let profile = s.m.guests[0].dasd.devs[dasdb(&s)].profile.clone();
+    let profile = s.m.guests[0].dasd.devs[dasda(&s)].profile.clone();
     for (bad, want) in [
         (
-            "tunedasd -P -I bogus /dev/dasdb",
+            "tunedasd -P -I bogus /dev/dasda",
             "Error: Invalid profile item 'bogus' given",
         ),
         (
-            "tunedasd -I reqs /dev/dasdb",
+            "tunedasd -I reqs /dev/dasda",
             "Error: Option 'profile' required when specifying 'prof_item'",
         ),
         (
-            "tunedasd -P -R /dev/dasdb",
+            "tunedasd -P -R /dev/dasda",
             "Error: Only one of options 'profile' and 'reset_prof' allowed",
         ),
         (
-            "tunedasd -q /dev/dasdb",
+            "tunedasd -q /dev/dasda",
             "tunedasd: invalid option -- 'q'|Try 'tunedasd --help' for more information.",
         ),
     ] {
         assert_eq!(lnx(&mut s, bad).join("|"), want, "{bad}");
         assert_eq!(state(&mut s), before, "{bad}");
-        assert_eq!(s.m.guests[0].dasd.devs[dasdb(&s)].profile, profile, "{bad}");
+        assert_eq!(s.m.guests[0].dasd.devs[dasda(&s)].profile, profile, "{bad}");
     }
     assert_eq!(
-        lnx(&mut s, "tunedasd -g /dev/dasdb"),
-        ["not simulated by zvmsim: tunedasd -g /dev/dasdb"]
+        lnx(&mut s, "tunedasd -g /dev/dasda"),
+        ["not simulated by zvmsim: tunedasd -g /dev/dasda"]
     );
     assert!(lnx(&mut s, "echo set on > /proc/dasd/statistics").is_empty());
     s.step_until(1_700_000_000);
-    let out = lnx(&mut s, "tunedasd -P /dev/dasdb");
-    let p = s.m.guests[0].dasd.devs[dasdb(&s)].profile.clone();
+    let out = lnx(&mut s, "tunedasd -P /dev/dasda");
+    let p = s.m.guests[0].dasd.devs[dasda(&s)].profile.clone();
     let global = s.m.guests[0].dasd.profile.clone();
-    // fio drives only dasdb: its profile is the driver's, request for request.
+    // fio drives only dasda: its profile is the driver's, request for request.
     assert!(p.reqs > 10);
     assert_eq!(
         (p.reqs, p.sects, p.secs),
@@ -75,20 +76,20 @@ fn tunedasd_prints_and_resets_the_devices_profile() {
     );
     assert_eq!(out.len(), 7 + 8 * 3);
     assert_eq!(
-        lnx(&mut s, "tunedasd -P -I reqs /dev/dasdb /dev/dasdz"),
+        lnx(&mut s, "tunedasd -P -I reqs /dev/dasda /dev/dasdz"),
         [
             p.reqs.to_string(),
             "Error: Could not get profile info for device </dev/dasdz>.".into()
         ]
     );
-    let sizes = lnx(&mut s, "tunedasd --profile --prof_item=sizes /dev/dasdb1");
+    let sizes = lnx(&mut s, "tunedasd --profile --prof_item=sizes /dev/dasda1");
     assert_eq!(sizes[0].matches('|').count(), 32);
     // Switching the driver's profile off keeps the device's counts but refuses the ioctl.
     assert!(lnx(&mut s, "echo set off > /proc/dasd/statistics").is_empty());
-    assert_eq!(s.m.guests[0].dasd.devs[dasdb(&s)].profile.reqs, p.reqs);
+    assert_eq!(s.m.guests[0].dasd.devs[dasda(&s)].profile.reqs, p.reqs);
     assert_eq!(
-        lnx(&mut s, "tunedasd -R /dev/dasdb"),
-        ["Resetting profile info for device </dev/dasdb>...", "Done."]
+        lnx(&mut s, "tunedasd -R /dev/dasda"),
+        ["Resetting profile info for device </dev/dasda>...", "Done."]
     );
-    assert_eq!(s.m.guests[0].dasd.devs[dasdb(&s)].profile.reqs, 0);
+    assert_eq!(s.m.guests[0].dasd.devs[dasda(&s)].profile.reqs, 0);
 }
