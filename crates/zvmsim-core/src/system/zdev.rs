@@ -165,16 +165,7 @@ impl Simulation {
                 for &v in &configured {
                     self.set_online(g, v);
                 }
-                let unmatched: Vec<_> = specs
-                    .iter()
-                    .filter(|s| {
-                        !configured
-                            .iter()
-                            .chain(&already)
-                            .any(|&v| (s.from..=s.to).contains(&v))
-                    })
-                    .collect();
-                config_lines("configure", &configured, &already, &unmatched)
+                config_lines("configure", &configured, &already, specs)
             }
             ZdevCommand::Disable(specs) => self.chzdev_disable(g, specs),
         }
@@ -195,16 +186,7 @@ impl Simulation {
         for &v in &done {
             self.set_offline(g, v);
         }
-        let unmatched: Vec<_> = specs
-            .iter()
-            .filter(|s| {
-                !done
-                    .iter()
-                    .chain(&already)
-                    .any(|&v| (s.from..=s.to).contains(&v))
-            })
-            .collect();
-        config_lines("deconfigure", &done, &already, &unmatched)
+        config_lines("deconfigure", &done, &already, specs)
     }
 
     /// `chccwdev -e|-d` (zconf/chccwdev, s390-tools v2.9.0): each device in turn; a device

@@ -381,17 +381,21 @@ pub struct ZdevRow {
 
 /// chzdev's lines for `verb` (`configure` for -e, `deconfigure` for -d): one per device in
 /// `configured` (changed now) and `already` (in that state before), sorted by ID, then a
-/// failure for each spec that matched no device (s390-tools: "configure failed", "Error:
-/// Device not found").
+/// failure for each of `specs` that matched none of them (s390-tools: "configure failed",
+/// "Error: Device not found").
 pub fn config_lines(
     verb: &str,
     configured: &[u16],
     already: &[u16],
-    unmatched: &[&Spec],
+    specs: &[Spec],
 ) -> Vec<String> {
     let mut devs: Vec<(u16, bool)> = configured.iter().map(|&v| (v, true)).collect();
     devs.extend(already.iter().map(|&v| (v, false)));
     devs.sort_unstable();
+    let unmatched: Vec<&Spec> = specs
+        .iter()
+        .filter(|s| !devs.iter().any(|&(v, _)| (s.from..=s.to).contains(&v)))
+        .collect();
     let mut out: Vec<String> = devs
         .into_iter()
         .map(|(v, new)| {
@@ -513,7 +517,7 @@ mod tests {
     fn lines_of_chzdev_lszdev_and_cio_ignore() {
         let s = spec("chzdev", "C000").unwrap().unwrap();
         assert_eq!(
-            config_lines("configure", &[0xB9E1, 0xB9E0], &[0xB9D5], &[&s]),
+            config_lines("configure", &[0xB9E1, 0xB9E0], &[0xB9D5], &[s]),
             [
                 "ECKD DASD 0.0.b9d5 already configured",
                 "ECKD DASD 0.0.b9e0 configured",
