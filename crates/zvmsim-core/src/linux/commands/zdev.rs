@@ -113,6 +113,24 @@ fn spec(tool: &str, s: &str) -> Result<Option<Spec>, String> {
     }))
 }
 
+/// The zdev tools' `TYPE ID...` words: the specs, for a type zvmsim models; Ok(None) for an
+/// ID without a type (it selects across every type: not modelled) or an ID zvmsim does not
+/// model; `unknown` (the tool's line) for a word that is neither a type nor an ID.
+fn typed_specs(
+    tool: &str,
+    kind: &str,
+    ids: &[&str],
+    unknown: String,
+) -> Result<Option<Vec<Spec>>, String> {
+    if !TYPES.contains(&kind) {
+        return match spec(tool, kind) {
+            Ok(_) => Ok(None),
+            Err(_) => Err(unknown),
+        };
+    }
+    specs(tool, ids)
+}
+
 /// The devices of `args` after the type word; Ok(None): a form zvmsim does not model (another
 /// subchannel set).
 fn specs(tool: &str, ids: &[&str]) -> Result<Option<Vec<Spec>>, String> {
@@ -171,17 +189,8 @@ pub(super) fn chzdev(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
             _ => Ok(None),
         };
     };
-    if !TYPES.contains(&kind) {
-        // An ID without a type selects across every type: not modelled. Anything else is
-        // neither a type nor an ID.
-        return match spec("chzdev", kind) {
-            Ok(_) => Ok(None),
-            Err(_) => Err(format!(
-                "chzdev: Unknown device type or device ID format: {kind}\n{CHZDEV_USE}"
-            )),
-        };
-    }
-    let Some(ids) = specs("chzdev", ids)? else {
+    let unknown = format!("chzdev: Unknown device type or device ID format: {kind}\n{CHZDEV_USE}");
+    let Some(ids) = typed_specs("chzdev", kind, ids, unknown)? else {
         return Ok(None);
     };
     let Some(act) = action else {
@@ -220,15 +229,9 @@ pub(super) fn lszdev(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
     let Some((&kind, ids)) = words.split_first() else {
         return Ok(None); // every type: qeth and the rest are not modelled
     };
-    if !TYPES.contains(&kind) {
-        return match spec("lszdev", kind) {
-            Ok(_) => Ok(None),
-            Err(_) => Err(format!(
-                "lszdev: Unknown device type or device ID specification: {kind}\n{LSZDEV_USE}"
-            )),
-        };
-    }
-    let Some(ids) = specs("lszdev", ids)? else {
+    let unknown =
+        format!("lszdev: Unknown device type or device ID specification: {kind}\n{LSZDEV_USE}");
+    let Some(ids) = typed_specs("lszdev", kind, ids, unknown)? else {
         return Ok(None);
     };
     Ok(matches!(kind, "dasd" | "dasd-eckd").then_some(LinuxCommand::Zdev(ZdevCommand::List(ids))))
