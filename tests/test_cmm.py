@@ -111,6 +111,19 @@ def test_optional_metrics_only_when_present() -> None:
     assert [r.simulated for r in discard if r.simulated is not None] == [1234.0]
 
 
+def test_balloon_rows_sum_the_guests() -> None:
+    # The balloon is a per-guest figure; the study prints its total over the guests.
+    s = _all_held()
+    s[cmm.VMRM]["guests"] = [{"cmm_pages_mean": 1000.0, "cmm_diag10_pages": 900},
+                             {"cmm_pages_mean": 500.5, "cmm_diag10_pages": 400}]
+    rows = v.drop_absent_optional(cmm.STUDY, compare(cmm.STUDY, s))
+    by = {((r.level, r.guests), r.metric): r.simulated for r in rows}
+    assert by[(cmm.VMRM, "cmm_pages_mean")] == 1500.5
+    assert by[(cmm.VMRM, "cmm_diag10_pages")] == 1300.0
+    # Cases without a balloon print none.
+    assert by[(cmm.CMMA, "cmm_pages_mean")] is None
+
+
 def test_json_rows_fields_and_drift_marks() -> None:
     s = _all_held()
     s[cmm.ZVM53]["steady_state"] = {"drifting": ["pages_dasd"], "stationary": False, "verdict": "drifting"}

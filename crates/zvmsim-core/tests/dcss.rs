@@ -268,6 +268,8 @@ fn a_linux_save_drops_loadnshr() {
     let shared = "echo 0 > /sys/devices/dcssblk/DCSS1G/shared";
     let script: Vec<(&str, &str, &str)> = vec![
         ("MAINT", "cp", "SET PRIVCLASS CMSUSER +E"),
+        // The Linux guest's save is CP's DEFSEG and SAVESEG too: class E.
+        ("MAINT", "cp", "SET PRIVCLASS LNX001 +E"),
         ("CMSUSER", "cp", "DEFSEG DCSS1G 20000-5FFFF SR LOADNSHR"),
         ("CMSUSER", "cp", "SAVESEG DCSS1G"),
         ("LNX001", "linux", "modprobe dcssblk"),
@@ -292,17 +294,56 @@ fn a_linux_save_drops_loadnshr() {
     s.check_invariants().expect("invariants");
     let got: Vec<Vec<String>> = lines(&s).into_iter().map(|x| x.1).collect();
     // The first change to exclusive is accepted, the second refused.
-    assert_eq!(got[6], Vec::<String>::new());
+    assert_eq!(got[7], Vec::<String>::new());
     assert_eq!(
-        got[10],
+        got[11],
         vec!["-bash: echo: write error: Operation not permitted"]
     );
     // One file, the one Linux saved, still loaded (shared) by the guest.
     assert_eq!(
-        got[11],
+        got[12],
         vec![
             "FILE FILENAME FILETYPE BEGPAG ENDPAG TYPE CL #USERS",
             "0002 DCSS1G DCSS 0000000020000 000000005FFFF SR A 00001",
+        ]
+    );
+}
+
+#[test]
+fn a_linux_save_without_class_e_saves_nothing() {
+    // dcssblk's save runs CP's DEFSEG and SAVESEG for the guest (extmem.c, segment_save);
+    // without class E CP refuses DEFSEG, the kernel logs its return code and nothing is saved.
+    let script: Vec<(&str, &str, &str)> = vec![
+        ("MAINT", "cp", "SET PRIVCLASS CMSUSER +E"),
+        ("CMSUSER", "cp", "DEFSEG DCSS1G 20000-5FFFF SR"),
+        ("CMSUSER", "cp", "SAVESEG DCSS1G"),
+        ("LNX001", "linux", "modprobe dcssblk"),
+        ("LNX001", "linux", "echo DCSS1G > /sys/devices/dcssblk/add"),
+        (
+            "LNX001",
+            "linux",
+            "echo 0 > /sys/devices/dcssblk/DCSS1G/shared",
+        ),
+        (
+            "LNX001",
+            "linux",
+            "echo 1 > /sys/devices/dcssblk/DCSS1G/save",
+        ),
+        ("LNX001", "linux", "dmesg"),
+        ("CMSUSER", "cp", "QUERY NSS MAP"),
+    ];
+    let s = sim(&script);
+    s.check_invariants().expect("invariants");
+    let got: Vec<Vec<String>> = lines(&s).into_iter().map(|x| x.1).collect();
+    assert_eq!(got[6], Vec::<String>::new(), "the write itself succeeds");
+    let failed = "Saving a DCSS failed with DEFSEG response code 1";
+    assert_eq!(got[7].iter().filter(|l| l.ends_with(failed)).count(), 1);
+    // Only the CMS user's file: no new one, the old one not replaced (class A, not P).
+    assert_eq!(
+        got[8],
+        vec![
+            "FILE FILENAME FILETYPE BEGPAG ENDPAG TYPE CL #USERS",
+            "0001 DCSS1G DCSS 0000000020000 000000005FFFF SR A 00001",
         ]
     );
 }

@@ -47,14 +47,23 @@ PLAIN = (
     ("planned_overcommit_pct", "%", "planned overcommit %"),
     ("ms_to_xs_per_s", "pages/s", "main->XSTOR /s"),
     ("xs_to_dasd_per_s", "pages/s", "XSTOR->DASD /s"),
+    ("ms_to_dasd_per_s", "pages/s", "main->DASD /s"),
+    ("xs_to_ms_per_s", "pages/s", "XSTOR->main /s"),
+    ("dasd_to_ms_per_s", "pages/s", "DASD->main /s"),
 )
-# Shown only when some case's summary has the key (the balloon and CMMA totals are added to the
-# summary by the VMRM-CMM and CMMA models; a summary without them skips these rows).
+# The balloon's totals over the guests (summed from each guest's summary in ``_derive``).
+BALLOON = (
+    ("cmm_pages_mean", "pages", "CMM balloon pages (all guests, mean)"),
+    ("cmm_diag10_pages", "pages", "balloon pages given to CP"),
+)
+# Shown only when some case has a value (the CMMA figures are in the summary of a run whose
+# guests use CMMA; the balloon's rows only when some guest had balloon pages).
 OPTIONAL = (
-    ("cmm_balloon_pages", "pages", "CMM balloon pages"),
-    ("balloon_pages", "pages", "balloon pages"),
+    *BALLOON,
     ("guest_discard_faults", "faults", "CMMA discard faults"),
-    ("cmma_discards", "pages", "CMMA discards"),
+    ("cmma_reclaimed_per_s", "frames/s", "CMMA frames reclaimed /s"),
+    ("cmma_unused_pages", "pages", "CMMA unused pages"),
+    ("cmma_volatile_pages", "pages", "CMMA volatile pages"),
     # Whether the databases wrote at all: a page they write keeps its buffer heads, which CMMA
     # cannot make volatile (docs/vmrm-cmm.md, "Buffer heads").
     ("guest_db_writes", "I/Os", "database writes"),
@@ -226,6 +235,9 @@ def _derive(summaries: Mapping[CaseKey, Mapping[str, Any]]) -> Dict[CaseKey, Dic
         }
         for k, _, _ in PLAIN + OPTIONAL:
             row[k] = figure(s, k)
+        for k, _, _ in BALLOON:
+            total = sum(float(g.get(k) or 0.0) for g in s.get("guests") or ())
+            row[k] = total if total > 0 else None
         row["throughput_tx_per_s"] = thr
         out[key] = row
     return out

@@ -219,7 +219,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                     }
                     Some(*as_vdev)
                 }
-                DirStatement::Command(_) => None,
+                DirStatement::Command(_) | DirStatement::Option { .. } => None,
             };
             if let Some(v) = vdev {
                 if vdevs.contains(&v) {

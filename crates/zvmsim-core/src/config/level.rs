@@ -134,6 +134,11 @@ impl ZvmLevel {
     pub fn has_paging_alias(self) -> bool {
         matches!(self, ZvmLevel::V6R4 | ZvmLevel::V7R1 | ZvmLevel::V7R3)
     }
+    /// CP's support of the collaborative memory management assist (SET/QUERY MEMASSIST, CMMA):
+    /// z/VM 5.3 and later (seed 002: "initially available with z/VM 5.3").
+    pub fn has_memassist(self) -> bool {
+        self != ZvmLevel::V5R2
+    }
     /// PGMBKs must sit below 2 GB (z/VM 5.2 only).
     pub fn pgmbk_below_2g(self) -> bool {
         self == ZvmLevel::V5R2

@@ -9,9 +9,12 @@ use crate::config::units::PAGE_SIZE;
 
 mod agelist;
 mod indicate;
+mod memassist;
 mod query;
 
 pub use indicate::{UserState, UserView};
+use memassist::{is_own, memassist_target, parse_set_memassist};
+pub use memassist::{memassist_initial, memassist_targets};
 pub(crate) use query::ipl_unix_s;
 pub use query::paging_volume_id;
 
@@ -115,6 +118,8 @@ pub struct CpView<'a> {
     /// Each logged-on guest, its SET MEMASSIST setting and whether the guest uses the assist
     /// (CMMA in effect since its IPL), in logon order.
     pub memassist: Vec<(String, bool, bool)>,
+    /// The system's SET MEMASSIST ... FOR ALL setting.
+    pub memassist_all: bool,
     /// The global aging list (z/VM 6.3 and later).
     pub agelist: Option<crate::cp::storage::AgelistState>,
     /// Simulated seconds since CP's IPL.
@@ -324,76 +329,6 @@ fn is_operand(words: &[catalog::Word], name: &str, level: Option<&str>) -> bool 
     words.iter().any(|w| w.name == name && w.at(level))
 }
 
-/// The users a MEMASSIST command names: `[FOR] ALL`, `[FOR] USER userid` (the forms IBM's
-/// reference shows: "SET MEMASSIST ON|OFF FOR ALL", "QUERY MEMASSIST USER userid") or
-/// `[FOR] userid` (the brief's form; inference). `None`: none named. A word after the target
-/// is an invalid option; `FOR` or `USER` without what follows, a missing operand.
-fn memassist_target(ops: &[&str], module: &str) -> Result<Option<Target>, String> {
-    let missing = || format!("HCP{module}026E Operand missing or invalid");
-    let ops = match ops {
-        [] => return Ok(None),
-        ["FOR"] => return Err(missing()),
-        ["FOR", rest @ ..] => rest,
-        _ => ops,
-    };
-    let (target, rest) = match ops {
-        ["ALL", rest @ ..] => (Target::All, rest),
-        ["USER"] => return Err(missing()),
-        ["USER", u, rest @ ..] => (Target::User(u.to_string()), rest),
-        [u, rest @ ..] => (Target::User(u.to_string()), rest),
-        [] => return Err(missing()),
-    };
-    match rest.first() {
-        Some(extra) => Err(format!("HCP{module}003E Invalid option - {extra}")),
-        None => Ok(Some(target)),
-    }
-}
-
-/// `*` (or `FOR *`): the issuer's own virtual machine, which the scenario's console is not.
-fn is_own(ops: &[&str]) -> bool {
-    matches!(ops, ["*"] | ["FOR", "*"])
-}
-
-/// The operands after `SET MEMASSIST`: `ON|OFF` and the users. Both are required (inference:
-/// the reference's default, the issuer's own virtual machine, is not one the console has).
-fn parse_set_memassist(ops: &[&str]) -> Result<CpCommand, String> {
-    let on = match ops.first() {
-        Some(&"ON") => true,
-        Some(&"OFF") => false,
-        Some(w) => return Err(format!("HCPCFC003E Invalid option - {w}")),
-        None => return Err("HCPCFC026E Operand missing or invalid".into()),
-    };
-    match memassist_target(&ops[1..], "CFC")? {
-        Some(target) => Ok(CpCommand::SetMemassist { on, target }),
-        None => Err("HCPCFC026E Operand missing or invalid".into()),
-    }
-}
-
-/// The guests (indices into `names`, the logged-on users) a MEMASSIST command addresses, or
-/// CP's HCP045E when the named user is not logged on (`module`: the answering CP module).
-pub fn memassist_targets<S: AsRef<str>>(
-    target: &Target,
-    names: &[S],
-    module: &str,
-) -> Result<Vec<usize>, String> {
-    match target {
-        Target::All => Ok((0..names.len()).collect()),
-        Target::User(u) => names
-            .iter()
-            .position(|n| n.as_ref().eq_ignore_ascii_case(u))
-            .map(|i| vec![i])
-            .ok_or_else(|| format!("HCP{module}045E {u} not logged on")),
-    }
-}
-
-fn on_off(on: bool) -> &'static str {
-    if on {
-        "ON"
-    } else {
-        "OFF"
-    }
-}
-
 fn size_text(bytes: u64) -> String {
     if bytes >= 1 << 30 && bytes % (1 << 30) == 0 {
         format!("{}G", bytes >> 30)
@@ -456,42 +391,8 @@ pub fn respond(cmd: &CpCommand, v: &CpView) -> Vec<String> {
         CpCommand::IndicateLoad | CpCommand::IndicateUser { .. } | CpCommand::IndicatePaging => {
             indicate::respond(cmd, v)
         }
-        // A successful SET answers with nothing but CP's ready (inference: no response text
-        // is documented that we could verify); the console applies it.
-        CpCommand::SetMemassist { target, .. } => {
-            let names: Vec<&str> = v.memassist.iter().map(|(n, ..)| n.as_str()).collect();
-            match memassist_targets(target, &names, "CFC") {
-                Ok(_) => vec![],
-                Err(m) => vec![m],
-            }
-        }
-        // IBM's response pattern (z/VM CP Commands and Utilities Reference, QUERY MEMASSIST):
-        // the setting for all users, a heading, then user, setting and status in columns of
-        // ten. zvmsim keeps only the per-user settings (SET ... ALL sets each logged-on
-        // guest, as the study uses it), so the all-users line shows its value at z/VM IPL,
-        // ON. ACTIVE: the guest uses the assist (CMMA in effect since its IPL); a guest set
-        // OFF while active keeps it until its next IPL (inference), shown as pending off.
-        CpCommand::QueryMemassist { target } => {
-            let names: Vec<&str> = v.memassist.iter().map(|(n, ..)| n.as_str()).collect();
-            match memassist_targets(target, &names, "CQU") {
-                Ok(ix) => {
-                    let mut out = vec![
-                        "ALL USERS SET - ON".to_string(),
-                        "USER      SETTING   STATUS".to_string(),
-                    ];
-                    for i in ix {
-                        let (name, on, active) = &v.memassist[i];
-                        let (setting, status) = match (*on, *active) {
-                            (true, true) => ("ON", "ACTIVE"),
-                            (false, true) => ("ON", "ACTIVE,PENDING OFF"),
-                            (on, false) => (on_off(on), "INACTIVE"),
-                        };
-                        out.push(format!("{name:<10}{setting:<10}{status}"));
-                    }
-                    out
-                }
-                Err(m) => vec![m],
-            }
+        CpCommand::SetMemassist { .. } | CpCommand::QueryMemassist { .. } => {
+            memassist::respond(cmd, v)
         }
         CpCommand::SetAgelist { .. } | CpCommand::QueryAgelist => agelist::respond(cmd, v),
         CpCommand::NotSimulated { command } => vec![format!("not simulated by zvmsim: {command}")],

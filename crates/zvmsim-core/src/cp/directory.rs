@@ -38,6 +38,10 @@ pub enum DirStatement {
     Dedicate { vdev: u16, rdev: u16 },
     /// `COMMAND cp-command`, run at logon.
     Command(String),
+    /// `OPTION NOMEMASSIST`: the user's MEMASSIST setting starts OFF although the machine has
+    /// the assist (QUERY MEMASSIST's usage notes, z/VM CP Commands and Utilities Reference).
+    /// The other OPTION operands are not simulated.
+    Option { nomemassist: bool },
 }
 
 impl DirStatement {
@@ -84,13 +88,15 @@ pub fn parse_directory(line: &str) -> Result<DirStatement, String> {
     let mode_at = |i: usize| -> Result<String, String> {
         match (w.get(i), w.len()) {
             (None, _) => Ok("R".into()),
-            (Some(m), n) if n == i + 1 && mode(m) => Ok(m.to_string()),
-            (Some(m), n) if n == i + 1 => Err(format!(
+            // Up to three passwords (read, write, multiple) may follow the mode (the MDISK
+            // statement's syntax); zvmsim has no LINK password check to use them in.
+            (Some(m), n) if n <= i + 4 && mode(m) => Ok(m.to_string()),
+            (Some(m), n) if n <= i + 4 => Err(format!(
                 "directory statement `{}`: `{m}` is not an access mode (R, RR, W, WR, M, MR, MW; suffix V or E)",
                 line.trim()
             )),
             _ => Err(format!(
-                "directory statement `{}`: nothing may follow the access mode",
+                "directory statement `{}`: at most three passwords may follow the access mode",
                 line.trim()
             )),
         }
@@ -157,6 +163,13 @@ pub fn parse_directory(line: &str) -> Result<DirStatement, String> {
             [] => bad("MINIOPT needs an option"),
             _ => bad("zvmsim simulates MINIOPT MDC and MINIOPT NOMDC (one option)"),
         },
+        Some("OPTION") => match &w[1..] {
+            [] => bad("OPTION needs an option"),
+            ops if ops.iter().all(|o| *o == "NOMEMASSIST") => {
+                Ok(DirStatement::Option { nomemassist: true })
+            }
+            _ => bad("zvmsim simulates OPTION NOMEMASSIST only"),
+        },
         Some("LINK") => {
             let Some(u) = w.get(1).filter(|u| userid(u)) else {
                 return bad("LINK needs a user ID of 1 to 8 characters");
@@ -192,7 +205,7 @@ pub fn parse_directory(line: &str) -> Result<DirStatement, String> {
             Ok(DirStatement::Command(rest.to_string()))
         }
         Some(other) => bad(&format!(
-            "`{other}` is not a device statement zvmsim simulates (MDISK, MINIOPT, LINK, DEDICATE, COMMAND)"
+            "`{other}` is not a statement zvmsim simulates (MDISK, MINIOPT, LINK, DEDICATE, COMMAND, OPTION)"
         )),
         None => bad("empty statement"),
     }
@@ -239,11 +252,22 @@ mod tests {
             parse_directory("MINIOPT NOMDC").unwrap(),
             DirStatement::Miniopt { mdc: false }
         );
+        // Passwords after the mode; OPTION NOMEMASSIST.
+        assert!(matches!(
+            parse_directory("MDISK 0203 3390 1 10 LX0001 MR ALL WRITE MULT").unwrap(),
+            DirStatement::Mdisk { ref mode, .. } if mode == "MR"
+        ));
+        assert_eq!(
+            parse_directory("option nomemassist").unwrap(),
+            DirStatement::Option { nomemassist: true }
+        );
         for bad in [
             "MDISK 0200 3380 DEVNO B9D5 MR",
             "MDISK 0200 3390 1 0 LX0001 MR",
             "MDISK 0200 3390 1 10 LX0001 QQ",
-            "MDISK 0200 3390 1 10 LX0001 MR EXTRA",
+            "MDISK 0200 3390 1 10 LX0001 MR RPASS WPASS MPASS EXTRA",
+            "OPTION",
+            "OPTION MAINTCCW",
             "MDISK 0200 3390 X 10 LX0001 MR",
             "MDISK 0200 3390 1 10 TOOLONGVOL MR",
             "MINIOPT",

@@ -111,6 +111,7 @@ impl Simulation {
             tasks: Vec::new(),
             sys: SysCounters::default(),
             paging_alias: false,
+            memassist_all: true,
             io_cost,
             pending_ssch: Vec::with_capacity(64),
             burst_ssch: Vec::new(),
@@ -377,7 +378,10 @@ impl Simulation {
                 loadavg_at: 0,
                 resp: Tally::default(),
                 resp_max_ms: 0.0,
-                memassist: false,
+                memassist: crate::cp::commands::memassist_initial(
+                    sc.lpar.zvm_level,
+                    &spec.directory,
+                ),
                 cmma_requested: spec.linux.cmma(),
                 cmma_reclaimed_mark: 0,
                 dasd: {

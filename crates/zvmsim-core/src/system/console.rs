@@ -202,9 +202,14 @@ impl Simulation {
         }
     }
 
-    /// SET MEMASSIST: the named guest, or every logged-on guest, gets the setting; a user
-    /// not logged on changes nothing (the response says HCP045E).
+    /// SET MEMASSIST: ALL sets the system's switch, a user its own setting (each takes effect
+    /// at a guest's next IPL); a user not logged on changes nothing (the response says
+    /// HCP045E).
     fn set_memassist(&mut self, on: bool, target: &cp::Target) {
+        if *target == cp::Target::All {
+            self.m.memassist_all = on;
+            return;
+        }
         let names: Vec<&str> = self.m.guests.iter().map(|g| g.name.as_str()).collect();
         if let Ok(ix) = cp::memassist_targets(target, &names, "CFC") {
             for i in ix {
@@ -287,14 +292,39 @@ linux = { kernel = "4M", min_free = "1M", parameters = "root=/dev/dasda1 cmma=on
 
     #[test]
     fn set_memassist_before_ipl_decides_cmma() {
-        // As the seed types it, at 0 s: applied before the guests IPL.
-        let s = sim(&["CP SET MEMASSIST ON LNX03"]);
-        assert_eq!(memassist(&s), vec![false, false, true]);
+        let effective =
+            |s: &Simulation| -> Vec<bool> { s.m.guests.iter().map(|g| g.mem.cmma).collect() };
+        // The machine has the assist: every user starts ON and ALL is ON, so the guests booted
+        // with cmma=on use CMMA without any SET (QUERY MEMASSIST's usage notes).
+        let s = sim(&[]);
+        assert_eq!(memassist(&s), vec![true, true, true]);
+        assert!(s.m.memassist_all);
         let requested: Vec<bool> = s.m.guests.iter().map(|g| g.cmma_requested).collect();
         assert_eq!(requested, vec![false, true, true]);
-        // CMMA is in effect only where both the boot line and the assist allow it.
-        let effective: Vec<bool> = s.m.guests.iter().map(|g| g.mem.cmma).collect();
-        assert_eq!(effective, vec![false, false, true]);
+        // CMMA is in effect only where the boot line, the user's setting and ALL allow it.
+        assert_eq!(effective(&s), vec![false, true, true]);
+        // The study's command, typed as the seed types it, at 0 s: the same.
+        assert_eq!(
+            effective(&sim(&["CP SET MEMASSIST ON ALL"])),
+            vec![false, true, true]
+        );
+        // A user set OFF before the IPL, or ALL: applied before the guests IPL.
+        let s = sim(&["CP SET MEMASSIST OFF LNX03"]);
+        assert_eq!(memassist(&s), vec![true, true, false]);
+        assert_eq!(effective(&s), vec![false, true, false]);
+        let s = sim(&["SET MEMASSIST OFF FOR ALL"]);
+        assert_eq!(memassist(&s), vec![true, true, true]);
+        assert!(!s.m.memassist_all);
+        assert_eq!(effective(&s), vec![false, false, false]);
+        // The directory's OPTION NOMEMASSIST starts the user OFF.
+        let text = BASE.replacen(
+            "count = 2\n",
+            "count = 2\ndirectory = [\"OPTION NOMEMASSIST\"]\n",
+            1,
+        );
+        let s = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
+        assert_eq!(memassist(&s), vec![true, false, false]);
+        assert_eq!(effective(&s), vec![false, false, false]);
         // /proc/cmdline prints the line.
         assert_eq!(
             s.linux_view(1).cmdline,
@@ -305,66 +335,72 @@ linux = { kernel = "4M", min_free = "1M", parameters = "root=/dev/dasda1 cmma=on
     #[test]
     fn set_memassist_applies_and_errors_change_nothing() {
         let script = [
-            "SET MEMASSIST ON LNX02",
+            "SET MEMASSIST OFF LNX02",
             "SET MEMASSIST ON LNX09",
             "SET MEMASSIST OFF",
             "SET MEMASSIST ON ALL NOW",
             "SET MEMASSIST PERHAPS ALL",
             "Q MEMASSIST LNX09",
             "QUERY MEMASSIST",
-            "SET MEMASSIST ON ALL",
-            "q memassist lnx03",
-            "set memassist off lnx03",
+            "SET MEMASSIST OFF ALL",
             "QUERY MEMASSIST",
+            "SET MEMASSIST ON FOR ALL",
+            "set memassist off lnx03",
+            "q memassist lnx03",
         ];
+        type State = (Vec<bool>, bool);
+        let state = |s: &Simulation| -> State { (memassist(s), s.m.memassist_all) };
         let mut s = sim(&script[..1]);
-        assert_eq!(memassist(&s), vec![false, true, false]);
-        let expected: [(&[&str], [bool; 3]); 10] = [
-            (&["HCPCFC045E LNX09 not logged on"], [false, true, false]),
-            (
-                &["HCPCFC026E Operand missing or invalid"],
-                [false, true, false],
-            ),
-            (&["HCPCFC003E Invalid option - NOW"], [false, true, false]),
-            (
-                &["HCPCFC003E Invalid option - PERHAPS"],
-                [false, true, false],
-            ),
-            (&["HCPCQU045E LNX09 not logged on"], [false, true, false]),
-            (
-                &[
-                    "ALL USERS SET - ON",
-                    "USER      SETTING   STATUS",
-                    "LNX01     OFF       INACTIVE",
-                    "LNX02     ON        ACTIVE",
-                    "LNX03     OFF       INACTIVE",
-                ],
-                [false, true, false],
-            ),
-            (&[], [true, true, true]),
-            (
-                &[
-                    "ALL USERS SET - ON",
-                    "USER      SETTING   STATUS",
-                    "LNX03     ON        INACTIVE",
-                ],
-                [true, true, true],
-            ),
-            (&[], [true, true, false]),
+        let before = (vec![true, false, true], true);
+        assert_eq!(state(&s), before);
+        let all_off = (vec![true, false, true], false);
+        let lnx03_off = (vec![true, false, false], true);
+        let expected: [(&[&str], &State); 11] = [
+            (&["HCPCFC045E LNX09 not logged on"], &before),
+            (&["HCPCFC026E Operand missing or invalid"], &before),
+            (&["HCPCFC003E Invalid option - NOW"], &before),
+            (&["HCPCFC003E Invalid option - PERHAPS"], &before),
+            (&["HCPCQU045E LNX09 not logged on"], &before),
             (
                 &[
                     "ALL USERS SET - ON",
                     "USER      SETTING   STATUS",
                     "LNX01     ON        INACTIVE",
-                    "LNX02     ON        ACTIVE",
-                    "LNX03     OFF       INACTIVE",
+                    "LNX02     OFF       INACTIVE",
+                    "LNX03     ON        ACTIVE",
                 ],
-                [true, true, false],
+                &before,
+            ),
+            (&[], &all_off),
+            // ALL OFF overrides the users' ON; the guest using the assist keeps it until its
+            // next IPL.
+            (
+                &[
+                    "ALL USERS SET - OFF",
+                    "USER      SETTING   STATUS",
+                    "LNX01     (ON)      INACTIVE",
+                    "LNX02     OFF       INACTIVE",
+                    "LNX03     (ON)      ACTIVE,PENDING OFF",
+                ],
+                &all_off,
+            ),
+            (&[], &before),
+            (&[], &lnx03_off),
+            (
+                &[
+                    "ALL USERS SET - ON",
+                    "USER      SETTING   STATUS",
+                    "LNX03     ON        ACTIVE,PENDING OFF",
+                ],
+                &lnx03_off,
             ),
         ];
-        for (k, (response, state)) in expected.iter().enumerate() {
+        for (k, (response, want)) in expected.iter().enumerate() {
             assert_eq!(run(&mut s, script[k + 1]), *response, "{}", script[k + 1]);
-            assert_eq!(memassist(&s), state.to_vec(), "{}", script[k + 1]);
+            assert_eq!(state(&s), **want, "{}", script[k + 1]);
+            // A guest keeps what it had at its IPL.
+            let cmma: Vec<bool> = s.m.guests.iter().map(|g| g.mem.cmma).collect();
+            assert_eq!(cmma, vec![false, false, true], "{}", script[k + 1]);
         }
     }
 
@@ -380,9 +416,13 @@ linux = { kernel = "4M", min_free = "1M", parameters = "root=/dev/dasda1 cmma=on
             .expect("refused");
         assert_eq!(err.field, "console[0].cp");
         assert_eq!(err.detail, "HCPCFC003E Invalid option - MEMASSIST");
-        // Typed on a 5.2 console: refused, nothing changes.
-        let mut s = sim(&["QUERY STORAGE"]);
-        s.scenario.lpar.zvm_level = crate::config::scenario::ZvmLevel::V5R2;
+        // Typed on a 5.2 console: refused, nothing changes. 5.2 has no CMMA support, so no
+        // user's setting is ON.
+        let text = format!(
+            "{}\n[[console]]\nat = \"1s\"\ncp = \"QUERY STORAGE\"\n",
+            BASE.replace("zvm_level = \"5.3\"", "zvm_level = \"5.2\"")
+        );
+        let mut s = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
         for (cmd, msg) in [
             (
                 "SET MEMASSIST ON ALL",

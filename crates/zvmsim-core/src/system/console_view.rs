@@ -50,6 +50,7 @@ impl Simulation {
                 .iter()
                 .map(|g| (g.name.clone(), g.memassist, g.mem.cmma))
                 .collect(),
+            memassist_all: self.m.memassist_all,
             agelist: st.agelist(),
             now_s: self.m.now as f64 / NS_PER_S as f64,
             pageable_frames: st.pageable_frames(),

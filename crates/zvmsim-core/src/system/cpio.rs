@@ -340,7 +340,8 @@ impl Simulation {
                 DirStatement::MdiskDevno { .. }
                 | DirStatement::Mdisk { .. }
                 | DirStatement::Link { .. } => self.logon_minidisk(g, statements, i, &st),
-                DirStatement::Miniopt { .. } => {}
+                // Applied when the guest was built (its MEMASSIST setting).
+                DirStatement::Miniopt { .. } | DirStatement::Option { .. } => {}
                 DirStatement::Vdisk { vdev, blocks } => {
                     let r = self.define_vdisk(g, vdev, blocks, false);
                     if r.first().is_some_and(|l| !l.ends_with("DEFINED")) {

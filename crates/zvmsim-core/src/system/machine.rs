@@ -59,8 +59,8 @@ pub(crate) struct Guest {
     /// Transaction response times (ms) over the interval, and the longest in the window.
     pub resp: Tally,
     pub resp_max_ms: f64,
-    /// CP's SET MEMASSIST setting for this guest: the CMMA host assist (ESSA interpreted by
-    /// the machine) is available to it.
+    /// CP's SET MEMASSIST setting for this user: the CMMA host assist (ESSA interpreted by
+    /// the machine) is available to it while the system's ALL setting is ON too.
     pub memassist: bool,
     /// The guest's boot parameters ask for CMMA (`cmma=on`).
     pub cmma_requested: bool,
@@ -166,6 +166,9 @@ pub(crate) struct Machine {
     pub sys: SysCounters,
     /// CP's SET PAGING ALIAS setting: paging I/O may run on SYSTEM HyperPAV aliases.
     pub paging_alias: bool,
+    /// CP's SET MEMASSIST ... FOR ALL switch, ON at CP's IPL (QUERY MEMASSIST's usage
+    /// notes): a guest has the assist at its IPL only if this and its own setting are ON.
+    pub memassist_all: bool,
     /// CPU per I/O of Linux and CP (`[io.cost]`, its defaults without `[io]`).
     pub io_cost: crate::config::io::IoCost,
     /// Channel programs (guest, DASD request) the running burst's io_submit built; when the

@@ -171,11 +171,12 @@ impl Simulation {
     }
 
     /// The guests IPL: Linux turns CMMA on when booted with `cmma=on` and the ESSA instruction
-    /// works, which it does when CP's SET MEMASSIST is on for the guest (without the assist
-    /// the kernel's boot test of ESSA fails and it runs without CMMA).
+    /// works, which it does when CP's SET MEMASSIST is on for the guest and for ALL (without
+    /// the assist the kernel's boot test of ESSA fails and it runs without CMMA).
     pub(super) fn ipl_guests(&mut self) {
+        let all = self.m.memassist_all;
         for g in &mut self.m.guests {
-            g.mem.cmma = g.cmma_requested && g.memassist;
+            g.mem.cmma = g.cmma_requested && g.memassist && all;
         }
     }
 }

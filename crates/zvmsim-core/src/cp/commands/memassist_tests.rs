@@ -20,6 +20,7 @@ fn view(guests: &[(&str, bool, bool)]) -> CpView<'static> {
             .iter()
             .map(|(n, on, active)| (n.to_string(), *on, *active))
             .collect(),
+        memassist_all: true,
         agelist: None,
         ..Default::default()
     }
@@ -239,5 +240,43 @@ fn targets() {
     assert_eq!(
         memassist_targets(&user("LNX0200000"), &names, "CFC"),
         Err("HCPCFC045E LNX0200000 not logged on".to_string())
+    );
+}
+
+#[test]
+fn initial_settings() {
+    use crate::config::level::ZvmLevel;
+    let dir = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    // ON from z/VM 5.3 (the assist installed), OFF on 5.2 (no CMMA support).
+    assert!(memassist_initial(ZvmLevel::V5R3, &[]));
+    assert!(memassist_initial(
+        ZvmLevel::V7R1,
+        &dir(&["MDISK 0200 3390 DEVNO B9D5 MR"])
+    ));
+    assert!(!memassist_initial(ZvmLevel::V5R2, &[]));
+    // OPTION NOMEMASSIST in the directory entry starts the user OFF.
+    assert!(!memassist_initial(
+        ZvmLevel::V5R3,
+        &dir(&["OPTION NOMEMASSIST"])
+    ));
+}
+
+#[test]
+fn all_off_overrides_users() {
+    let mut v = view(&[
+        ("LNX01", true, false),
+        ("LNX02", false, false),
+        ("LNX03", true, true),
+    ]);
+    v.memassist_all = false;
+    assert_eq!(
+        respond(&parse("Q MEMASSIST").unwrap(), &v),
+        vec![
+            "ALL USERS SET - OFF",
+            "USER      SETTING   STATUS",
+            "LNX01     (ON)      INACTIVE",
+            "LNX02     OFF       INACTIVE",
+            "LNX03     (ON)      ACTIVE,PENDING OFF",
+        ]
     );
 }
