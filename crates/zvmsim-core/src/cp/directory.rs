@@ -80,19 +80,26 @@ fn userid(w: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || "@#$_-".contains(c))
 }
 
+/// Passwords that may follow an MDISK's mode (read, write, multiple: the MDISK statement's
+/// syntax); accepted and not used, zvmsim checks no LINK password.
+const MDISK_PASSWORDS: usize = 3;
+
 /// Parse one user-directory statement.
 pub fn parse_directory(line: &str) -> Result<DirStatement, String> {
     let upper = line.trim().to_ascii_uppercase();
     let w: Vec<&str> = upper.split_whitespace().collect();
     let bad = |why: &str| Err(format!("directory statement `{}`: {why}", line.trim()));
-    let mode_at = |i: usize| -> Result<String, String> {
+    // The access mode at word `i`, which `passwords` words at most may follow.
+    let mode_at = |i: usize, passwords: usize| -> Result<String, String> {
         match (w.get(i), w.len()) {
             (None, _) => Ok("R".into()),
-            // Up to three passwords (read, write, multiple) may follow the mode (the MDISK
-            // statement's syntax); zvmsim has no LINK password check to use them in.
-            (Some(m), n) if n <= i + 4 && mode(m) => Ok(m.to_string()),
-            (Some(m), n) if n <= i + 4 => Err(format!(
+            (Some(m), n) if n <= i + 1 + passwords && mode(m) => Ok(m.to_string()),
+            (Some(m), n) if n <= i + 1 + passwords => Err(format!(
                 "directory statement `{}`: `{m}` is not an access mode (R, RR, W, WR, M, MR, MW; suffix V or E)",
+                line.trim()
+            )),
+            _ if passwords == 0 => Err(format!(
+                "directory statement `{}`: nothing may follow the access mode",
                 line.trim()
             )),
             _ => Err(format!(
@@ -128,7 +135,7 @@ pub fn parse_directory(line: &str) -> Result<DirStatement, String> {
                 return Ok(DirStatement::MdiskDevno {
                     vdev: v,
                     rdev: r,
-                    mode: mode_at(5)?,
+                    mode: mode_at(5, MDISK_PASSWORDS)?,
                 });
             }
             let Some(start) = w.get(3).and_then(|x| x.parse::<u32>().ok()) else {
@@ -154,7 +161,7 @@ pub fn parse_directory(line: &str) -> Result<DirStatement, String> {
                 start,
                 count,
                 volser: vol.to_string(),
-                mode: mode_at(6)?,
+                mode: mode_at(6, MDISK_PASSWORDS)?,
             })
         }
         Some("MINIOPT") => match &w[1..] {
@@ -187,7 +194,7 @@ pub fn parse_directory(line: &str) -> Result<DirStatement, String> {
                 user: u.to_string(),
                 vdev: a,
                 as_vdev: b,
-                mode: mode_at(4)?,
+                mode: mode_at(4, 0)?,
             })
         }
         Some("DEDICATE") => match (
@@ -274,6 +281,7 @@ mod tests {
             "MINIOPT NOCACHE",
             "LINK LNX01 0201",
             "LINK LNX01 0201 0301",
+            "LINK LNX01 0201 0301 RR EXTRA",
             "LINK VERYLONGID 0201 0301 RR",
         ] {
             assert!(parse_directory(bad).is_err(), "{bad}");
