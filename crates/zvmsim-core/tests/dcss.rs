@@ -348,6 +348,100 @@ fn a_linux_save_without_class_e_saves_nothing() {
     );
 }
 
+#[test]
+fn cp_processes_one_defseg_or_saveseg_at_a_time() {
+    // DEFSEG's usage notes: while CP processes a DEFSEG or SAVESEG, for any name, a later
+    // one is delayed. Two CMS users save 1 GB segments at the same moment.
+    let script: Vec<(&str, &str, &str)> = vec![
+        ("MAINT", "cp", "SET PRIVCLASS CMSA +E"),
+        ("MAINT", "cp", "SET PRIVCLASS CMSB +E"),
+        ("CMSA", "cp", "DEFSEG SEGA 20000-5FFFF SR"),
+        ("CMSA", "cp", "SAVESEG SEGA"),
+        ("CMSB", "cp", "DEFSEG SEGB 60000-9FFFF SR"),
+        ("CMSB", "cp", "SAVESEG SEGB"),
+        ("CMSA", "cp", "QUERY NSS MAP"),
+    ];
+    let s = sim(&script);
+    s.check_invariants().expect("invariants");
+    let at = |cmd: &str| -> (f64, f64) {
+        let l = s
+            .console()
+            .into_iter()
+            .find(|l| l["command"] == cmd)
+            .unwrap_or_else(|| panic!("{cmd} not typed"));
+        let t = l["t_s"].as_f64().expect("t_s");
+        (t, l.get("elapsed_s").and_then(Value::as_f64).unwrap_or(0.0))
+    };
+    let (a0, a) = at("SAVESEG SEGA");
+    let (d0, _) = at("DEFSEG SEGB 60000-9FFFF SR");
+    let (b0, b) = at("SAVESEG SEGB");
+    assert_eq!(a0, 1.0);
+    assert!(a > 30.0, "a 1 GB SAVESEG takes a while: {a} s");
+    // CMSB's DEFSEG waited for SEGA's SAVESEG to end; its SAVESEG then took as long alone.
+    assert!((d0 - (a0 + a)).abs() < 1e-6, "{d0} vs {}", a0 + a);
+    assert!((b0 - d0).abs() < 1e-6);
+    assert!((b - a).abs() / a < 0.01, "{b} vs {a}");
+    let map = &lines(&s)[6].1;
+    assert_eq!(map.len(), 3, "{map:?}");
+    assert!(
+        map[1].starts_with("0001 SEGA") && map[2].starts_with("0002 SEGB"),
+        "{map:?}"
+    );
+}
+
+#[test]
+fn a_linux_save_waits_for_a_cms_saveseg() {
+    // The guest's save is CP's DEFSEG and SAVESEG (extmem.c, through DIAGNOSE X'08', which
+    // waits): while a CMS user's SAVESEG runs, the guest's command waits for it.
+    let mut text = String::from(SMALL);
+    for (at, user, kind, cmd) in [
+        ("1s", "MAINT", "cp", "SET PRIVCLASS CMSA +E"),
+        ("1s", "MAINT", "cp", "SET PRIVCLASS LNX001 +E"),
+        ("1s", "CMSA", "cp", "DEFSEG SEGA 20000-5FFFF SR"),
+        ("1s", "CMSA", "cp", "SAVESEG SEGA"),
+        ("5m", "LNX001", "linux", "modprobe dcssblk"),
+        (
+            "5m",
+            "LNX001",
+            "linux",
+            "echo SEGA > /sys/devices/dcssblk/add",
+        ),
+        (
+            "5m",
+            "LNX001",
+            "linux",
+            "echo 0 > /sys/devices/dcssblk/SEGA/shared",
+        ),
+        ("10m", "CMSA", "cp", "DEFSEG SEGB 60000-9FFFF SR"),
+        ("10m", "CMSA", "cp", "SAVESEG SEGB"),
+        (
+            "10m",
+            "LNX001",
+            "linux",
+            "echo 1 > /sys/devices/dcssblk/SEGA/save",
+        ),
+    ] {
+        text += &format!("\n[[console]]\nat = \"{at}\"\nuser = \"{user}\"\n{kind} = \"{cmd}\"\n");
+    }
+    let mut s = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
+    s.run();
+    s.check_invariants().expect("invariants");
+    let at = |cmd: &str| -> (f64, f64) {
+        let l = s
+            .console()
+            .into_iter()
+            .find(|l| l["command"] == cmd)
+            .unwrap_or_else(|| panic!("{cmd} not typed"));
+        let t = l["t_s"].as_f64().expect("t_s");
+        (t, l.get("elapsed_s").and_then(Value::as_f64).unwrap_or(0.0))
+    };
+    let (b0, b) = at("SAVESEG SEGB");
+    let (e0, e) = at("echo 1 > /sys/devices/dcssblk/SEGA/save");
+    assert_eq!((b0, e0), (600.0, 600.0));
+    // The echo returns when its own save has ended: after SEGB's SAVESEG and as long again.
+    assert!(e > 1.9 * b && e < 2.1 * b, "echo {e} s, SAVESEG {b} s");
+}
+
 /// Seed 000 measured load times at 1, 2, 4, 8 and 16 GB; the 1 and 2 GB DCSSs are one segment
 /// each (Table 3: DCSS1G at 20000-5FFFF, DCSS2G at 20000-9FEFF), set up as the larger ones.
 #[test]

@@ -107,6 +107,18 @@ impl Spool {
         self.begin(purpose, false, 0, Vec::new(), now).0
     }
 
+    /// A SAVESEG (typed, or a Linux guest's save) is under way: CP processes one DEFSEG or
+    /// SAVESEG at a time and delays the next (DEFSEG's usage notes, CP Commands and Utilities
+    /// Reference).
+    pub fn saving(&self) -> bool {
+        self.ops.iter().flatten().any(|t| {
+            matches!(
+                t.purpose,
+                Purpose::Saveseg { .. } | Purpose::LinuxSave { .. }
+            )
+        })
+    }
+
     pub fn transfer(&self, op: u16) -> Option<&Transfer> {
         self.ops.get(op as usize).and_then(|o| o.as_ref())
     }

@@ -66,7 +66,7 @@ impl Simulation {
         }
         let logged = self.vmrm_log_len();
         if let Some(cmd) = &entry.cp {
-            if let Some(response) = self.segment_command(&user, cmd) {
+            if let Some(response) = self.segment_command(&user, cmd, i) {
                 // A command that holds the console answers when it ends.
                 if !self.dcss.busy(&user) {
                     self.console_line(&user, cmd, response);

@@ -29,7 +29,17 @@ pub(super) struct Running {
 #[derive(Default)]
 pub(super) struct Console {
     pub running: Option<Running>,
+    /// Its DEFSEG or SAVESEG waits for CP to end another user's (`nss_waiting`).
+    pub delayed: bool,
     pub queue: VecDeque<usize>,
+}
+
+/// A DEFSEG or SAVESEG CP delays until the one it processes ends.
+pub(super) enum NssWait {
+    /// Console entry `i`, typed by its user.
+    Console(usize),
+    /// Guest `guest`'s dcssblk save of device `device` (its DEFSEG and SAVESEG).
+    LinuxSave { guest: usize, device: usize },
 }
 
 pub(super) struct DcssSystem {
@@ -38,6 +48,10 @@ pub(super) struct DcssSystem {
     /// CP privilege classes set by SET PRIVCLASS (others: the defaults of `classes`).
     pub privclass: HashMap<String, String>,
     pub consoles: HashMap<String, Console>,
+    /// DEFSEGs and SAVESEGs waiting, in the order they came, and whether the first of them
+    /// is being run now (it does not wait behind the others).
+    pub nss_waiting: VecDeque<NssWait>,
+    pub nss_resuming: bool,
     /// Each guest's dcssblk driver and file systems on its devices.
     pub guests: Vec<GuestDcss>,
     /// Segment files (ids) saved from a device holding an ext2, and the device pages the
@@ -52,6 +66,8 @@ impl DcssSystem {
             spool: Spool::new(spool_devs),
             privclass: HashMap::new(),
             consoles: HashMap::new(),
+            nss_waiting: VecDeque::new(),
+            nss_resuming: false,
             guests,
             saved_fs: Vec::new(),
         }
@@ -70,7 +86,14 @@ impl DcssSystem {
     }
 
     pub(super) fn busy(&self, user: &str) -> bool {
-        self.consoles.get(user).is_some_and(|c| c.running.is_some())
+        self.consoles
+            .get(user)
+            .is_some_and(|c| c.running.is_some() || c.delayed)
+    }
+
+    /// A DEFSEG or SAVESEG coming now has to wait: one is under way, or others wait already.
+    pub(super) fn nss_busy(&self) -> bool {
+        self.spool.saving() || (!self.nss_waiting.is_empty() && !self.nss_resuming)
     }
 }
 
@@ -119,6 +142,11 @@ impl Simulation {
             l.elapsed_s =
                 Some((self.m.now - r.started) as f64 / crate::config::units::NS_PER_S as f64);
         }
+        self.drain_console(user);
+    }
+
+    /// What `user` typed while its console was held runs now, until a command holds it again.
+    fn drain_console(&mut self, user: &str) {
         while !self.dcss.busy(user) {
             let Some(i) = self
                 .dcss
@@ -133,7 +161,13 @@ impl Simulation {
     }
 
     /// A saved-segment CP command typed by `user`: None if `cmd` is not one.
-    pub(super) fn segment_command(&mut self, user: &str, cmd: &str) -> Option<Vec<String>> {
+    /// `i`: the console entry, which waits when CP is processing another DEFSEG or SAVESEG.
+    pub(super) fn segment_command(
+        &mut self,
+        user: &str,
+        cmd: &str,
+        i: usize,
+    ) -> Option<Vec<String>> {
         let level = self.scenario.lpar.zvm_level.as_str();
         let c = match segments::parse(cmd, level)? {
             Ok(c) => c,
@@ -145,7 +179,46 @@ impl Simulation {
                 _ => format!("HCPCMD001E Unknown CP command: {}", c.verb()),
             }]);
         }
+        if matches!(c, SegCommand::Defseg { .. } | SegCommand::Saveseg { .. })
+            && self.dcss.nss_busy()
+        {
+            self.dcss
+                .consoles
+                .entry(user.to_string())
+                .or_default()
+                .delayed = true;
+            self.dcss.nss_waiting.push_back(NssWait::Console(i));
+            return Some(vec![]);
+        }
         Some(self.run_segment_command(user, cmd, c))
+    }
+
+    /// A SAVESEG ended: the DEFSEGs and SAVESEGs CP delayed run, in order, until one of them
+    /// is a SAVESEG again.
+    fn resume_nss(&mut self) {
+        while !self.dcss.spool.saving() {
+            let Some(w) = self.dcss.nss_waiting.pop_front() else {
+                break;
+            };
+            match w {
+                NssWait::Console(i) => {
+                    let user = self.scenario.console[i].user.to_ascii_uppercase();
+                    if let Some(c) = self.dcss.consoles.get_mut(&user) {
+                        c.delayed = false;
+                    }
+                    self.dcss.nss_resuming = true;
+                    self.run_console(i);
+                    self.dcss.nss_resuming = false;
+                    self.drain_console(&user);
+                }
+                NssWait::LinuxSave { guest, device } => {
+                    let name = self.m.guests[guest].name.clone();
+                    if let super::dcss_linux::Out::Now(lines) = self.dcss_save_now(guest, device) {
+                        self.release_console(&name, lines);
+                    }
+                }
+            }
+        }
     }
 
     fn run_segment_command(&mut self, user: &str, cmd: &str, c: SegCommand) -> Vec<String> {
@@ -340,6 +413,7 @@ impl Simulation {
                     None => format!("HCPNSS002E Invalid operand - {file:04}"),
                 };
                 self.release_console(&user, vec![msg]);
+                self.resume_nss();
             }
             Purpose::Add { guest } | Purpose::Timer { guest } => {
                 let name = self.m.guests[guest as usize].name.clone();
@@ -357,6 +431,7 @@ impl Simulation {
                 }
                 let name = self.m.guests[guest as usize].name.clone();
                 self.release_console(&name, vec![]);
+                self.resume_nss();
             }
         }
     }

@@ -97,8 +97,24 @@ impl Simulation {
     }
 
     /// The driver saves each segment of device `k`: CP's DEFSEG with the segment's ranges
-    /// and types only, then SAVESEG of the pages this guest sees.
+    /// and types only, then SAVESEG of the pages this guest sees. While CP processes another
+    /// DEFSEG or SAVESEG, the guest's (synchronous) DEFSEG waits, and with it the command.
     pub(super) fn dcss_save(&mut self, gi: usize, k: usize) -> Out {
+        if self.dcss.nss_busy() {
+            let w = super::dcss::NssWait::LinuxSave {
+                guest: gi,
+                device: k,
+            };
+            self.dcss.nss_waiting.push_back(w);
+            return Out::Held {
+                lines: vec![],
+                guest_ns: 0,
+            };
+        }
+        self.dcss_save_now(gi, k)
+    }
+
+    pub(super) fn dcss_save_now(&mut self, gi: usize, k: usize) -> Out {
         let segs = self.dcss.guests[gi].devices[k].segs.clone();
         let (mut files, mut pages) = (Vec::new(), 0u64);
         for u in &segs {
