@@ -210,7 +210,10 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
             // virtual machine, and the scenario's console has no Linux guest of its own).
             let target = memassist_target(&ops[1..], "CQU")?.unwrap_or(Target::All);
             return Ok(CpCommand::QueryMemassist { target });
-        } else if catalog::find(catalog::QUERY, what, level).is_some() || catalog::is_pf_key(what) {
+        } else if catalog::find(catalog::QUERY, what, level).is_some()
+            || catalog::is_pf_key(what)
+            || is_device_number(what)
+        {
             return not_simulated();
         } else {
             return Err(format!("HCPCQU003E Invalid option - {what}"));
@@ -302,6 +305,16 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
 /// Words before the verb: 1 when the line starts with `CP`.
 fn words_before(upper: &str) -> usize {
     usize::from(crate::cp::input::words(upper).next() == Some("CP"))
+}
+
+/// `QUERY rdev[-rdev]` (QUERY Real Device, a class B form): one to four hex digits, or a
+/// range of them.
+fn is_device_number(w: &str) -> bool {
+    let hex = |d: &str| (1..=4).contains(&d.len()) && d.chars().all(|c| c.is_ascii_hexdigit());
+    match w.split_once('-') {
+        Some((a, b)) => hex(a) && hex(b),
+        None => hex(w),
+    }
 }
 
 /// `line` after its first `n` blank-separated words and the blanks after them.

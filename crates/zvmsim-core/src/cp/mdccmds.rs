@@ -66,8 +66,13 @@ pub fn parse(verb: &str, ops: &[&str], typed: &str) -> Option<Result<MdcCommand,
     }
     let rest = &ops[1..];
     if abbrev(verb, "QUERY", 1) {
+        // The RDEV and MDISK forms exist (MDCBK, "Storage area for SET MDC/Q MDC cmnds": its
+        // MDCRDV and MDCMDISK flags); their layouts are not known to zvmsim.
         return Some(match rest.first() {
             None => Ok(MdcCommand::Query),
+            Some(x) if abbrev(x, "RDEV", 4) || abbrev(x, "MDISK", 2) => {
+                Ok(MdcCommand::NotSimulated(typed.trim().to_string()))
+            }
             Some(x) => Err(format!("HCP003E Invalid option - {x}")),
         });
     }
@@ -223,6 +228,9 @@ mod tests {
         );
         assert_eq!(p("set mdc stor bias 2.5"), Some(Ok(MdcCommand::Bias(2.5))));
         assert_eq!(p("q mdc"), Some(Ok(MdcCommand::Query)));
+        for q in ["q mdc rdev b9d6", "QUERY MDCACHE MDISK LNX01 0200"] {
+            assert!(matches!(p(q), Some(Ok(MdcCommand::NotSimulated(_)))), "{q}");
+        }
         assert!(matches!(
             p("set mdc xstore 0M 2G"),
             Some(Ok(MdcCommand::NotSimulated(_)))

@@ -69,6 +69,9 @@ fn real_commands_not_simulated() {
         "CP SET VDISK SYSLIM 1G",
         "q v dasd",
         "q pf12",
+        // QUERY Real Device: a device number or a range.
+        "QUERY B9D5",
+        "q 0c01-0c03",
         "LOGOFF",
     ] {
         assert_eq!(parse(cmd), Ok(ns(cmd)), "{cmd}");

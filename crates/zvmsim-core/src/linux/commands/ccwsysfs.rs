@@ -26,7 +26,28 @@ const READ_ONLY: &[&str] = &[
     "cutype",
     "devtype",
     "availability",
+    "host_access_count",
+    "hpf",
+    "path_masks",
+    "modalias",
+    "vpm",
 ];
+/// The other read-write attributes of a DASD ccw device in 4.18 (dasd_devmap.c; cmb_enable:
+/// cio/cmf.c): real, not simulated.
+const READ_WRITE: &[&str] = &[
+    "raw_track_access",
+    "expires",
+    "retries",
+    "timeout",
+    "reservation_policy",
+    "last_known_reservation_state",
+    "path_threshold",
+    "path_autodisable",
+    "path_interval",
+    "cmb_enable",
+];
+/// Write-only ones (mode 0200: kernfs refuses to open them for reading, EACCES).
+const WRITE_ONLY: &[&str] = &["safe_offline", "path_reset", "logging"];
 
 /// The DASD driver's profile in procfs (linux/dasdprof.rs).
 const STATISTICS: &str = "/proc/dasd/statistics";
@@ -113,10 +134,56 @@ pub(super) fn respond(
         (_, None) if flag => vec!["0".into()],
         (_, Some(w @ ("0" | "1"))) if flag => not_sim(w),
         (_, Some(_)) if flag => einval(),
-        (_, None) if READ_ONLY.contains(&attr) => {
+        (_, None) if READ_ONLY.contains(&attr) || READ_WRITE.contains(&attr) => {
             vec![format!("not simulated by zvmsim: cat {path}")]
         }
+        (_, None) if WRITE_ONLY.contains(&attr) => vec![format!("cat: {path}: Permission denied")],
+        (_, Some(w)) if READ_WRITE.contains(&attr) || WRITE_ONLY.contains(&attr) => not_sim(w),
         (_, Some(_)) => vec![format!("-bash: {path}: Permission denied")],
         (_, None) => vec![format!("cat: {path}: No such file or directory")],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::respond;
+
+    #[test]
+    fn real_attributes_not_modelled_say_so() {
+        let dev = Some(("IBM.750000000DXP71.5600.d5", false));
+        let r = |attr: &str, w: Option<&str>| respond("0.0.b9d5", attr, w, dev);
+        let path = "/sys/bus/ccw/devices/0.0.b9d5";
+        assert_eq!(
+            r("raw_track_access", None),
+            vec![format!(
+                "not simulated by zvmsim: cat {path}/raw_track_access"
+            )]
+        );
+        assert_eq!(
+            r("cmb_enable", Some("1")),
+            vec![format!(
+                "not simulated by zvmsim: echo 1 > {path}/cmb_enable"
+            )]
+        );
+        assert_eq!(
+            r("hpf", None),
+            vec![format!("not simulated by zvmsim: cat {path}/hpf")]
+        );
+        // Mode 0200 and 0444 files: kernfs refuses the other direction (EACCES).
+        assert_eq!(
+            r("safe_offline", None),
+            vec![format!("cat: {path}/safe_offline: Permission denied")]
+        );
+        assert_eq!(
+            r("hpf", Some("1")),
+            vec![format!("-bash: {path}/hpf: Permission denied")]
+        );
+        // An attribute the driver does not have.
+        assert_eq!(
+            r("no_such_attr", None),
+            vec![format!(
+                "cat: {path}/no_such_attr: No such file or directory"
+            )]
+        );
     }
 }
