@@ -259,9 +259,77 @@ fn rejected_commands_answer_with_cp_messages_and_errno_and_change_nothing() {
     }
 }
 
+/// dcssblk's add and `shared` as the 4.18 kernel has them (dcssblk.c, extmem.c, vmem.c).
+#[test]
+fn dcssblk_add_and_shared_follow_the_kernel() {
+    let mut script: Vec<(&str, &str, &str)> = vec![("MAINT", "cp", "SET PRIVCLASS CMSUSER +E")];
+    for (def, name) in [
+        ("DEFSEG A 20000-2FFFF EW", "SAVESEG A"),
+        ("DEFSEG B 30000-3FFFF EN", "SAVESEG B"),
+        ("DEFSEG C 40000-47FFF SC", "SAVESEG C"),
+        ("DEFSEG E2 48000-4FFFF EW", "SAVESEG E2"),
+        ("DEFSEG R2 50000-57FFF ER", "SAVESEG R2"),
+        ("DEFSEG LOW 10000-1FFFF SN", "SAVESEG LOW"),
+    ] {
+        script.push(("CMSUSER", "cp", def));
+        script.push(("CMSUSER", "cp", name));
+    }
+    let at = "/sys/devices/dcssblk";
+    let linux = [
+        "modprobe dcssblk".to_string(),
+        // Typed in reverse address order: the kernel sorts them; EN and EW may be mixed.
+        format!("echo B:A > {at}/add"),
+        format!("cat {at}/B/shared"),
+        format!("echo 1 > {at}/B/shared"),
+        format!("echo E2:R2 > {at}/add"),
+        format!("echo C > {at}/add"),
+        format!("echo 0 > {at}/C/shared"),
+        format!("echo LOW > {at}/add"),
+        format!("echo NOSUCH > {at}/add"),
+        format!("cat {at}/B/seglist"),
+        "dmesg".to_string(),
+    ];
+    let first = script.len();
+    script.extend(linux.iter().map(|c| ("LNX001", "linux", c.as_str())));
+    script.push(("CMSUSER", "cp", "QUERY NSS MAP"));
+    let s = sim(&script);
+    s.check_invariants().expect("invariants");
+    let got: Vec<Vec<String>> = lines(&s).into_iter().map(|x| x.1).collect();
+    let l = &got[first..];
+    let err = |e: &str| vec![format!("-bash: echo: write error: {e}")];
+    assert_eq!(l[1], Vec::<String>::new(), "B:A is added");
+    assert_eq!(l[2], vec!["1"], "is_shared is 1 after an add");
+    assert_eq!(l[3], Vec::<String>::new(), "already shared: accepted");
+    assert_eq!(l[4], err("Invalid argument"), "ER mixes with nothing");
+    assert_eq!(l[5], Vec::<String>::new());
+    assert_eq!(l[6], err("Invalid argument"), "SC cannot go exclusive");
+    assert_eq!(l[7], err("No space left on device"), "LOW overlaps storage");
+    assert_eq!(l[8], err("No such file or directory"));
+    let dmesg = l[10].join("\n");
+    for line in [
+        "DCSS B is already in the requested access mode",
+        "DCSS A is already in the requested access mode",
+        "DCSS E2 and DCSS R2 have incompatible types",
+        "DCSS C is of type SC and cannot be loaded as exclusive-writable",
+        "DCSS LOW overlaps with used storage and cannot be loaded",
+        "Querying a DCSS type failed with rc=44",
+        "DCSS NOSUCH cannot be loaded or queried",
+        "Loaded B:A with total size 536870912 bytes and capacity 1048576 sectors",
+    ] {
+        assert!(dmesg.contains(line), "{line} not in:\n{dmesg}");
+    }
+    // B is logged before A, as typed.
+    let (b, a) = (
+        dmesg.find("DCSS B of range").unwrap(),
+        dmesg.find("DCSS A of range").unwrap(),
+    );
+    assert!(b < a && dmesg.contains("and type EN loaded in shared access mode"));
+}
+
 /// The driver's save types DEFSEG with the ranges and types alone (extmem.c's segment_save):
 /// the file it saves has no LOADNSHR, so the segment the study defined `sr loadnshr` can no
-/// longer be loaded exclusive once Linux has saved it.
+/// longer be loaded exclusive once Linux has saved it: the driver's reload fails, and it
+/// removes the device (dcssblk.c, `dcssblk_shared_store`) with EIO (extmem.c's translation).
 #[test]
 fn a_linux_save_drops_loadnshr() {
     let add = "echo DCSS1G > /sys/devices/dcssblk/add";
@@ -288,23 +356,25 @@ fn a_linux_save_drops_loadnshr() {
         ),
         ("LNX001", "linux", add),
         ("LNX001", "linux", shared),
+        ("LNX001", "linux", "ls /sys/devices/dcssblk"),
         ("CMSUSER", "cp", "QUERY NSS MAP"),
     ];
     let s = sim(&script);
     s.check_invariants().expect("invariants");
     let got: Vec<Vec<String>> = lines(&s).into_iter().map(|x| x.1).collect();
-    // The first change to exclusive is accepted, the second refused.
+    // The first change to exclusive is accepted, the second fails and the device is gone.
     assert_eq!(got[7], Vec::<String>::new());
     assert_eq!(
         got[11],
-        vec!["-bash: echo: write error: Operation not permitted"]
+        vec!["-bash: echo: write error: Input/output error"]
     );
-    // One file, the one Linux saved, still loaded (shared) by the guest.
+    assert_eq!(got[12], vec!["add remove uevent"]);
+    // One file, the one Linux saved, no longer loaded by anyone.
     assert_eq!(
-        got[12],
+        got[13],
         vec![
             "FILE FILENAME FILETYPE BEGPAG ENDPAG TYPE CL #USERS",
-            "0002 DCSS1G DCSS 0000000020000 000000005FFFF SR A 00001",
+            "0002 DCSS1G DCSS 0000000020000 000000005FFFF SR A 00000",
         ]
     );
 }
@@ -315,7 +385,7 @@ fn a_linux_save_without_class_e_saves_nothing() {
     // without class E CP refuses DEFSEG, the kernel logs its return code and nothing is saved.
     let script: Vec<(&str, &str, &str)> = vec![
         ("MAINT", "cp", "SET PRIVCLASS CMSUSER +E"),
-        ("CMSUSER", "cp", "DEFSEG DCSS1G 20000-5FFFF SR"),
+        ("CMSUSER", "cp", "DEFSEG DCSS1G 20000-5FFFF SR LOADNSHR"),
         ("CMSUSER", "cp", "SAVESEG DCSS1G"),
         ("LNX001", "linux", "modprobe dcssblk"),
         ("LNX001", "linux", "echo DCSS1G > /sys/devices/dcssblk/add"),
@@ -397,7 +467,7 @@ fn a_linux_save_waits_for_a_cms_saveseg() {
     for (at, user, kind, cmd) in [
         ("1s", "MAINT", "cp", "SET PRIVCLASS CMSA +E"),
         ("1s", "MAINT", "cp", "SET PRIVCLASS LNX001 +E"),
-        ("1s", "CMSA", "cp", "DEFSEG SEGA 20000-5FFFF SR"),
+        ("1s", "CMSA", "cp", "DEFSEG SEGA 20000-5FFFF SR LOADNSHR"),
         ("1s", "CMSA", "cp", "SAVESEG SEGA"),
         ("5m", "LNX001", "linux", "modprobe dcssblk"),
         (

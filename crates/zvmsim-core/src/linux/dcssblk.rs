@@ -229,7 +229,8 @@ pub fn segment_names(text: &str) -> Result<Vec<String>, i32> {
 
 // The errno values the driver's sysfs attributes return are Linux's.
 pub use super::errno::{
-    strerror, EBUSY, EEXIST, EINVAL, ENAMETOOLONG, ENODEV, ENOENT, EOPNOTSUPP, EPERM, ERANGE, EROFS,
+    strerror, EBUSY, EEXIST, EINVAL, EIO, ENAMETOOLONG, ENODEV, ENOENT, ENOSPC, EOPNOTSUPP, EPERM,
+    ERANGE, EROFS,
 };
 
 /// bash's line for a failed `echo ... > file`.

@@ -10,6 +10,13 @@ use super::dcss_linux::{Out, SegUse};
 use super::Simulation;
 
 impl Simulation {
+    /// dcssblk's `shared` (4.18 dcssblk.c, `dcssblk_shared_store`): each segment is reloaded
+    /// in the mode asked for (extmem.c, `segment_modify_shared`). An exclusive type is a
+    /// copy of the guest's own in either mode, so only the mode changes. A reload CP refuses
+    /// (a nonshared copy of a segment without LOADNSHR: inference, as before) unloads the
+    /// segments and removes the device; the write fails with EIO, extmem's translation of
+    /// any DIAGNOSE X'64' return code but 44 (CP's code, which extmem also logs, is not known
+    /// to zvmsim and is left out).
     pub(super) fn dcss_set_shared(&mut self, gi: usize, k: usize, v: &str) -> Result<Out, i32> {
         let want = match v {
             "0" => false,
@@ -20,25 +27,50 @@ impl Simulation {
         if dev.open > 0 {
             return Err(d::EBUSY);
         }
+        let seg = &self.dcss.segments;
+        let file = |u: &SegUse| seg.by_id(u.file).map(|i| &seg.files[i]);
+        let sc =
+            |u: &SegUse| file(u).is_some_and(|f| f.ranges.iter().any(|r| r.ty == PageType::Sc));
+        if !want && dev.segs.first().is_some_and(sc) {
+            let m = format!(
+                "DCSS {} is of type SC and cannot be loaded as exclusive-writable",
+                dev.name
+            );
+            self.dcss.guests[gi].dmesg.push(m);
+            return Err(d::EINVAL);
+        }
         if dev.shared == want {
+            let lines: Vec<String> = dev
+                .segs
+                .iter()
+                .map(|u| format!("DCSS {} is already in the requested access mode", u.name))
+                .collect();
+            self.dcss.guests[gi].dmesg.extend(lines);
             return Ok(Out::Now(vec![]));
         }
-        let seg = &self.dcss.segments;
-        for u in &dev.segs {
-            let f = seg.by_id(u.file).map(|i| &seg.files[i]).ok_or(d::ENODEV)?;
-            if f.exclusive() || f.ranges.iter().any(|r| r.ty == PageType::Sc) {
-                return Err(d::EINVAL);
-            }
-            if !want && !f.loadnshr {
-                return Err(d::EPERM);
-            }
+        let refused = !want
+            && dev
+                .segs
+                .iter()
+                .any(|u| file(u).is_some_and(|f| !f.exclusive() && !f.loadnshr));
+        if refused {
+            let gone = self.dcss.guests[gi].devices.remove(k);
+            self.release_segs(gi, &gone.segs);
+            let m = format!(
+                "DCSS device {} is removed after a failed access mode change",
+                gone.name
+            );
+            self.dcss.guests[gi].dmesg.push(m);
+            return Err(d::EIO);
         }
         let segs = dev.segs.clone();
         let mut new = Vec::new();
         let mut load = Vec::new();
         for u in &segs {
             let i = self.dcss.segments.by_id(u.file).ok_or(d::ENODEV)?;
-            if want {
+            if self.dcss.segments.files[i].exclusive() {
+                new.push(u.clone());
+            } else if want {
                 if let Some(s) = u.nonshared {
                     self.m.storage.discard_space(s);
                 }

@@ -240,61 +240,68 @@ impl Simulation {
         self.dcss.guests[gi].dmesg.push(line);
     }
 
+    /// dcssblk's add (4.18 dcssblk.c, `dcssblk_add_store`): each named segment is queried and
+    /// loaded in the order typed (extmem.c, `segment_load`), then the list, sorted by address,
+    /// must be contiguous and of compatible types. Each refusal logs the kernel's lines.
     fn dcss_add(&mut self, gi: usize, text: &str) -> Result<Out, i32> {
         let names = d::segment_names(text)?;
         let g = &self.dcss.guests[gi];
         let seg = &self.dcss.segments;
         let mut uses: Vec<(usize, SegUse)> = Vec::new();
         for n in &names {
-            let Some(i) = seg.active(n) else {
-                let m = format!("Loading DCSS {n} failed with rc=-{}", d::ENOENT);
-                self.log(gi, m);
-                return Err(d::ENOENT);
-            };
-            let f = &seg.files[i];
             if g.devices
                 .iter()
                 .any(|x| x.segs.iter().any(|s| &s.name == n))
             {
                 return Err(d::EEXIST);
             }
-            if f.load_type().is_none() {
+            // DIAGNOSE X'64' FINDSEG: return code 44, no such segment.
+            let Some(i) = seg.active(n) else {
+                self.log(gi, "Querying a DCSS type failed with rc=44".into());
+                self.log(gi, format!("DCSS {n} cannot be loaded or queried"));
+                return Err(d::ENOENT);
+            };
+            let f = &seg.files[i];
+            // More than one range: at most 6, contiguous, all EW or EN.
+            let contiguous = f.ranges.windows(2).all(|w| w[0].end + 1 == w[1].beg);
+            if f.load_type().is_none() || f.ranges.len() > 6 || !contiguous {
                 let m =
                     format!("DCSS {n} has multiple page ranges and cannot be loaded or queried");
                 self.log(gi, m);
                 return Err(d::EOPNOTSUPP);
             }
             let (beg, pages) = f.extent();
+            // Another loaded DCSS in the same megabytes (`segment_overlaps_others`).
+            let mb = |b: u32, p: u32| (b >> 8, (b + p - 1) >> 8);
+            let (lo, hi) = mb(beg, pages);
+            let overlaps = |b: u32, p: u32| {
+                let (l, h) = mb(b, p);
+                l <= hi && lo <= h
+            };
+            let busy = g
+                .devices
+                .iter()
+                .flat_map(|x| &x.segs)
+                .any(|s| overlaps(s.beg, s.pages))
+                || uses.iter().any(|(_, s)| overlaps(s.beg, s.pages));
+            if busy {
+                let m = format!("{n} needs used memory resources and cannot be loaded or queried");
+                self.log(gi, m);
+                return Err(d::EBUSY);
+            }
+            // The kernel's mapping of the range (vmem.c, `insert_memory_segment`).
             if (beg + pages) as u64 > g.limit {
                 let m = format!(
-                    "DCSS {n} exceeds the kernel mapping range ({}) and cannot be used",
+                    "DCSS {n} exceeds the kernel mapping range ({}) and cannot be loaded",
                     g.limit * 4096
                 );
                 self.log(gi, m);
                 return Err(d::ERANGE);
             }
-            let overlaps = |b: u32, p: u32| beg < b + p && b < beg + pages;
-            let busy = (beg as u64) < g.storage
-                || g.devices
-                    .iter()
-                    .flat_map(|x| &x.segs)
-                    .any(|s| overlaps(s.beg, s.pages))
-                || uses.iter().any(|(_, s)| overlaps(s.beg, s.pages));
-            if busy {
-                return Err(d::EBUSY);
-            }
-            if let Some((pi, p)) = uses.last() {
-                let pf = &seg.files[*pi];
-                if p.beg + p.pages != beg {
-                    let m = format!("Adjacent DCSSs {} and {n} are not contiguous", p.name);
-                    self.log(gi, m);
-                    return Err(d::EINVAL);
-                }
-                if pf.load_type() != f.load_type() && !(pf.exclusive() && f.exclusive()) {
-                    let m = format!("DCSS {} and DCSS {n} have incompatible types", p.name);
-                    self.log(gi, m);
-                    return Err(d::EINVAL);
-                }
+            if (beg as u64) < g.storage {
+                let m = format!("DCSS {n} overlaps with used storage and cannot be loaded");
+                self.log(gi, m);
+                return Err(d::ENOSPC);
             }
             uses.push((
                 i,
@@ -307,10 +314,35 @@ impl Simulation {
                 },
             ));
         }
+        // The device maps the segments in address order (`dcssblk_is_continuous`): EN and EW
+        // may be mixed, other types only with their own kind, ER with nothing else.
+        uses.sort_by_key(|(_, u)| u.beg);
+        for w in uses.windows(2) {
+            let ((pi, p), (ci, c)) = (&w[0], &w[1]);
+            if p.beg + p.pages != c.beg {
+                let m = format!(
+                    "Adjacent DCSSs {} and {} are not contiguous",
+                    p.name, c.name
+                );
+                self.log(gi, m);
+                return Err(d::EINVAL);
+            }
+            let (pf, cf) = (&seg.files[*pi], &seg.files[*ci]);
+            let ty = |f: &crate::cp::segments::NssFile| f.load_type();
+            let exclusive = |f: &crate::cp::segments::NssFile| f.exclusive() && ty(f) != Some("ER");
+            if ty(pf) != ty(cf) && !(exclusive(pf) && exclusive(cf)) {
+                let m = format!(
+                    "DCSS {} and DCSS {} have incompatible types",
+                    p.name, c.name
+                );
+                self.log(gi, m);
+                return Err(d::EINVAL);
+            }
+        }
         // CP loads each segment: a nonshared copy, or the shared one (read from spool by
         // its first load).
         let mut load = Vec::new();
-        let mut shared = true;
+        let mut loaded = Vec::new();
         for (i, u) in uses.iter_mut() {
             let f = &mut self.dcss.segments.files[*i];
             let ty = f.load_type().unwrap_or("SN");
@@ -319,7 +351,6 @@ impl Simulation {
                 pages: u.pages,
             };
             if f.exclusive() {
-                shared = false;
                 let owner = Owner::Nonshared {
                     guest: gi as u32,
                     segment: f.id,
@@ -330,19 +361,29 @@ impl Simulation {
             }
             let f = &mut self.dcss.segments.files[*i];
             f.users.push(gi as u32);
-            let mode = if f.exclusive() {
-                "loaded as exclusive-writable"
-            } else {
-                "loaded in shared access mode"
-            };
+            // dcssblk loads every segment with LOADSHR (SEGMENT_SHARED), whatever its type;
+            // CP gives an exclusive type a copy of the user's own all the same.
             let m = format!(
-                "DCSS {} of range {:016x} to {:016x} and type {ty} {mode}",
+                "DCSS {} of range {:016x} to {:016x} and type {ty} loaded in shared access mode",
                 u.name,
                 u.beg as u64 * 4096,
                 (u.beg + u.pages) as u64 * 4096 - 1
             );
-            self.dcss.guests[gi].dmesg.push(m);
+            loaded.push((u.name.clone(), m));
         }
+        // The kernel loads (and logs) them in the order typed, then the device.
+        for n in &names {
+            if let Some((_, m)) = loaded.iter().find(|(x, _)| x == n) {
+                self.dcss.guests[gi].dmesg.push(m.clone());
+            }
+        }
+        let bytes: u64 = uses.iter().map(|(_, u)| u.pages as u64 * 4096).sum();
+        let m = format!(
+            "Loaded {} with total size {bytes} bytes and capacity {} sectors",
+            text.trim_end_matches('\n'),
+            bytes >> 9
+        );
+        self.dcss.guests[gi].dmesg.push(m);
         let g = &mut self.dcss.guests[gi];
         let minor = (0..)
             .find(|m| !g.devices.iter().any(|x| x.minor == *m))
@@ -351,7 +392,8 @@ impl Simulation {
             name: names[0].clone(),
             minor,
             segs: uses.into_iter().map(|(_, u)| u).collect(),
-            shared,
+            // `is_shared` is 1 after every add.
+            shared: true,
             save_pending: false,
             open: 0,
             formatted: false,
@@ -361,7 +403,7 @@ impl Simulation {
     }
 
     /// Guest `gi` gives up its use of the segments of device `k`'s list from `segs`.
-    fn release_segs(&mut self, gi: usize, segs: &[SegUse]) {
+    pub(super) fn release_segs(&mut self, gi: usize, segs: &[SegUse]) {
         for u in segs {
             if let Some(s) = u.nonshared {
                 self.m.storage.discard_space(s);
