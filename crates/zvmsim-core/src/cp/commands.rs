@@ -9,7 +9,7 @@ use crate::config::units::PAGE_SIZE;
 
 mod agelist;
 mod indicate;
-mod memassist;
+pub mod memassist;
 mod query;
 
 pub use indicate::{UserState, UserView};
@@ -98,6 +98,8 @@ pub enum Target {
     All,
     /// One user (upper case, as CP folds it).
     User(String),
+    /// The issuer's own virtual machine (`*`, or no user named where CP defaults to it).
+    Own,
 }
 
 /// What a CP command needs to see of the system to answer.
@@ -204,11 +206,12 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
             CpCommand::QueryAgelist
         } else if is_memassist(catalog::QUERY, what, level) {
             if is_own(&ops[1..]) {
-                return not_simulated();
+                return Ok(CpCommand::QueryMemassist {
+                    target: Target::Own,
+                });
             }
-            // No operand: all users (inference: the reference's default is the issuer's own
-            // virtual machine, and the scenario's console has no Linux guest of its own).
-            let target = memassist_target(&ops[1..], "CQU")?.unwrap_or(Target::All);
+            // No operand: the issuer's own virtual machine (the reference's default).
+            let target = memassist_target(&ops[1..], "CQU")?.unwrap_or(Target::Own);
             return Ok(CpCommand::QueryMemassist { target });
         } else if catalog::find(catalog::QUERY, what, level).is_some()
             || catalog::is_pf_key(what)
@@ -257,7 +260,13 @@ pub fn parse_at(line: &str, level: Option<&str>) -> Result<CpCommand, String> {
             .is_some_and(|w| is_memassist(catalog::SET, w, level))
     {
         if is_own(ops.get(2..).unwrap_or_default()) {
-            return not_simulated();
+            return match ops.get(1) {
+                Some(&"ON") | Some(&"OFF") => Ok(CpCommand::SetMemassist {
+                    on: ops[1] == "ON",
+                    target: Target::Own,
+                }),
+                _ => parse_set_memassist(&ops[1..]),
+            };
         }
         return parse_set_memassist(&ops[1..]);
     }

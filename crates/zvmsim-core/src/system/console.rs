@@ -82,7 +82,12 @@ impl Simulation {
                 self.vmrm_echo(logged);
                 return;
             }
-            let response = match cp::parse_at(cmd, Some(self.scenario.lpar.zvm_level.as_str())) {
+            let level = Some(self.scenario.lpar.zvm_level.as_str());
+            let guest = self.m.guests.iter().any(|g| g.name == user);
+            let class_b = self.dcss.classes(&user).contains('B');
+            let parsed = cp::parse_at(cmd, level)
+                .and_then(|c| cp::memassist::for_user(c, cmd, &user, guest, class_b));
+            let response = match parsed {
                 Ok(CpCommand::Xautolog { user: u }) => self.xautolog(&u),
                 Ok(CpCommand::Smsg { to, text }) => self.smsg(&user, &to, &text),
                 Ok(c) => {
@@ -357,7 +362,8 @@ linux = { kernel = "4M", min_free = "1M", parameters = "root=/dev/dasda1 cmma=on
         let lnx03_off = (vec![true, false, false], true);
         let expected: [(&[&str], &State); 11] = [
             (&["HCPCFC045E LNX09 not logged on"], &before),
-            (&["HCPCFC026E Operand missing or invalid"], &before),
+            // MAINT's own virtual machine (no user named) is not in the model.
+            (&["not simulated by zvmsim: SET MEMASSIST OFF"], &before),
             (&["HCPCFC003E Invalid option - NOW"], &before),
             (&["HCPCFC003E Invalid option - PERHAPS"], &before),
             (&["HCPCQU045E LNX09 not logged on"], &before),
@@ -402,6 +408,36 @@ linux = { kernel = "4M", min_free = "1M", parameters = "root=/dev/dasda1 cmma=on
             let cmma: Vec<bool> = s.m.guests.iter().map(|g| g.mem.cmma).collect();
             assert_eq!(cmma, vec![false, false, true], "{}", script[k + 1]);
         }
+    }
+
+    #[test]
+    fn a_guest_sets_only_its_own_memassist() {
+        let mut s = sim(&["QUERY STORAGE"]);
+        s.scenario.console[0].user = "LNX02".into();
+        let state = |s: &Simulation| (memassist(s), s.m.memassist_all);
+        let before = state(&s);
+        assert_eq!(before, (vec![true, true, true], true));
+        // Class G: ALL and other users are the class B forms.
+        assert_eq!(
+            run(&mut s, "CP SET MEMASSIST OFF ALL"),
+            vec!["HCPCFC003E Invalid option - ALL"]
+        );
+        assert_eq!(
+            run(&mut s, "CP SET MEMASSIST OFF LNX03"),
+            vec!["HCPCFC003E Invalid option - LNX03"]
+        );
+        assert_eq!(state(&s), before);
+        // Its own, as vmcp types it.
+        assert_eq!(run(&mut s, "CP SET MEMASSIST OFF"), Vec::<String>::new());
+        assert_eq!(state(&s), (vec![true, false, true], true));
+        assert_eq!(
+            run(&mut s, "CP QUERY MEMASSIST"),
+            vec![
+                "ALL USERS SET - ON",
+                "USER      SETTING   STATUS",
+                "LNX02     ON        ACTIVE,PENDING OFF",
+            ]
+        );
     }
 
     #[test]

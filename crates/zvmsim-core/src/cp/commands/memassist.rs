@@ -52,8 +52,8 @@ pub(super) fn is_own(ops: &[&str]) -> bool {
     matches!(ops, ["*"] | ["FOR", "*"])
 }
 
-/// The operands after `SET MEMASSIST`: `ON|OFF` and the users. Both are required (inference:
-/// the reference's default, the issuer's own virtual machine, is not one the console has).
+/// The operands after `SET MEMASSIST`: `ON|OFF` and the users; none named: the issuer's own
+/// virtual machine (the class G form).
 pub(super) fn parse_set_memassist(ops: &[&str]) -> Result<CpCommand, String> {
     let on = match ops.first() {
         Some(&"ON") => true,
@@ -61,10 +61,65 @@ pub(super) fn parse_set_memassist(ops: &[&str]) -> Result<CpCommand, String> {
         Some(w) => return Err(format!("HCPCFC003E Invalid option - {w}")),
         None => return Err("HCPCFC026E Operand missing or invalid".into()),
     };
-    match memassist_target(&ops[1..], "CFC")? {
-        Some(target) => Ok(CpCommand::SetMemassist { on, target }),
-        None => Err("HCPCFC026E Operand missing or invalid".into()),
+    let target = memassist_target(&ops[1..], "CFC")?.unwrap_or(Target::Own);
+    Ok(CpCommand::SetMemassist { on, target })
+}
+
+/// The command as `user` types it (`guest`: the user is a logged-on guest; `class_b`: it has
+/// privilege class B). Another user or ALL needs class B (QUERY MEMASSIST's notes: "Only class B
+/// users may specify" USER userid; class B SET changes another machine's setting and ALL);
+/// without it CP reads the command in the class G format, where the user's word is an
+/// invalid option (inference: the reference gives no message for it). The issuer's own machine
+/// is the guest's; a console user that is no guest has none in the model: not simulated.
+pub fn for_user(
+    cmd: CpCommand,
+    typed: &str,
+    user: &str,
+    guest: bool,
+    class_b: bool,
+) -> Result<CpCommand, String> {
+    let (target, module) = match &cmd {
+        CpCommand::SetMemassist { target, .. } => (target, "CFC"),
+        CpCommand::QueryMemassist { target } => (target, "CQU"),
+        _ => return Ok(cmd),
+    };
+    let mine = match target {
+        Target::Own => true,
+        Target::User(u) => guest && u.eq_ignore_ascii_case(user),
+        Target::All => false,
+    };
+    if !mine && !class_b {
+        // The first word after MEMASSIST (and after ON|OFF for SET) as typed.
+        let upper = typed.to_ascii_uppercase();
+        let words: Vec<&str> = crate::cp::input::words(&upper).collect();
+        let at = words
+            .iter()
+            .position(|w| w.starts_with("MEMA"))
+            .unwrap_or(0);
+        let skip = if module == "CFC" { 2 } else { 1 };
+        let word = words.get(at + skip).copied().unwrap_or("");
+        return Err(format!("HCP{module}003E Invalid option - {word}"));
     }
+    if !mine {
+        return Ok(cmd);
+    }
+    if !guest {
+        // A class B console user's own QUERY lists every guest (inference: its own virtual
+        // machine is not in the model, the guests' settings are what it asks about).
+        if class_b && matches!(cmd, CpCommand::QueryMemassist { .. }) {
+            return Ok(CpCommand::QueryMemassist {
+                target: Target::All,
+            });
+        }
+        return Ok(CpCommand::NotSimulated {
+            command: typed.trim().to_string(),
+        });
+    }
+    let own = Target::User(user.to_string());
+    Ok(match cmd {
+        CpCommand::SetMemassist { on, .. } => CpCommand::SetMemassist { on, target: own },
+        _ => CpCommand::QueryMemassist { target: own },
+    })
 }
 
 /// The guests (indices into `names`, the logged-on users) a MEMASSIST command addresses, or
@@ -76,6 +131,8 @@ pub fn memassist_targets<S: AsRef<str>>(
 ) -> Result<Vec<usize>, String> {
     match target {
         Target::All => Ok((0..names.len()).collect()),
+        // Resolved to the issuing guest before it gets here (`for_user`).
+        Target::Own => Ok(Vec::new()),
         Target::User(u) => names
             .iter()
             .position(|n| n.as_ref().eq_ignore_ascii_case(u))

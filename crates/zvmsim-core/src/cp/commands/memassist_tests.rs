@@ -1,5 +1,6 @@
 //! SET and QUERY MEMASSIST: parsing, CP's messages for what it rejects, and the responses.
 
+use super::memassist::for_user;
 use super::*;
 
 fn view(guests: &[(&str, bool, bool)]) -> CpView<'static> {
@@ -51,7 +52,7 @@ fn accepted_forms() {
     assert_eq!(
         at53("Q MEMASSIST"),
         Ok(CpCommand::QueryMemassist {
-            target: Target::All
+            target: Target::Own
         })
     );
     assert_eq!(
@@ -81,15 +82,22 @@ fn accepted_forms() {
             target: user("LNX02")
         })
     );
-    // The issuer's own virtual machine: real, not one the scenario's console has.
-    for cmd in ["SET MEMASSIST ON *", "Q MEMASSIST FOR *"] {
+    // The issuer's own virtual machine: `*`, or no user for SET (the class G form).
+    for cmd in ["SET MEMASSIST ON *", "set memassist on"] {
         assert_eq!(
             at53(cmd),
-            Ok(CpCommand::NotSimulated {
-                command: cmd.to_string()
+            Ok(CpCommand::SetMemassist {
+                on: true,
+                target: Target::Own
             })
         );
     }
+    assert_eq!(
+        at53("Q MEMASSIST FOR *"),
+        Ok(CpCommand::QueryMemassist {
+            target: Target::Own
+        })
+    );
     assert_eq!(
         at53("q memassist lnx02"),
         Ok(CpCommand::QueryMemassist {
@@ -115,11 +123,6 @@ fn rejected_forms() {
         // Operands missing.
         (
             "SET MEMASSIST",
-            "5.3",
-            "HCPCFC026E Operand missing or invalid",
-        ),
-        (
-            "SET MEMASSIST ON",
             "5.3",
             "HCPCFC026E Operand missing or invalid",
         ),
@@ -189,7 +192,7 @@ fn responses_read_each_guests_setting() {
     ]);
     let r = |c: &str| respond(&parse(c).unwrap(), &v);
     assert_eq!(
-        r("Q MEMASSIST"),
+        r("Q MEMASSIST ALL"),
         vec![
             "ALL USERS SET - ON",
             "USER      SETTING   STATUS",
@@ -220,7 +223,7 @@ fn responses_read_each_guests_setting() {
     );
     // No users logged on: the all-users line and the heading only.
     assert_eq!(
-        respond(&parse("Q MEMASSIST").unwrap(), &view(&[])),
+        respond(&parse("Q MEMASSIST ALL").unwrap(), &view(&[])),
         vec!["ALL USERS SET - ON", "USER      SETTING   STATUS"]
     );
 }
@@ -270,7 +273,7 @@ fn all_off_overrides_users() {
     ]);
     v.memassist_all = false;
     assert_eq!(
-        respond(&parse("Q MEMASSIST").unwrap(), &v),
+        respond(&parse("Q MEMASSIST ALL").unwrap(), &v),
         vec![
             "ALL USERS SET - OFF",
             "USER      SETTING   STATUS",
@@ -278,5 +281,78 @@ fn all_off_overrides_users() {
             "LNX02     OFF       INACTIVE",
             "LNX03     (ON)      ACTIVE,PENDING OFF",
         ]
+    );
+}
+
+#[test]
+fn another_user_or_all_needs_class_b() {
+    let at53 = |c: &str| parse_at(c, Some("5.3")).unwrap();
+    let run = |c: &str, user: &str, guest: bool, b: bool| for_user(at53(c), c, user, guest, b);
+    // A guest (class G) sets and queries its own setting, in any form naming itself.
+    let own = |on| CpCommand::SetMemassist {
+        on,
+        target: Target::User("LNX01".into()),
+    };
+    assert_eq!(
+        run("CP SET MEMASSIST OFF", "LNX01", true, false),
+        Ok(own(false))
+    );
+    assert_eq!(
+        run("SET MEMASSIST ON *", "LNX01", true, false),
+        Ok(own(true))
+    );
+    assert_eq!(
+        run("SET MEMASSIST ON LNX01", "LNX01", true, false),
+        Ok(own(true))
+    );
+    assert_eq!(
+        run("Q MEMASSIST *", "LNX01", true, false),
+        Ok(CpCommand::QueryMemassist {
+            target: Target::User("LNX01".into())
+        })
+    );
+    // ALL or another user: class B only; CP reads the class G form, where the word is invalid.
+    for (cmd, msg) in [
+        ("CP SET MEMASSIST ON ALL", "HCPCFC003E Invalid option - ALL"),
+        (
+            "SET MEMASSIST OFF FOR ALL",
+            "HCPCFC003E Invalid option - FOR",
+        ),
+        (
+            "SET MEMASSIST ON LNX02",
+            "HCPCFC003E Invalid option - LNX02",
+        ),
+        ("Q MEMASSIST USER LNX02", "HCPCQU003E Invalid option - USER"),
+    ] {
+        assert_eq!(
+            run(cmd, "LNX01", true, false),
+            Err(msg.to_string()),
+            "{cmd}"
+        );
+    }
+    // A guest's plain QUERY is its own.
+    assert_eq!(
+        run("QUERY MEMASSIST", "LNX01", true, false),
+        Ok(CpCommand::QueryMemassist {
+            target: Target::User("LNX01".into())
+        })
+    );
+    // Class B (MAINT): as parsed; its own machine is not in the model (its plain QUERY lists
+    // the guests).
+    assert_eq!(
+        run("Q MEMASSIST", "MAINT", false, true),
+        Ok(CpCommand::QueryMemassist {
+            target: Target::All
+        })
+    );
+    assert_eq!(
+        run("SET MEMASSIST ON ALL", "MAINT", false, true),
+        Ok(at53("SET MEMASSIST ON ALL"))
+    );
+    assert_eq!(
+        run("SET MEMASSIST ON", "MAINT", false, true),
+        Ok(CpCommand::NotSimulated {
+            command: "SET MEMASSIST ON".into()
+        })
     );
 }
