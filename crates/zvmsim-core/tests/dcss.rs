@@ -34,6 +34,17 @@ fn lines(s: &Simulation) -> Vec<(String, Vec<String>, Option<f64>)> {
         .collect()
 }
 
+/// When console command `cmd` was typed and how long it took, in seconds.
+fn started_and_elapsed(s: &Simulation, cmd: &str) -> (f64, f64) {
+    let l = s
+        .console()
+        .into_iter()
+        .find(|l| l["command"] == cmd)
+        .unwrap_or_else(|| panic!("{cmd} not typed"));
+    let t = l["t_s"].as_f64().expect("t_s");
+    (t, l.get("elapsed_s").and_then(Value::as_f64).unwrap_or(0.0))
+}
+
 fn answer<'a>(
     l: &'a [(String, Vec<String>, Option<f64>)],
     cmd: &str,
@@ -433,15 +444,7 @@ fn cp_processes_one_defseg_or_saveseg_at_a_time() {
     ];
     let s = sim(&script);
     s.check_invariants().expect("invariants");
-    let at = |cmd: &str| -> (f64, f64) {
-        let l = s
-            .console()
-            .into_iter()
-            .find(|l| l["command"] == cmd)
-            .unwrap_or_else(|| panic!("{cmd} not typed"));
-        let t = l["t_s"].as_f64().expect("t_s");
-        (t, l.get("elapsed_s").and_then(Value::as_f64).unwrap_or(0.0))
-    };
+    let at = |cmd: &str| started_and_elapsed(&s, cmd);
     let (a0, a) = at("SAVESEG SEGA");
     let (d0, _) = at("DEFSEG SEGB 60000-9FFFF SR");
     let (b0, b) = at("SAVESEG SEGB");
@@ -496,15 +499,7 @@ fn a_linux_save_waits_for_a_cms_saveseg() {
     let mut s = Simulation::from_toml(&text, "t.toml", None, &[]).expect("valid");
     s.run();
     s.check_invariants().expect("invariants");
-    let at = |cmd: &str| -> (f64, f64) {
-        let l = s
-            .console()
-            .into_iter()
-            .find(|l| l["command"] == cmd)
-            .unwrap_or_else(|| panic!("{cmd} not typed"));
-        let t = l["t_s"].as_f64().expect("t_s");
-        (t, l.get("elapsed_s").and_then(Value::as_f64).unwrap_or(0.0))
-    };
+    let at = |cmd: &str| started_and_elapsed(&s, cmd);
     let (b0, b) = at("SAVESEG SEGB");
     let (e0, e) = at("echo 1 > /sys/devices/dcssblk/SEGA/save");
     assert_eq!((b0, e0), (600.0, 600.0));
