@@ -256,6 +256,14 @@ impl LinuxSpec {
             .map_or(storage_pages, |u| u.pages().min(storage_pages))
     }
 
+    /// The guest pages Linux uses: a `mem=` below the storage stops it there (the kernel
+    /// limits its memory to mem=, Documentation/admin-guide/kernel-parameters.txt), the rest
+    /// of the virtual machine's storage is never touched.
+    pub fn usable_pages(&self, storage_pages: u64) -> u64 {
+        crate::linux::cmdline::mem_pages(&self.parameters)
+            .map_or(storage_pages, |m| m.min(storage_pages))
+    }
+
     /// The kernel's pages in a guest of `storage_pages`: `kernel`, and the memory map of a
     /// `mem=` above the storage (see [`crate::linux::cmdline::mem_map_extra`]).
     pub fn kernel_pages(&self, storage_pages: u64) -> u64 {
@@ -324,6 +332,18 @@ pub(crate) fn check_guest_linux(
             ),
         ));
     }
+    let usable = l.usable_pages(g.storage.pages());
+    if usable < g.storage.pages() && l.kernel.pages() + l.min_free.pages() >= usable {
+        return Err((
+            "linux.parameters",
+            format!(
+                "kernel {} does not fit in the {} that mem= leaves Linux of guest storage {}",
+                l.kernel,
+                crate::config::units::Size(usable * 4096),
+                g.storage
+            ),
+        ));
+    }
     if l.kernel.pages() + l.min_free.pages() >= g.storage.pages() {
         return Err((
             "linux.kernel",
@@ -334,7 +354,7 @@ pub(crate) fn check_guest_linux(
         ));
     }
     if let Some(u) = l.used {
-        if u.pages() > g.storage.pages() || u.pages() < kernel {
+        if u.pages() > usable || u.pages() < kernel {
             return Err((
                 "linux.used",
                 format!(
@@ -404,6 +424,19 @@ pub(crate) fn check_guest_linux(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mem_below_the_storage_limits_linux() {
+        let with = |p: &str| LinuxSpec {
+            parameters: p.into(),
+            ..Default::default()
+        };
+        let storage = 131_072; // 512 MB
+        assert_eq!(with("root=/dev/dasda1").usable_pages(storage), storage);
+        assert_eq!(with("mem=256M").usable_pages(storage), 65_536);
+        // Above the storage: Linux has what the machine has (the map is the kernel's cost).
+        assert_eq!(with("mem=1536M").usable_pages(storage), storage);
+    }
 
     #[test]
     fn the_release_decides_the_dasd_request_limit_and_block_tasklet_unless_given() {

@@ -184,7 +184,7 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
             // Linux keeps free pages and some page cache; the rest of a workload's anonymous
             // memory (shared memory, heap) must fit on swap, or Linux runs out of memory.
             let resident = crate::linux::memory::LinuxMemory::anon_capacity(
-                g.storage.pages() as u32,
+                g.linux.usable_pages(g.storage.pages()) as u32,
                 kernel as u32,
                 g.linux.min_free.pages() as u32,
             ) as u64;

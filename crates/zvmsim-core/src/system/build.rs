@@ -133,7 +133,7 @@ impl Simulation {
         let (mut warms, mut vols) = (Vec::new(), Vec::new());
         for (gi, inst) in instances.iter().enumerate() {
             let spec = &sc.guests[inst.spec_index];
-            let pages = spec.storage.pages() as u32;
+            let pages = spec.linux.usable_pages(spec.storage.pages()) as u32;
             // mem= above the guest's storage costs the kernel its memory map (saved segments),
             // unless its release maps only the storage it has (LinuxSpec::kernel_pages).
             let kernel = spec.linux.kernel_pages(pages as u64) as u32;
