@@ -298,6 +298,7 @@ fn dcssblk_add_and_shared_follow_the_kernel() {
         format!("echo LOW > {at}/add"),
         format!("echo NOSUCH > {at}/add"),
         format!("cat {at}/B/seglist"),
+        format!("echo A > {at}/B/seglist"),
         "dmesg".to_string(),
     ];
     let first = script.len();
@@ -316,7 +317,13 @@ fn dcssblk_add_and_shared_follow_the_kernel() {
     assert_eq!(l[6], err("Invalid argument"), "SC cannot go exclusive");
     assert_eq!(l[7], err("No space left on device"), "LOW overlaps storage");
     assert_eq!(l[8], err("No such file or directory"));
-    let dmesg = l[10].join("\n");
+    // seglist lists them as typed; it has no store (kernfs: EACCES).
+    assert_eq!(l[9], vec!["B", "A"]);
+    assert_eq!(
+        l[10],
+        vec![format!("-bash: {at}/B/seglist: Permission denied")]
+    );
+    let dmesg = l[11].join("\n");
     for line in [
         "DCSS B is already in the requested access mode",
         "DCSS A is already in the requested access mode",

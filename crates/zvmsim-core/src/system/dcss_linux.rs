@@ -31,7 +31,9 @@ pub(super) struct SegUse {
 pub(super) struct Device {
     pub name: String,
     pub minor: u32,
+    /// In address order (the device's pages), and the names as typed (`seglist`).
     pub segs: Vec<SegUse>,
+    pub seglist: Vec<String>,
     pub shared: bool,
     pub save_pending: bool,
     /// Openers (mounts).
@@ -201,6 +203,11 @@ impl Simulation {
                 let r = match attr.as_str() {
                     "shared" => self.dcss_set_shared(gi, k, value.trim()),
                     "save" => self.dcss_set_save(gi, k, value.trim()),
+                    // Mode 0400, no store: kernfs refuses to open it for writing (EACCES).
+                    "seglist" => {
+                        let p = format!("{}/{dev}/{attr}", d::SYSFS);
+                        return Out::Now(vec![format!("-bash: {p}: Permission denied")]);
+                    }
                     _ => Err(d::EINVAL),
                 };
                 match r {
@@ -218,7 +225,7 @@ impl Simulation {
                 Out::Now(match attr.as_str() {
                     "shared" => vec![(x.shared as u8).to_string()],
                     "save" => vec![(x.save_pending as u8).to_string()],
-                    "seglist" => x.segs.iter().map(|s| s.name.clone()).collect(),
+                    "seglist" => x.seglist.clone(),
                     _ => vec![format!(
                         "not simulated by zvmsim: cat {}/{dev}/{attr}",
                         d::SYSFS
@@ -392,6 +399,7 @@ impl Simulation {
             name: names[0].clone(),
             minor,
             segs: uses.into_iter().map(|(_, u)| u).collect(),
+            seglist: names.clone(),
             // `is_shared` is 1 after every add.
             shared: true,
             save_pending: false,
