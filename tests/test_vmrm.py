@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import duckdb
+import polars as pl
+
 import zvmsim
 from zvmsim.results import RESULT_FILES, VMRM_LOG_FILE, load_results
 
@@ -84,6 +87,19 @@ def test_vmrm_log_is_saved_and_loaded(tmp_path: Path) -> None:
     # The balloons hold the pages VMRM asked for; the system rows count its SMSGs.
     assert r.intervals["cmm_pages"].max() > 0
     assert r.system["vmrm_notifications"].sum() == len(smsgs)
+    # results.duckdb has the log: the notifications per guest are a query away.
+    con = duckdb.connect(str(out / "results.duckdb"), read_only=True)
+    try:
+        assert con.execute("SELECT count(*) FROM vmrm_log").fetchone()[0] == len(r.vmrm_log)
+        per_user = dict(con.execute("SELECT user, count(*) FROM vmrm_log WHERE user <> '' GROUP BY user").fetchall())
+    finally:
+        con.close()
+    assert per_user == {u: sum(e["user"] == u for e in smsgs) for u in ("LNX01", "LNX02", "LNX03")}
+    # The same per guest and interval, and per guest over the window (the measured ones).
+    by_guest = r.intervals.group_by("guest").agg(pl.col("vmrm_notifications").sum())
+    measured = {g["name"]: g["vmrm_notifications"] for g in r.summary["guests"]}
+    assert dict(by_guest.iter_rows()) == measured
+    assert sum(measured.values()) == r.system["vmrm_notifications"].sum()
 
 
 def test_no_vmrm_log_without_vmrm(tmp_path: Path, scenario: Path) -> None:
@@ -91,3 +107,10 @@ def test_no_vmrm_log_without_vmrm(tmp_path: Path, scenario: Path) -> None:
     r = zvmsim.run(scenario, out=out)
     assert r.vmrm_log == []
     assert not (out / VMRM_LOG_FILE).exists()
+    # The table is there, with its columns and no rows.
+    con = duckdb.connect(str(out / "results.duckdb"), read_only=True)
+    try:
+        assert con.execute("SELECT count(*) FROM vmrm_log").fetchone()[0] == 0
+        assert [c[0] for c in con.execute("DESCRIBE vmrm_log").fetchall()] == ["t_s", "user", "text"]
+    finally:
+        con.close()

@@ -204,7 +204,7 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
     "cmm_pages_mean": _f("summary", "pages", "A guest's static cmm pool, mean over the window."),
     "cmm_diag10_pages_per_s": _f("guest", "pages/s", "Balloon pages given to CP (DIAGNOSE X'10') per second."),
     "cmm_diag10_pages": _f("summary", "pages", "Balloon pages a guest gave to CP in the window."),
-    "vmrm_notifications": _f("system", "SMSGs", "CMM SHRINK messages VMRM sent in the interval."),
+    "vmrm_notifications": _f("both", "SMSGs", "CMM SHRINK messages VMRM sent in the interval (all guests, or to one)."),
     # Run identity and accounting
     "guests_count": _f("summary", "guests", "Guests logged on."),
     "intervals": _f("summary", "intervals", "Statistics intervals in the measured window."),

@@ -12,7 +12,8 @@ Folder layout (every file is rewritten whole on save)::
     vmrm.log            VMRMSVM's log (its starts, decisions, each SMSG and its text), when the
                         scenario has [vmrm] and VMRM wrote to it
     results.duckdb      tables intervals, system, paging, monitor, console, guests, summary,
-                        steady_state
+                        steady_state, vmrm_log (VMRM's records: t_s, the user an SMSG went to,
+                        the text; empty without VMRM)
                         (copies, not views, so the folder can be moved or shared)
 """
 
@@ -156,6 +157,17 @@ def vmrm_log_text(entries: Sequence[Mapping[str, Any]]) -> str:
     return "".join(f"{float(e['t_s']):12.3f}  {e['text']}\n" for e in entries)
 
 
+def _vmrm_log_table(entries: Sequence[Mapping[str, Any]]) -> pa.Table:
+    """VMRM's log as a table (the same columns with no rows when VMRM did not run)."""
+    return pa.table(
+        {
+            "t_s": pa.array([float(e["t_s"]) for e in entries], pa.float64()),
+            "user": pa.array([str(e["user"]) for e in entries], pa.string()),
+            "text": pa.array([str(e["text"]) for e in entries], pa.string()),
+        }
+    )
+
+
 def _read_vmrm_log(path: Path) -> List[Dict[str, Any]]:
     if not path.is_file():
         return []
@@ -232,6 +244,7 @@ def _write_duckdb(out: Path) -> None:
         "guests": guests_frame(summary.get("guests", [])).to_arrow(),
         "summary": _summary_table(summary),
         "steady_state": steady_state_table(summary),
+        "vmrm_log": _vmrm_log_table(_read_vmrm_log(out / VMRM_LOG_FILE)),
     }
     tmp = out / (DUCKDB_FILE + ".tmp")
     tmp.unlink(missing_ok=True)

@@ -54,6 +54,8 @@ counters! {
         discard_faults: u64,
         /// Pages the cmm balloon gave to CP with DIAGNOSE X'10'.
         cmm_diag10_pages: u64,
+        /// VMRM's `CMM SHRINK` notifications (SMSGs) to this guest.
+        vmrm_notifications: u64,
         /// Bytes the guest's DASD driver moved (direct I/O of its workload).
         dasd_bytes: u64,
         /// Swap I/Os to VDISKs, and CP's time spinning for the VDISK lock in them.

@@ -130,6 +130,8 @@ rows! {
         cmm_pages_target: u64,
         /// Balloon pages given to CP (DIAGNOSE X'10') per second.
         cmm_diag10_pages_per_s: f64,
+        /// VMRM's notifications (`CMM SHRINK` SMSGs) to the guest in the interval.
+        vmrm_notifications: u64,
     }
 
     /// The LPAR over one interval (system, storage and paging screens). Page counts are

@@ -136,6 +136,8 @@ pub struct GuestSummary {
     pub cmm_pages_mean: f64,
     /// Balloon pages given to CP (DIAGNOSE X'10') over the window.
     pub cmm_diag10_pages: u64,
+    /// VMRM's notifications to the guest over the window.
+    pub vmrm_notifications: u64,
 }
 
 /// A console command that held its user's console, and how long.

@@ -139,6 +139,7 @@ impl Simulation {
                 cmm_timed_pages: g.mem.cmm.timed_pages(),
                 cmm_pages_target: g.mem.cmm.pages_target,
                 cmm_diag10_pages_per_s: per_s(s.cmm_diag10_pages),
+                vmrm_notifications: s.vmrm_notifications,
             });
             g.cmma_reclaimed_mark = cmma.reclaimed;
             g.total.add(&s);
@@ -317,6 +318,7 @@ impl Simulation {
                         ratio(sum as f64, n as f64)
                     },
                     cmm_diag10_pages: t.cmm_diag10_pages,
+                    vmrm_notifications: t.vmrm_notifications,
                 }
             })
             .collect();

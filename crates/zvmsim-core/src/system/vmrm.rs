@@ -119,6 +119,7 @@ impl Simulation {
             .push(at, Event::Vmrm(VmrmEvent::Interval { epoch }));
         for (g, n) in sends {
             self.m.sys.vmrm_notifications += 1;
+            self.m.guests[g].stats.vmrm_notifications += 1;
             self.deliver_smsg(g, VMRMSVM, &format!("CMM SHRINK {n}"));
         }
         self.vmrm_echo(from);
