@@ -319,11 +319,7 @@ fn words_before(upper: &str) -> usize {
 /// `QUERY rdev[-rdev]` (QUERY Real Device, a class B form): one to four hex digits, or a
 /// range of them.
 fn is_device_number(w: &str) -> bool {
-    let hex = |d: &str| (1..=4).contains(&d.len()) && d.chars().all(|c| c.is_ascii_hexdigit());
-    match w.split_once('-') {
-        Some((a, b)) => hex(a) && hex(b),
-        None => hex(w),
-    }
+    crate::cp::iocmds::device_pair(w).is_some()
 }
 
 /// `line` after its first `n` blank-separated words and the blanks after them.

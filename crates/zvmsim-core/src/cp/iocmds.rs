@@ -51,6 +51,19 @@ pub(crate) fn hex4(w: &str) -> Option<u16> {
     crate::config::io::parse_rdev(w)
 }
 
+/// `dev` or `dev1-dev2` (1 to 4 hex digits each) as (first, last), in the order typed.
+pub(crate) fn device_pair(w: &str) -> Option<(u16, u16)> {
+    match w.split_once('-') {
+        Some((a, b)) => hex4(a).zip(hex4(b)),
+        None => hex4(w).map(|d| (d, d)),
+    }
+}
+
+/// A device range as CP takes it: `device_pair` with the first at most the last.
+pub(crate) fn device_range(w: &str) -> Option<(u16, u16)> {
+    device_pair(w).filter(|(a, b)| a <= b)
+}
+
 fn vdev(w: Option<&&str>) -> Result<u16, String> {
     w.and_then(|w| hex4(w)).ok_or_else(|| {
         "HCP022E A virtual device number was not supplied or it was invalid.".to_string()
@@ -143,16 +156,9 @@ fn parse_attach(ops: &[&str]) -> Result<IoCommand, String> {
     let Some(dev) = ops.first() else {
         return Err("HCP026E Operand missing or invalid".into());
     };
-    let (a, b) = match dev.split_once('-') {
-        Some((a, b)) => (hex4(a), hex4(b)),
-        None => (hex4(dev), hex4(dev)),
-    };
-    let (Some(first), Some(last)) = (a, b) else {
+    let Some((first, last)) = device_range(dev) else {
         return Err(format!("HCP002E Invalid operand - {dev}"));
     };
-    if last < first {
-        return Err(format!("HCP002E Invalid operand - {dev}"));
-    }
     let mut i = 1;
     if ops.get(i) == Some(&"TO") {
         i += 1;
@@ -204,10 +210,7 @@ fn parse_detach(ops: &[&str]) -> Result<(), String> {
         return Err("HCP026E Operand missing or invalid".into());
     };
     let from = ops.iter().position(|o| *o == "FROM");
-    let range_ok = |d: &str| match d.split_once('-') {
-        Some((a, b)) => hex4(a).zip(hex4(b)).is_some_and(|(a, b)| a <= b),
-        None => hex4(d).is_some(),
-    };
+    let range_ok = |d: &str| device_range(d).is_some();
     match from {
         None => {
             // DETACH vdev ...: virtual device numbers, one or more.

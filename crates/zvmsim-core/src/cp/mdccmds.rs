@@ -129,10 +129,6 @@ pub fn parse(verb: &str, ops: &[&str], typed: &str) -> Option<Result<MdcCommand,
     })
 }
 
-fn hex(w: &str) -> Option<u16> {
-    crate::config::io::parse_rdev(w)
-}
-
 /// `SET MDCACHE RDEV rdev[-rdev2] setting`.
 fn parse_rdev(
     args: &[&str],
@@ -143,16 +139,9 @@ fn parse_rdev(
         [d, s] => (*d, *s),
         [_, _, x, ..] => return Err(format!("HCP003E Invalid option - {x}")),
     };
-    let (a, b) = match dev.split_once('-') {
-        Some((a, b)) => (hex(a), hex(b)),
-        None => (hex(dev), hex(dev)),
-    };
-    let (Some(first), Some(last)) = (a, b) else {
+    let Some((first, last)) = crate::cp::iocmds::device_range(dev) else {
         return Err(invalid(dev));
     };
-    if last < first {
-        return Err(invalid(dev));
-    }
     let setting = match set {
         "DFLTON" | "ON" => RdevSetting::DfltOn,
         "DFLTOFF" => RdevSetting::DfltOff,
@@ -183,7 +172,7 @@ fn parse_mdisk(
             return Err(format!("HCP007E Invalid userid - {u}"));
         }
     }
-    let Some(v) = hex(vdev) else {
+    let Some(v) = crate::cp::iocmds::hex4(vdev) else {
         return Err("HCP022E A virtual device number was not supplied or it was invalid.".into());
     };
     let on = match set {

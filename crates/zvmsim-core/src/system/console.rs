@@ -83,10 +83,15 @@ impl Simulation {
                 return;
             }
             let level = Some(self.scenario.lpar.zvm_level.as_str());
-            let guest = self.m.guests.iter().any(|g| g.name == user);
-            let class_b = self.dcss.classes(&user).contains('B');
-            let parsed = cp::parse_at(cmd, level)
-                .and_then(|c| cp::memassist::for_user(c, cmd, &user, guest, class_b));
+            // MEMASSIST's forms depend on who types them (own machine, class B).
+            let parsed = cp::parse_at(cmd, level).and_then(|c| match c {
+                CpCommand::SetMemassist { .. } | CpCommand::QueryMemassist { .. } => {
+                    let guest = self.m.guests.iter().any(|g| g.name == user);
+                    let class_b = self.dcss.classes(&user).contains('B');
+                    cp::memassist::for_user(c, cmd, &user, guest, class_b)
+                }
+                c => Ok(c),
+            });
             let response = match parsed {
                 Ok(CpCommand::Xautolog { user: u }) => self.xautolog(&u),
                 Ok(CpCommand::Smsg { to, text }) => self.smsg(&user, &to, &text),

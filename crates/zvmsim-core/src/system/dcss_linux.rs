@@ -8,6 +8,7 @@
 //! guests).
 
 use crate::config::units::NS_PER_S;
+use crate::cp::segments::NssFile;
 use crate::cp::spool::Purpose;
 use crate::cp::storage::{Owner, Space, SpaceId, SpaceSpec};
 use crate::linux::dcssblk::{self as d, DcssCommand};
@@ -335,8 +336,8 @@ impl Simulation {
                 return Err(d::EINVAL);
             }
             let (pf, cf) = (&seg.files[*pi], &seg.files[*ci]);
-            let ty = |f: &crate::cp::segments::NssFile| f.load_type();
-            let exclusive = |f: &crate::cp::segments::NssFile| f.exclusive() && ty(f) != Some("ER");
+            let ty = |f: &NssFile| f.load_type();
+            let exclusive = |f: &NssFile| f.exclusive() && ty(f) != Some("ER");
             if ty(pf) != ty(cf) && !(exclusive(pf) && exclusive(cf)) {
                 let m = format!(
                     "DCSS {} and DCSS {} have incompatible types",
