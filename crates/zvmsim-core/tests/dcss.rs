@@ -560,3 +560,92 @@ fn one_segment_dcss_of_1_and_2_gb_set_up_as_the_seed_shows() {
         save[&("sn", 2)]
     );
 }
+
+#[test]
+fn the_seeds_defdcss_and_savedcss_execs_define_and_save_stacked_segments() {
+    // Seed 000: "DEFDCSS DCSSOPT 4AF700 3 2047 SR" and "SAVEDCSS DCSSOPT 3", here with two
+    // 1 GB segments. The execs type DEFSEG and SAVESEG for each, one after the other.
+    let script: Vec<(&str, &str, &str)> = vec![
+        ("MAINT", "cp", "SET PRIVCLASS CMSA +E"),
+        ("CMSA", "cms", "DEFDCSS SEG 20000 2 1024 SR"),
+        ("CMSA", "cms", "ex SAVEDCSS SEG 2"),
+        ("CMSB", "cms", "DEFDCSS NOE 20000 1 1024 SN"),
+        ("CMSA", "cp", "QUERY NSS MAP"),
+    ];
+    let s = sim(&script);
+    s.check_invariants().expect("invariants");
+    let l = lines(&s);
+    let cmds: Vec<&str> = l.iter().map(|x| x.0.as_str()).collect();
+    assert_eq!(
+        cmds,
+        [
+            "SET PRIVCLASS CMSA +E",
+            "DEFDCSS SEG 20000 2 1024 SR",
+            "DEFSEG SEG1 20000-5FFFF SR LOADNSHR",
+            "DEFSEG SEG2 60000-9FFFF SR LOADNSHR",
+            "ex SAVEDCSS SEG 2",
+            "DEFDCSS NOE 20000 1 1024 SN",
+            // CMSB has no class E: CP does not know DEFSEG for it.
+            "DEFSEG NOE1 20000-5FFFF SN",
+            "SAVESEG SEG1",
+            "SAVESEG SEG2",
+            "QUERY NSS MAP",
+        ]
+    );
+    assert_eq!(l[6].1, ["HCPCMD001E Unknown CP command: DEFSEG"]);
+    let (a0, a) = started_and_elapsed(&s, "SAVESEG SEG1");
+    let (b0, b) = started_and_elapsed(&s, "SAVESEG SEG2");
+    assert_eq!(a0, 1.0);
+    assert!(a > 30.0, "a 1 GB SAVESEG takes a while: {a} s");
+    assert!((b0 - (a0 + a)).abs() < 1e-6, "the second waits: {b0}");
+    assert!((b - a).abs() / a < 0.01, "{b} vs {a}");
+    let map = &l[9].1;
+    assert_eq!(map.len(), 3, "{map:?}");
+    assert!(
+        map[1].starts_with("0001 SEG1 DCSS 0000000020000 000000005FFFF SR A"),
+        "{map:?}"
+    );
+    assert!(
+        map[2].starts_with("0002 SEG2 DCSSG 0000000060000 000000009FFFF SR A"),
+        "{map:?}"
+    );
+}
+
+#[test]
+fn the_cms_users_storage_must_map_the_segment_to_save_it() {
+    // Seed 000: "Ensure that the CMS user ID has sufficient storage to save the DCSS ...
+    // storage that maps the highest address specified in the DEFSEG command".
+    let script: Vec<(&str, &str, &str)> = vec![
+        ("MAINT", "cp", "SET PRIVCLASS CMSA +E"),
+        ("CMSA", "cp", "def stor 1G"),
+        ("CMSA", "cp", "DEFSEG SEGA 20000-5FFFF SR"),
+        ("CMSA", "cp", "SAVESEG SEGA"),
+        ("CMSA", "cp", "QUERY NSS MAP"),
+        ("CMSA", "cp", "DEFINE STORAGE 1536M"),
+        ("CMSA", "cp", "saveseg sega"),
+        ("LNX001", "cp", "def stor 512M"),
+        ("CMSA", "cp", "QUERY NSS MAP"),
+    ];
+    let s = sim(&script);
+    let l = lines(&s);
+    assert_eq!(
+        answer(&l, "def stor 1G").1,
+        ["STORAGE = 1G", "Storage cleared - system reset."]
+    );
+    let refused = &answer(&l, "SAVESEG SEGA").1;
+    assert_eq!(refused.len(), 1);
+    assert!(
+        refused[0].starts_with("not simulated by zvmsim: SAVESEG SEGA: its pages end at 1536M, beyond CMSA's storage (1G)"),
+        "{refused:?}"
+    );
+    // Nothing was saved: the skeleton is still class S.
+    let map = &answer(&l, "QUERY NSS MAP").1;
+    assert!(map[1].contains(" SR S "), "{map:?}");
+    assert_eq!(answer(&l, "DEFINE STORAGE 1536M").1[0], "STORAGE = 1536M");
+    assert_eq!(
+        answer(&l, "saveseg sega").1,
+        ["HCPNSS440I Saved segment SEGA was successfully saved in fileid 0001."]
+    );
+    assert!(answer(&l, "def stor 512M").1[0]
+        .starts_with("not simulated by zvmsim: DEFINE STORAGE in guest LNX001"));
+}

@@ -219,7 +219,9 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                     }
                     Some(*as_vdev)
                 }
-                DirStatement::Command(_) | DirStatement::Option { .. } => None,
+                DirStatement::Command(_) | DirStatement::Option { .. } | DirStatement::Class(_) => {
+                    None
+                }
             };
             if let Some(v) = vdev {
                 if vdevs.contains(&v) {

@@ -459,17 +459,22 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
                 }
             }
             (None, None, Some(cmd)) => {
-                if user != vmrmsvm {
-                    return err(
-                        &f("user"),
-                        format!("`{}`: CMS commands are simulated on {vmrmsvm} only", c.user),
-                    );
-                }
-                if s.vmrm.is_none() {
-                    return no_vmrm();
-                }
                 if cmd.trim().is_empty() {
                     return err(&f("cms"), "the CMS command is empty".into());
+                }
+                // Seed 000's execs run in any CMS virtual machine; other CMS commands are
+                // VMRMSVM's.
+                let exec = ["SWAPGEN", "DEFDCSS", "SAVEDCSS"]
+                    .iter()
+                    .any(|e| crate::cp::segments::execs::call(cmd, e).is_some());
+                if !exec && user != vmrmsvm {
+                    return err(
+                        &f("user"),
+                        format!("`{}`: CMS commands are simulated on {vmrmsvm} only, besides the execs SWAPGEN, DEFDCSS and SAVEDCSS", c.user),
+                    );
+                }
+                if !exec && s.vmrm.is_none() {
+                    return no_vmrm();
                 }
             }
             _ => {

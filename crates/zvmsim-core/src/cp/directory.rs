@@ -42,6 +42,9 @@ pub enum DirStatement {
     /// the assist (QUERY MEMASSIST's usage notes, z/VM CP Commands and Utilities Reference).
     /// The other OPTION operands are not simulated.
     Option { nomemassist: bool },
+    /// `CLASS classes`: the user's privilege classes (seed 000: "Add class E to the CLASS
+    /// string in the CMS user ID's directory", `CLASS z16axcb25ge`). Without it, class G.
+    Class(String),
 }
 
 impl DirStatement {
@@ -204,6 +207,12 @@ pub fn parse_directory(line: &str) -> Result<DirStatement, String> {
             (Some(vdev), Some(rdev)) if w.len() == 3 => Ok(DirStatement::Dedicate { vdev, rdev }),
             _ => bad("expected DEDICATE vdev rdev"),
         },
+        Some("CLASS") => match &w[1..] {
+            [c] if crate::cp::privclass::valid_classes(c) => Ok(DirStatement::Class(c.to_string())),
+            [] => bad("CLASS needs the user's privilege classes"),
+            [_] => bad("privilege classes are 1 to 32 of A-Z and 1-6"),
+            _ => bad("expected CLASS classes (one word)"),
+        },
         Some("COMMAND") => {
             let rest = line.trim()[7..].trim();
             if rest.is_empty() {
@@ -212,7 +221,7 @@ pub fn parse_directory(line: &str) -> Result<DirStatement, String> {
             Ok(DirStatement::Command(rest.to_string()))
         }
         Some(other) => bad(&format!(
-            "`{other}` is not a statement zvmsim simulates (MDISK, MINIOPT, LINK, DEDICATE, COMMAND, OPTION)"
+            "`{other}` is not a statement zvmsim simulates (MDISK, MINIOPT, LINK, DEDICATE, COMMAND, OPTION, CLASS)"
         )),
         None => bad("empty statement"),
     }

@@ -3,6 +3,7 @@
 
 pub mod catalog;
 pub mod commands;
+pub mod defstor;
 pub mod directory;
 pub mod dispatcher;
 pub(crate) mod faults;
@@ -13,6 +14,7 @@ pub mod mdccmds;
 pub mod mdcelig;
 pub mod nucleus;
 pub mod pagein;
+pub mod privclass;
 pub mod segments;
 pub mod spool;
 pub mod storage;

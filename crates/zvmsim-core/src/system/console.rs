@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::config::units::NS_PER_S;
 use crate::cp::commands::{self as cp, CpCommand};
+use crate::cp::segments::execs;
 use crate::cp::vmrm::config::user_matches;
 use crate::linux::commands::{self as linux, LinuxCommand, VmTunable, VmstatSample};
 
@@ -34,19 +35,6 @@ pub(super) struct ConsoleLine {
     pub elapsed_s: Option<f64>,
 }
 
-/// The operands of `[EXEC|EX] SWAPGEN ...` typed in CMS, if it is that exec.
-fn swapgen_args(cmd: &str) -> Option<&str> {
-    let t = cmd.trim();
-    let (first, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
-    let (name, rest) = if first.eq_ignore_ascii_case("EX") || first.eq_ignore_ascii_case("EXEC") {
-        let r = rest.trim_start();
-        r.split_once(char::is_whitespace).unwrap_or((r, ""))
-    } else {
-        (first, rest)
-    };
-    name.eq_ignore_ascii_case("SWAPGEN").then_some(rest)
-}
-
 impl Simulation {
     pub(super) fn console_line(&mut self, user: &str, command: &str, response: Vec<String>) {
         self.console.push(ConsoleLine {
@@ -66,6 +54,10 @@ impl Simulation {
         }
         let logged = self.vmrm_log_len();
         if let Some(cmd) = &entry.cp {
+            if let Some(m) = self.cp_refusal(&user, cmd) {
+                self.console_line(&user, cmd, vec![m]);
+                return;
+            }
             if let Some(response) = self.segment_command(&user, cmd, i) {
                 // A command that holds the console answers when it ends.
                 if !self.dcss.busy(&user) {
@@ -87,7 +79,7 @@ impl Simulation {
             let parsed = cp::parse_at(cmd, level).and_then(|c| match c {
                 CpCommand::SetMemassist { .. } | CpCommand::QueryMemassist { .. } => {
                     let guest = self.m.guests.iter().any(|g| g.name == user);
-                    let class_b = self.dcss.classes(&user).contains('B');
+                    let class_b = self.classes(&user).contains('B');
                     cp::memassist::for_user(c, cmd, &user, guest, class_b)
                 }
                 c => Ok(c),
@@ -146,9 +138,20 @@ impl Simulation {
                 }
             }
         } else if let Some(cmd) = &entry.cms {
-            let response = match swapgen_args(cmd) {
-                Some(args) => self.swapgen(&user, args),
-                None => self.cms(cmd),
+            let exec = if let Some(args) = execs::call(cmd, "DEFDCSS") {
+                Some(execs::defdcss(args))
+            } else {
+                execs::call(cmd, "SAVEDCSS").map(execs::savedcss)
+            };
+            let response = match (exec, execs::call(cmd, "SWAPGEN")) {
+                (Some(Ok(cps)), _) => {
+                    self.console_line(&user, cmd, vec![]);
+                    self.type_cp(&user, cps);
+                    return;
+                }
+                (Some(Err(m)), _) => vec![m],
+                (None, Some(args)) => self.swapgen(&user, args),
+                (None, None) => self.cms(cmd),
             };
             self.console_line(&user, cmd, response);
         }

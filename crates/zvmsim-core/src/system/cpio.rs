@@ -340,8 +340,10 @@ impl Simulation {
                 DirStatement::MdiskDevno { .. }
                 | DirStatement::Mdisk { .. }
                 | DirStatement::Link { .. } => self.logon_minidisk(g, statements, i, &st),
-                // Applied when the guest was built (its MEMASSIST setting).
-                DirStatement::Miniopt { .. } | DirStatement::Option { .. } => {}
+                // Applied when the guest was built (its MEMASSIST setting, its classes).
+                DirStatement::Miniopt { .. }
+                | DirStatement::Option { .. }
+                | DirStatement::Class(_) => {}
                 DirStatement::Vdisk { vdev, blocks } => {
                     let r = self.define_vdisk(g, vdev, blocks, false);
                     if r.first().is_some_and(|l| !l.ends_with("DEFINED")) {
@@ -355,7 +357,9 @@ impl Simulation {
                 }
                 DirStatement::Command(c) => {
                     let r = self
-                        .io_command(&name, &c)
+                        .cp_refusal(&name, &c)
+                        .map(|m| vec![m])
+                        .or_else(|| self.io_command(&name, &c))
                         .unwrap_or_else(|| vec![format!("not simulated by zvmsim: {c}")]);
                     self.console_line(&name, &c, r);
                 }

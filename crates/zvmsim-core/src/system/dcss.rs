@@ -45,8 +45,10 @@ pub(super) enum NssWait {
 pub(super) struct DcssSystem {
     pub segments: Segments,
     pub spool: Spool,
-    /// CP privilege classes set by SET PRIVCLASS (others: the defaults of `classes`).
+    /// CP privilege classes set by SET PRIVCLASS (others: `Simulation::classes`).
     pub privclass: HashMap<String, String>,
+    /// Storage of the CMS users that typed DEFINE STORAGE, in bytes.
+    pub storage: HashMap<String, u64>,
     pub consoles: HashMap<String, Console>,
     /// DEFSEGs and SAVESEGs waiting, in the order they came, and whether the first of them
     /// is being run now (it does not wait behind the others).
@@ -65,23 +67,12 @@ impl DcssSystem {
             segments: Segments::new(spool_pages),
             spool: Spool::new(spool_devs),
             privclass: HashMap::new(),
+            storage: HashMap::new(),
             consoles: HashMap::new(),
             nss_waiting: VecDeque::new(),
             nss_resuming: false,
             guests,
             saved_fs: Vec::new(),
-        }
-    }
-
-    /// The privilege classes of `user`: MAINT and OPERATOR have A to G (as IBM's sample
-    /// directory gives them), everyone else class G, until SET PRIVCLASS changes them.
-    pub(super) fn classes(&self, user: &str) -> String {
-        if let Some(c) = self.privclass.get(user) {
-            return c.clone();
-        }
-        match user {
-            "MAINT" | "OPERATOR" => "ABCDEFG".into(),
-            _ => "G".into(),
         }
     }
 
@@ -98,6 +89,37 @@ impl DcssSystem {
 }
 
 impl Simulation {
+    /// The privilege classes of `user`: as SET PRIVCLASS last left them; else a guest's
+    /// directory CLASS statement; else A to G for MAINT and OPERATOR (as IBM's sample
+    /// directory gives them) and class G for everyone else.
+    pub(super) fn classes(&self, user: &str) -> String {
+        if let Some(c) = self.dcss.privclass.get(user) {
+            return c.clone();
+        }
+        if let Some(g) = self.m.guests.iter().position(|g| g.name == user) {
+            let spec = self.scenario.guest_instances()[g].spec_index;
+            let class = self.scenario.guests[spec].directory.iter().find_map(|l| {
+                match crate::cp::directory::parse_directory(l) {
+                    Ok(crate::cp::directory::DirStatement::Class(c)) => Some(c),
+                    _ => None,
+                }
+            });
+            if let Some(c) = class {
+                return c;
+            }
+        }
+        match user {
+            "MAINT" | "OPERATOR" => "ABCDEFG".into(),
+            _ => "G".into(),
+        }
+    }
+
+    /// CP's answer to `cmd` typed by `user` if their privilege classes do not allow it.
+    pub(super) fn cp_refusal(&self, user: &str, cmd: &str) -> Option<String> {
+        let level = Some(self.scenario.lpar.zvm_level.as_str());
+        crate::cp::privclass::refusal(cmd, level, &self.classes(user))
+    }
+
     /// A console entry of a user whose previous command still runs waits for it.
     pub(super) fn console_waits(&mut self, user: &str, i: usize) -> bool {
         if !self.dcss.busy(user) {
@@ -116,6 +138,35 @@ impl Simulation {
     pub(super) fn hold_console(&mut self, r: Running) {
         let key = r.user.clone();
         self.dcss.consoles.entry(key).or_default().running = Some(r);
+    }
+
+    /// An exec typed by `user` types the CP commands `cps`: each runs on the user's console
+    /// before anything typed after the exec, in order, and one that holds the console (a
+    /// SAVESEG) holds the next.
+    pub(super) fn type_cp(&mut self, user: &str, cps: Vec<String>) {
+        let at = crate::config::units::Duration(self.m.now);
+        let first = self.scenario.console.len();
+        for cp in cps {
+            self.scenario
+                .console
+                .push(crate::config::scenario::ConsoleEntry {
+                    at,
+                    user: user.to_string(),
+                    cp: Some(cp),
+                    linux: None,
+                    cms: None,
+                });
+        }
+        let queue = &mut self
+            .dcss
+            .consoles
+            .entry(user.to_string())
+            .or_default()
+            .queue;
+        for i in (first..self.scenario.console.len()).rev() {
+            queue.push_front(i);
+        }
+        self.drain_console(user);
     }
 
     /// The command holding `user`'s console ended: its lines, then what waited.
@@ -168,17 +219,15 @@ impl Simulation {
         cmd: &str,
         i: usize,
     ) -> Option<Vec<String>> {
+        // DEFINE STORAGE: the storage a CMS user needs to save a segment.
+        if let Some(r) = crate::cp::defstor::parse(cmd) {
+            return Some(self.define_storage(user, r));
+        }
         let level = self.scenario.lpar.zvm_level.as_str();
         let c = match segments::parse(cmd, level)? {
             Ok(c) => c,
             Err(m) => return Some(vec![m]),
         };
-        if !self.dcss.classes(user).contains(c.class()) {
-            return Some(vec![match c {
-                SegCommand::QueryNss { .. } => "HCPCQU003E Invalid option - NSS".into(),
-                _ => format!("HCPCMD001E Unknown CP command: {}", c.verb()),
-            }]);
-        }
         if matches!(c, SegCommand::Defseg { .. } | SegCommand::Saveseg { .. })
             && self.dcss.nss_busy()
         {
@@ -191,6 +240,20 @@ impl Simulation {
             return Some(vec![]);
         }
         Some(self.run_segment_command(user, cmd, c))
+    }
+
+    /// `DEFINE STORAGE` typed by `user`. A CMS user's storage is kept for its SAVESEGs; a
+    /// guest's would reset the guest, which runs Linux for the whole run.
+    fn define_storage(&mut self, user: &str, r: Result<u64, String>) -> Vec<String> {
+        let b = match r {
+            Ok(b) => b,
+            Err(m) => return vec![m],
+        };
+        if self.m.guests.iter().any(|g| g.name == user) {
+            return vec![format!("not simulated by zvmsim: DEFINE STORAGE in guest {user} (the system reset would stop its Linux; give the guest's storage in the scenario)")];
+        }
+        self.dcss.storage.insert(user.to_string(), b);
+        crate::cp::defstor::response(b)
     }
 
     /// A SAVESEG ended: the DEFSEGs and SAVESEGs CP delayed run, in order, until one of them
@@ -237,6 +300,18 @@ impl Simulation {
                 let Some(i) = seg.skeleton(&name) else {
                     return vec![format!("HCPNSS002E Invalid operand - {name}")];
                 };
+                // Seed 000: the user "must have storage that maps the highest address
+                // specified in the DEFSEG command". Known only once it typed DEFINE STORAGE.
+                let top = seg.files[i].ranges.iter().map(|r| r.end as u64 + 1).max();
+                if let (Some(&b), Some(top)) = (self.dcss.storage.get(user), top) {
+                    if top * 4096 > b {
+                        return vec![format!(
+                            "not simulated by zvmsim: SAVESEG {name}: its pages end at {}, beyond {user}'s storage ({}); CP's message for it is not modelled",
+                            crate::cp::defstor::show(top * 4096),
+                            crate::cp::defstor::show(b)
+                        )];
+                    }
+                }
                 let pages = match seg.room_for(i) {
                     Ok(p) => p,
                     Err(m) => return vec![m],
@@ -301,7 +376,7 @@ impl Simulation {
                 if !on {
                     return vec![format!("HCP045E {u} not logged on")];
                 }
-                let mut have = self.dcss.classes(&u);
+                let mut have = self.classes(&u);
                 match op {
                     '+' => {
                         let add: String = classes.chars().filter(|c| !have.contains(*c)).collect();

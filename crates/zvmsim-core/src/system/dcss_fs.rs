@@ -161,7 +161,7 @@ impl Simulation {
             // DEFSEG is a class E command: from a guest without it CP answers HCPCMD001E,
             // whose return code (1, the message number, as vmcp shows it) the kernel logs; it
             // then saves nothing (extmem.c, segment_save).
-            if !self.dcss.classes(&self.m.guests[gi].name).contains('E') {
+            if !self.classes(&self.m.guests[gi].name).contains('E') {
                 let m = "Saving a DCSS failed with DEFSEG response code 1".to_string();
                 self.dcss.guests[gi].dmesg.push(m);
                 continue;

@@ -44,6 +44,8 @@ mod mdisk_tests;
 mod paging_alias_tests;
 mod paging_view;
 #[cfg(test)]
+mod privclass_tests;
+#[cfg(test)]
 mod ssch_tests;
 mod streams;
 #[cfg(test)]

@@ -266,11 +266,25 @@ fn rejected_commands_change_nothing() {
         ("linux", "swapoff -q", "swapoff: invalid option -- 'q'"),
         ("linux", "swapoff", "Usage: swapoff"),
     ] {
-        let r = typed(&mut s, "LNX001", kind, cmd);
+        // The guest types its class G commands (DEFINE); MAINT the class B ones (VDISK).
+        let user = if kind == "cp" && !cmd.starts_with("def") {
+            "MAINT"
+        } else {
+            "LNX001"
+        };
+        let r = typed(&mut s, user, kind, cmd);
         assert!(
             r.first().is_some_and(|l| l.starts_with(want)),
             "{cmd}: {r:?}"
         );
+        assert_eq!(state(&mut s), before, "{cmd} changed the state");
+    }
+    // SET and QUERY VDISK are class B: the class G guest's own formats lack them.
+    for (cmd, want) in [
+        ("set vdisk syslim 8g", "HCPCFC003E Invalid option - VDISK"),
+        ("q vdisk", "HCPCQU003E Invalid option - VDISK"),
+    ] {
+        assert_eq!(typed(&mut s, "LNX001", "cp", cmd), [want], "{cmd}");
         assert_eq!(state(&mut s), before, "{cmd} changed the state");
     }
 }

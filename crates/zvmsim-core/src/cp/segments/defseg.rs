@@ -35,26 +35,6 @@ pub enum SegCommand {
     },
 }
 
-impl SegCommand {
-    /// The privilege class CP requires (IBM's CP reference: DEFSEG, SAVESEG, PURGE NSS and
-    /// QUERY NSS are class E; SET PRIVCLASS class C).
-    pub fn class(&self) -> char {
-        match self {
-            SegCommand::SetPrivclass { .. } => 'C',
-            _ => 'E',
-        }
-    }
-    pub fn verb(&self) -> &'static str {
-        match self {
-            SegCommand::Defseg { .. } => "DEFSEG",
-            SegCommand::Saveseg { .. } => "SAVESEG",
-            SegCommand::PurgeNss { .. } => "PURGE",
-            SegCommand::QueryNss { .. } => "QUERY",
-            SegCommand::SetPrivclass { .. } => "SET",
-        }
-    }
-}
-
 fn abbrev(word: &str, full: &str, min: usize) -> bool {
     word.len() >= min && word.len() <= full.len() && full.starts_with(word)
 }

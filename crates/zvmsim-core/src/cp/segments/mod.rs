@@ -11,6 +11,7 @@
 //! per guest for a nonshared copy); the spool I/O that saves and loads them is `cp::spool`.
 
 pub mod defseg;
+pub mod execs;
 pub mod nss;
 pub mod query;
 
