@@ -1,6 +1,7 @@
 //! The small scenario and helpers shared by the Rust tests (the quickstart's short window too).
 #![allow(dead_code)] // each test binary uses a subset
 
+pub(crate) mod dcss;
 pub(crate) mod props;
 
 use zvmsim_core::config::scenario::{self, ScenarioError};
