@@ -56,9 +56,12 @@ impl Simulation {
         out
     }
 
-    /// `tunedasd -P [-I ITEM]` or `-R`: each device in turn (tunedasd/src/disk.c). The
-    /// profile ioctl (BIODASDPRRD) fails with EIO while the driver's profile is off; a node
-    /// that is not an online DASD fails to open.
+    /// `tunedasd -g`, `-c`, `-P [-I ITEM]` or `-R`: each device in turn (tunedasd/src/disk.c,
+    /// 2.9.0). A node that is not an online DASD fails to open (`Error: <node> - ...`); the
+    /// profile ioctl (BIODASDPRRD) fails with EIO while the driver's profile is off. The cache
+    /// attribute set is what the device's channel programs' Define Extent then carries (its
+    /// prestage cylinders widen their extents, `io/extent.rs`); the storage server's cache
+    /// does not act on the caching mode itself (as for `dasd_cache` in the scenario).
     fn tunedasd(&mut self, gi: usize, tune: &Tune, devices: &[String]) -> Vec<String> {
         let d = &mut self.m.guests[gi].dasd;
         let on = d.profile.on;
@@ -66,29 +69,40 @@ impl Simulation {
         for node in devices {
             let dev = disk_of(node)
                 .and_then(|disk| d.devs.iter_mut().find(|x| x.name.as_deref() == Some(disk)));
-            match (tune, dev) {
-                (Tune::Reset, dev) => {
-                    out.push(format!("Resetting profile info for device <{node}>..."));
-                    match dev {
-                        Some(x) => {
-                            x.profile.reset();
-                            out.push("Done.".into());
-                        }
-                        None => out.push(format!(
-                            "Error: Could not reset profile info for device <{node}>"
-                        )),
-                    }
+            if let Tune::SetCache(c) = tune {
+                // disk_set_cache warns before it opens the device.
+                if c.cylinders > 40 {
+                    out.push(format!(
+                        "WARNING: This is a very large number of cylinders ;) {}",
+                        c.cylinders
+                    ));
                 }
-                (Tune::Profile { .. }, None) => out.push(format!(
-                    "Error: Could not get profile info for device <{node}>."
+            }
+            let Some(x) = dev else {
+                out.push(format!("Error: <{node}> - No such file or directory"));
+                continue;
+            };
+            match tune {
+                Tune::GetCache => out.push(format!(
+                    "{} ({} cyl)",
+                    crate::linux::commands::tunedasd::mode_name(x.cache.mode),
+                    x.cache.cylinders
                 )),
-                (Tune::Profile { .. }, Some(_)) if !on => out.push(format!(
+                Tune::SetCache(c) => {
+                    out.push(format!("Setting cache mode for device <{node}>..."));
+                    x.cache = *c;
+                    out.push("Done.".into());
+                }
+                Tune::Reset => {
+                    out.push(format!("Resetting profile info for device <{node}>..."));
+                    x.profile.reset();
+                    out.push("Done.".into());
+                }
+                Tune::Profile { .. } if !on => out.push(format!(
                     "Error: Profiling (on device <{node}>) is not active."
                 )),
-                (Tune::Profile { item: None }, Some(x)) => out.extend(x.profile.tunedasd_summary()),
-                (Tune::Profile { item: Some(i) }, Some(x)) => {
-                    out.extend(x.profile.tunedasd_item(i))
-                }
+                Tune::Profile { item: None } => out.extend(x.profile.tunedasd_summary()),
+                Tune::Profile { item: Some(i) } => out.extend(x.profile.tunedasd_item(i)),
             }
         }
         out

@@ -1,5 +1,6 @@
-//! `tunedasd -P [-I ITEM]` and `-R` on a running guest: the device's own profile, counted
-//! while the driver's profile is on, printed in tunedasd's layout; the tool's refusals change
+//! `tunedasd` on a running guest: `-P [-I ITEM]` and `-R`, the device's own profile, counted
+//! while the driver's profile is on, printed in tunedasd's layout; `-g` and `-c MODE [-n CYL]`,
+//! the cache attribute its channel programs' Define Extent carries; the tool's refusals change
 //! nothing.
 
 use super::dasd_tests::{sim, state, typed};
@@ -46,8 +47,8 @@ fn tunedasd_prints_and_resets_the_devices_profile() {
         assert_eq!(s.m.guests[0].dasd.devs[dasda(&s)].profile, profile, "{bad}");
     }
     assert_eq!(
-        lnx(&mut s, "tunedasd -g /dev/dasda"),
-        ["not simulated by zvmsim: tunedasd -g /dev/dasda"]
+        lnx(&mut s, "tunedasd -S /dev/dasda"),
+        ["not simulated by zvmsim: tunedasd -S /dev/dasda"]
     );
     assert!(lnx(&mut s, "echo set on > /proc/dasd/statistics").is_empty());
     s.step_until(1_700_000_000);
@@ -79,7 +80,7 @@ fn tunedasd_prints_and_resets_the_devices_profile() {
         lnx(&mut s, "tunedasd -P -I reqs /dev/dasda /dev/dasdz"),
         [
             p.reqs.to_string(),
-            "Error: Could not get profile info for device </dev/dasdz>.".into()
+            "Error: </dev/dasdz> - No such file or directory".into()
         ]
     );
     let sizes = lnx(&mut s, "tunedasd --profile --prof_item=sizes /dev/dasda1");
@@ -92,4 +93,75 @@ fn tunedasd_prints_and_resets_the_devices_profile() {
         ["Resetting profile info for device </dev/dasda>...", "Done."]
     );
     assert_eq!(s.m.guests[0].dasd.devs[dasda(&s)].profile.reqs, 0);
+}
+
+#[test]
+fn tunedasd_gets_and_sets_the_cache_attribute() {
+    use crate::config::linux::{DasdCache, DasdCacheMode};
+    let mut s = sim();
+    let lnx = |s: &mut super::Simulation, cmd: &str| typed(s, "LNX01", "linux", cmd);
+    // The driver's default (dasd_eckd.c: DASD_NORMAL_CACHE, 0 cylinders).
+    assert_eq!(lnx(&mut s, "tunedasd -g /dev/dasda"), ["normal (0 cyl)"]);
+    let before = state(&mut s);
+    for (bad, want) in [
+        (
+            "tunedasd -c fast /dev/dasda",
+            "Error: Invalid caching mode 'fast' given",
+        ),
+        (
+            "tunedasd -c prestage -n 3x /dev/dasda",
+            "Error: Invalid number of cylinders given '3x'",
+        ),
+        (
+            "tunedasd -n 4 /dev/dasda",
+            "Error: Option 'cache' required when specifying 'no_cyl'",
+        ),
+        (
+            "tunedasd -g -c normal /dev/dasda",
+            "Error: Only one of options 'get_cache' and 'cache' allowed",
+        ),
+        (
+            "tunedasd -c normal -P /dev/dasda",
+            "Error: Only one of options 'cache' and 'profile' allowed",
+        ),
+        (
+            "tunedasd -g -g /dev/dasda",
+            "Error: Option 'get_cache' specified more than once",
+        ),
+        (
+            "tunedasd -g /dev/dasdz",
+            "Error: </dev/dasdz> - No such file or directory",
+        ),
+    ] {
+        assert_eq!(lnx(&mut s, bad).join("|"), want, "{bad}");
+        assert_eq!(state(&mut s), before, "{bad} changed the state");
+    }
+    // A negative count fails quietly, as check_no_cyl's -1 is its error code.
+    assert!(lnx(&mut s, "tunedasd -c prestage -n -1 /dev/dasda").is_empty());
+    let d = dasda(&s);
+    assert_eq!(s.m.guests[0].dasd.devs[d].cache, DasdCache::default());
+    // Without -n, 2 cylinders; strtoul's base 0 reads 0x30 as 48, which draws the warning.
+    assert_eq!(
+        lnx(&mut s, "tunedasd -c sequential /dev/dasda"),
+        ["Setting cache mode for device </dev/dasda>...", "Done."]
+    );
+    assert_eq!(
+        lnx(&mut s, "tunedasd -g /dev/dasda1"),
+        ["sequential (2 cyl)"]
+    );
+    assert_eq!(
+        lnx(&mut s, "tunedasd --cache=prestage --no_cyl 0x30 /dev/dasda"),
+        [
+            "WARNING: This is a very large number of cylinders ;) 48",
+            "Setting cache mode for device </dev/dasda>...",
+            "Done."
+        ]
+    );
+    assert_eq!(
+        s.m.guests[0].dasd.devs[d].cache,
+        DasdCache {
+            mode: DasdCacheMode::Prestage,
+            cylinders: 48
+        }
+    );
 }

@@ -1,12 +1,16 @@
-//! `tunedasd` (s390-tools tunedasd/src/tunedasd.c and disk.c): its profile functions are
-//! simulated, `-P` (print the device's profile, or with `-I ITEM` one row of it) and `-R`
-//! (reset it), on one or more devices; the caching, reserve/release, path and copy-swap
+//! `tunedasd` (s390-tools tunedasd/src/tunedasd.c and disk.c, 2.9.0 as RHEL 8.1 ships it): its
+//! cache and profile functions are simulated, `-g` (print the device's cache attribute),
+//! `-c MODE [-n CYL]` (set it: BIODASDSATTR, which the DASD driver puts in each channel
+//! program's Define Extent), `-P` (print the device's profile, or with `-I ITEM` one row of
+//! it) and `-R` (reset it), on one or more devices; the reserve/release, path and copy-swap
 //! functions and `-h`/`-v` are not. Messages are the tool's own: getopt's for an unknown
-//! option or a missing argument, `Error: ...` for a bad profile item, a repeated option or a
-//! combination its keyword table refuses. With no function or no device it prints its usage
-//! too, which zvmsim does not reproduce: not simulated.
+//! option or a missing argument, `Error: ...` for a bad caching mode, cylinder count or
+//! profile item, a repeated option or a combination its keyword table refuses. With no
+//! function or no device it prints its usage too, which zvmsim does not reproduce: not
+//! simulated.
 
 use super::{DasdQuery, LinuxCommand};
+use crate::config::linux::{DasdCache, DasdCacheMode};
 use crate::linux::dasdprof::ITEMS;
 
 /// The profile function asked for.
@@ -16,7 +20,63 @@ pub enum Tune {
     Profile { item: Option<String> },
     /// `-R`.
     Reset,
+    /// `-g`: the cache attribute (BIODASDGATTR).
+    GetCache,
+    /// `-c MODE [-n CYL]`: set it; without `-n`, 2 cylinders (disk.c, `check_no_cyl`).
+    SetCache(DasdCache),
 }
+
+/// The caching modes by tunedasd's names (disk.c, `mode_list`).
+pub const MODES: [(&str, DasdCacheMode); 6] = [
+    ("normal", DasdCacheMode::Normal),
+    ("bypass", DasdCacheMode::Bypass),
+    ("inhibit", DasdCacheMode::Inhibit),
+    ("sequential", DasdCacheMode::Sequential),
+    ("prestage", DasdCacheMode::Prestage),
+    ("record", DasdCacheMode::Record),
+];
+
+/// A mode's name as `tunedasd -g` prints it.
+pub fn mode_name(m: DasdCacheMode) -> &'static str {
+    MODES
+        .iter()
+        .find(|(_, x)| *x == m)
+        .map_or("<unknown>", |(n, _)| n)
+}
+
+/// `-n`'s value as `check_no_cyl` reads it: C's strtoul with base 0 (0x hex, leading 0
+/// octal, a sign), the whole word consumed, then cast to int. None: its error.
+fn no_cyl(v: &str) -> Option<i32> {
+    let (neg, t) = match v.as_bytes().first() {
+        Some(b'-') => (true, &v[1..]),
+        Some(b'+') => (false, &v[1..]),
+        _ => (false, v),
+    };
+    let (radix, digits) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        (16, h)
+    } else if t.len() > 1 && t.starts_with('0') {
+        (8, &t[1..])
+    } else {
+        (10, t)
+    };
+    // No digits at all: strtoul stops at the start, so only an empty word passes (as 0).
+    let n = if digits.is_empty() {
+        if !v.is_empty() {
+            return None;
+        }
+        0
+    } else {
+        u64::from_str_radix(digits, radix).ok()?
+    };
+    let n = if neg { n.wrapping_neg() } else { n };
+    Some(n as u32 as i32)
+}
+
+/// tunedasd's keyword table (`cmd_key_table`) for the keywords zvmsim simulates, rows and
+/// columns in the table's order: get_cache, cache, no_cyl, profile, prof_item, reset_prof.
+/// 'r': required, 'o': optional, 'i': invalid.
+const KEYS: [char; 6] = ['g', 'c', 'n', 'P', 'I', 'R'];
+const TABLE: [&str; 6] = ["riiiii", "iroiii", "irriii", "iiiroi", "iiirri", "iiiiir"];
 
 const TRY: &str = "Try 'tunedasd --help' for more information.";
 
@@ -120,16 +180,29 @@ pub(super) fn parse(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
             }
         }
     }
-    // The option loop: a profile item is checked as it is stored, each keyword once.
+    // The option loop: a caching mode, cylinder count or profile item is checked as it is
+    // stored, each keyword once.
     let mut given: Vec<char> = Vec::new();
-    let mut item = None;
+    let (mut item, mut mode, mut cyl) = (None, None, None);
     for (c, v) in opts {
-        if c == 'I' {
-            let v = v.unwrap_or_default();
-            if !ITEMS.contains(&v.as_str()) {
+        let v = v.unwrap_or_default();
+        match c {
+            'I' if !ITEMS.contains(&v.as_str()) => {
                 return Err(format!("Error: Invalid profile item '{v}' given"));
             }
-            item = Some(v);
+            'I' => item = Some(v),
+            'c' => match MODES.iter().find(|(n, _)| *n == v) {
+                Some((_, m)) => mode = Some(*m),
+                None => return Err(format!("Error: Invalid caching mode '{v}' given")),
+            },
+            'n' => match no_cyl(&v) {
+                None => return Err(format!("Error: Invalid number of cylinders given '{v}'")),
+                // A negative count fails the store without a message (its -1 is the error
+                // code); tunedasd ends with return code 1 and prints nothing.
+                Some(n) if n < 0 => return Err(String::new()),
+                Some(n) => cyl = Some(n as u32),
+            },
+            _ => {}
         }
         if given.contains(&c) {
             return Err(format!(
@@ -139,25 +212,39 @@ pub(super) fn parse(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
         }
         given.push(c);
     }
-    if given.iter().any(|c| !matches!(c, 'P' | 'I' | 'R')) || given.is_empty() {
+    if given.iter().any(|c| !KEYS.contains(c)) || given.is_empty() {
         return Ok(None);
     }
-    // The keyword table, from the first keyword given in its order (profile, prof_item,
-    // reset_prof).
-    let (p, i_, r) = (
-        given.contains(&'P'),
-        given.contains(&'I'),
-        given.contains(&'R'),
-    );
-    let tune = if p {
-        if r {
-            return Err("Error: Only one of options 'profile' and 'reset_prof' allowed".into());
+    // The keyword table's row of the first keyword given, in the table's order.
+    let first = KEYS
+        .iter()
+        .position(|k| given.contains(k))
+        .expect("one given");
+    for (j, state) in TABLE[first].chars().enumerate() {
+        let here = given.contains(&KEYS[j]);
+        let (a, b) = (keyword(KEYS[first]), keyword(KEYS[j]));
+        match state {
+            'r' if !here => {
+                return Err(format!(
+                    "Error: Option '{b}' required when specifying '{a}'"
+                ))
+            }
+            'i' if here => {
+                return Err(format!(
+                    "Error: Only one of options '{a}' and '{b}' allowed"
+                ))
+            }
+            _ => {}
         }
-        Tune::Profile { item }
-    } else if i_ {
-        return Err("Error: Option 'profile' required when specifying 'prof_item'".into());
-    } else {
-        Tune::Reset
+    }
+    let tune = match KEYS[first] {
+        'g' => Tune::GetCache,
+        'c' => Tune::SetCache(DasdCache {
+            mode: mode.expect("checked"),
+            cylinders: cyl.unwrap_or(2),
+        }),
+        'P' => Tune::Profile { item },
+        _ => Tune::Reset,
     };
     if devices.is_empty() {
         return Ok(None); // "Error: Missing device" and the usage
@@ -173,6 +260,9 @@ fn keyword(c: char) -> &'static str {
         'P' => "profile",
         'I' => "prof_item",
         'R' => "reset_prof",
+        'g' => "get_cache",
+        'c' => "cache",
+        'n' => "no_cyl",
         _ => "<unknown>",
     }
 }
@@ -240,10 +330,30 @@ mod tests {
             format!("tunedasd: unrecognized option '--frob'\n{TRY}")
         );
         // Not simulated: other functions, the usage cases.
-        assert_eq!(q(&["-g", "/dev/dasda"]), Ok(None));
+        assert_eq!(q(&["-S", "/dev/dasda"]), Ok(None));
         assert_eq!(q(&["-P"]), Ok(None));
         assert_eq!(q(&[]), Ok(None));
         assert_eq!(disk_of("/dev/dasdb1"), Some("dasdb"));
         assert_eq!(disk_of("/dev/sda"), None);
+    }
+
+    #[test]
+    fn cylinder_counts_read_as_strtoul_with_base_0() {
+        for (v, want) in [
+            ("12", Some(12)),
+            ("010", Some(8)),
+            ("0x10", Some(16)),
+            ("0", Some(0)),
+            ("", Some(0)),
+            ("-1", Some(-1)),
+            ("+5", Some(5)),
+            ("+", None),
+            ("0x", None),
+            ("08", None),
+            ("3x", None),
+            ("99999999999999999999", None),
+        ] {
+            assert_eq!(no_cyl(v), want, "{v:?}");
+        }
     }
 }
