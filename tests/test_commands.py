@@ -134,7 +134,7 @@ def test_commands_cli_unknown_level(runner, level: str) -> None:
 
 def test_commands_api() -> None:
     rows = _core.commands("5.3")
-    keys = {"system", "command", "abbreviation", "simulated", "since", "kind", "note"}
+    keys = {"system", "command", "abbreviation", "simulated", "since", "kind", "note", "classes"}
     assert all(set(r) == keys for r in rows)
     by_name = {(r["system"], r["command"]): r for r in rows}
     assert by_name[("cp", "INDICATE LOAD")]["simulated"] is True
@@ -144,7 +144,13 @@ def test_commands_api() -> None:
     for c in ("ATTACH", "DEFSEG", "SAVESEG", "QUERY NSS", "DEFINE VFB-512", "XAUTOLOG", "SMSG"):
         assert by_name[("cp", c)]["simulated"] is True, c
     assert by_name[("cp", "PURGE")]["note"] == "PURGE NSS only"
-    assert by_name[("cp", "DEFINE STORAGE")]["simulated"] is False
+    assert by_name[("cp", "DEFINE STORAGE")]["note"] == "a CMS user's storage, for its SAVESEG"
+    # The privilege classes the console checks, where it checks them.
+    assert by_name[("cp", "ATTACH")]["classes"] == "B"
+    assert by_name[("cp", "QUERY ALLOC PAGE")]["classes"] == "D"
+    assert by_name[("cp", "QUERY PAV")]["classes"] == "B"
+    assert by_name[("cp", "SET MDCACHE")]["classes"] == "B"
+    assert by_name[("cp", "QUERY NAMES")]["classes"] is None
     assert by_name[("linux", "mount [-t ext2] [-o xip|ro] /dev/dcssblkN DIR")]["simulated"] is True
     assert by_name[("linux", "echo NAME[:NAME...] > /sys/devices/dcssblk/add")]["simulated"] is True
     assert by_name[("cp", "QUERY MEMASSIST")]["since"] == "5.3"

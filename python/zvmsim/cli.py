@@ -266,20 +266,21 @@ def commands(
     cp.add_column("command", no_wrap=True)
     cp.add_column("shortest", no_wrap=True)
     cp.add_column("since", no_wrap=True)
+    cp.add_column("class", no_wrap=True)
     if show_all:
         cp.add_column("simulated", no_wrap=True)
     cp.add_column("note")
     for r in (r for r in shown if r["system"] == "cp"):
         note = r["note"] or ""
         cells = [Text(r["command"]), marked(r["abbreviation"] or "", note, "abbreviation"),
-                 marked(r["since"] or "—", note, "release")]
+                 marked(r["since"] or "—", note, "release"), Text(r["classes"] or "")]
         if show_all:
             cells.append(Text("yes", style="green") if r["simulated"] else Text("no", style="dim"))
         cells.append(Text("" if "abbreviation" in note or "release" in note else note, style="dim"))  # else `*`
         cp.add_row(*cells)
-    if inferred:
-        cp.caption = "* inferred, not confirmed against IBM's reference"
-        cp.caption_justify = "left"
+    cp.caption = ("class: the IBM privilege classes zvmsim checks (docs/console.md); blank: not checked"
+                  + ("\n* inferred, not confirmed against IBM's reference" if inferred else ""))
+    cp.caption_justify = "left"
     out.print(cp)
 
     linux = Table(title="Linux commands and files (SLES 10/11 guest; RHEL 8 where noted)", title_justify="left", box=box.SIMPLE_HEAD)

@@ -190,6 +190,9 @@ pub struct CatalogRow {
     pub kind: &'static str,
     /// What is inferred about the entry, or how the simulation answers.
     pub note: Option<&'static str>,
+    /// CP: the IBM privilege classes that may enter it, where zvmsim checks them
+    /// (`cp/privclass.rs`); `None`: not checked (class G forms, and commands not simulated).
+    pub classes: Option<&'static str>,
 }
 
 /// The levels `zvmsim` simulates: those of [`LEVELS`] that the scenario format accepts.
@@ -226,6 +229,7 @@ pub const SIMULATED_ELSEWHERE: &[&str] = &[
     "PURGE",
     "QUERY NSS",
     "SET PRIVCLASS",
+    "DEFINE STORAGE",
 ];
 
 /// What of a simulated command the console answers, where that is not all of it (shown where
@@ -236,6 +240,7 @@ const PART_SIMULATED: &[(&str, &str)] = &[
     ("PURGE", "PURGE NSS only"),
     ("XAUTOLOG", "VMRMSVM (the VM Resource Manager) only"),
     ("SMSG", "to a Linux guest (the cmm module's commands)"),
+    ("DEFINE STORAGE", "a CMS user's storage, for its SAVESEG"),
 ];
 
 /// Whether the console answers catalog entry `name` from the simulated system, and what of it
@@ -263,6 +268,7 @@ pub fn listing(level: &str) -> Result<Vec<CatalogRow>, String> {
     let mut rows = Vec::new();
     let row = |command: String, abbreviation: String, word: &Word, kind| {
         let (simulated, part) = simulated(&command);
+        let classes = super::privclass::classes_of(&command);
         CatalogRow {
             system: "cp",
             command,
@@ -272,6 +278,7 @@ pub fn listing(level: &str) -> Result<Vec<CatalogRow>, String> {
             kind,
             // The word's inference note first (the CLI marks it), else what is simulated.
             note: word.note.or(part),
+            classes,
         }
     };
     for verb in VERBS.iter().filter(|v| v.word.at(at)) {
@@ -341,10 +348,19 @@ pub fn listing(level: &str) -> Result<Vec<CatalogRow>, String> {
         since: None,
         kind: "command",
         note: Some(note),
+        classes: None,
     };
     rows.push(cms(
         "[EXEC] SWAPGEN vdev #blocks [( DIAG|FBA|REUSE]",
         "defines the VDISK and writes the swap signature (seed 000)",
+    ));
+    rows.push(cms(
+        "[EXEC] DEFDCSS stem firstpage count sizeMB type",
+        "types DEFSEG stem1, stem2, ... (seed 000)",
+    ));
+    rows.push(cms(
+        "[EXEC] SAVEDCSS stem count",
+        "types SAVESEG stem1, stem2, ... (seed 000)",
     ));
     rows.push(cms("HMONITOR", "on VMRMSVM: stops VMRM"));
     Ok(rows)

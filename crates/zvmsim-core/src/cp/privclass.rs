@@ -86,6 +86,16 @@ pub static RULES: &[Rule] = &[
     rule("INDICATE", Some("QUEUES"), "E", "IBM 7.3 INDICATE QUEUES"),
 ];
 
+/// The classes of a catalog entry (`QUERY PAV`, `ATTACH`), if a rule names it.
+pub fn classes_of(command: &str) -> Option<&'static str> {
+    let mut w = command.split(' ');
+    let (verb, op) = (w.next()?, w.next());
+    RULES
+        .iter()
+        .find(|r| r.verb == verb && r.operand.map_or(true, |o| Some(o) == op))
+        .map(|r| r.classes)
+}
+
 /// The message module of a verb's own "Invalid option" (as the parsers give it).
 fn module(verb: &str) -> &'static str {
     match verb {

@@ -371,6 +371,7 @@ pub fn listing() -> Vec<CatalogRow> {
         since: None,
         kind,
         note,
+        classes: None,
     };
     let mut rows: Vec<CatalogRow> = super::commands::SIMULATED
         .iter()

@@ -222,6 +222,7 @@ fn simulated_names_match_the_parser() {
             "PURGE" => " NSS NAME DCSS1",
             "SET PRIVCLASS" => " LNX01 +E",
             "SMSG" => " LNX01 CMM SHRINK 10",
+            "DEFINE STORAGE" => " 512M",
             _ => "",
         };
         // Saved segments' and VDISKs' commands have their own parsers (the console tries
@@ -229,6 +230,9 @@ fn simulated_names_match_the_parser() {
         let other = |c: &str| {
             let line = format!("{c}{ops}");
             if let Some(r) = crate::cp::segments::parse(&line, "7.1") {
+                return Some(format!("{:?}", r.unwrap()));
+            }
+            if let Some(r) = crate::cp::defstor::parse(&line) {
                 return Some(format!("{:?}", r.unwrap()));
             }
             crate::cp::vdisk::parse(&line).map(|r| format!("{:?}", r.unwrap()))

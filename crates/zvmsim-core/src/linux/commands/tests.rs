@@ -94,7 +94,7 @@ fn real_commands_not_simulated() {
         "free -m -s 5",
         "echo 3 > /proc/sys/vm/drop_caches",
         "echo hello",
-        "tunedasd -g /dev/dasda",
+        "tunedasd -S /dev/dasda",
         "cat /proc/meminfo /proc/vmstat",
         "cat -n /proc/meminfo",
         "cat /proc/meminfo > /tmp/mem",
