@@ -188,6 +188,8 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
     # CMMA and VMRM-CMM
     "cmma_unused_pages": _f("both", "pages", "CMMA: the guest's pages in the unused state."),
     "cmma_volatile_pages": _f("both", "pages", "CMMA: the guest's pages in the volatile state."),
+    "cmma_stable_pages": _f("both", "pages", "CMMA: the guest's pages in the stable state (0 without CMMA, "
+                                             "where every page is stable)."),
     "cmma_reclaimed_per_s": _f("both", "frames/s", "CMMA: frames and XSTOR blocks CP reclaimed without a "
                                                   "page-out per second."),
     "discard_faults_per_s": _f("guest", "/s", "CMMA: discard faults (clean page-cache pages read again) per second."),

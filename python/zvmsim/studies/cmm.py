@@ -64,6 +64,7 @@ OPTIONAL = (
     ("cmma_reclaimed_per_s", "frames/s", "CMMA frames reclaimed /s"),
     ("cmma_unused_pages", "pages", "CMMA unused pages"),
     ("cmma_volatile_pages", "pages", "CMMA volatile pages"),
+    ("cmma_stable_pages", "pages", "CMMA stable pages"),
     # Whether the databases wrote at all: a page they write keeps its buffer heads, which CMMA
     # cannot make volatile (docs/vmrm-cmm.md, "Buffer heads").
     ("guest_db_writes", "I/Os", "database writes"),

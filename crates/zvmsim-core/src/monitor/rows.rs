@@ -113,9 +113,11 @@ rows! {
         pswpin_per_s: f64,
         pswpout_per_s: f64,
         double_paging_per_s: f64,
-        /// CMMA: the guest's pages in the unused and volatile states (the rest are stable).
+        /// CMMA: the guest's pages in the unused, volatile and stable states (stable: the
+        /// rest of its storage; 0 for a guest without CMMA, whose pages are all stable).
         cmma_unused_pages: u64,
         cmma_volatile_pages: u64,
+        cmma_stable_pages: u64,
         /// CMMA: frames CP reclaimed without a page-out, per second.
         cmma_reclaimed_per_s: f64,
         /// CMMA: discard faults (clean page-cache pages read again), per second.

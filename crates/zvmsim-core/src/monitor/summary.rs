@@ -197,12 +197,13 @@ pub struct Summary {
     /// All guests' database writes in the window (`GuestSummary::db_writes`).
     pub guest_db_writes: u64,
     /// CMMA: guests with CMMA in effect; discard faults and ESSA state changes over the window;
-    /// pages in the unused and volatile states at the end.
+    /// pages in the unused, volatile and stable states at the end (stable: CMMA guests only).
     pub cmma_guests: usize,
     pub guest_discard_faults: u64,
     pub guest_essa: u64,
     pub cmma_unused_pages: u64,
     pub cmma_volatile_pages: u64,
+    pub cmma_stable_pages: u64,
     pub guests: Vec<GuestSummary>,
     /// The staged I/O path's figures, when the scenario has an `[io]` table.
     #[serde(flatten)]

@@ -233,7 +233,17 @@ fn readahead_pages_become_volatile_and_are_discarded() {
         on["cmma_volatile_pages"]
     );
     assert!(n(&on, "guest_discard_faults") > 0.0, "no discard fault");
+    // Every page of a CMMA guest's storage (256M) is in one of the three states.
+    let states = n(&on, "cmma_unused_pages") + n(&on, "cmma_volatile_pages");
+    let stable = n(&on, "cmma_stable_pages");
+    assert!(stable > 0.0);
+    assert_eq!(stable + states, n(&on, "cmma_guests") * 65536.0);
     let off = run(&text(false)).summary();
     assert_eq!(n(&off, "cmma_volatile_pages"), 0.0);
+    assert_eq!(
+        n(&off, "cmma_stable_pages"),
+        0.0,
+        "not tracked without CMMA"
+    );
     assert_eq!(n(&off, "guest_discard_faults"), 0.0);
 }

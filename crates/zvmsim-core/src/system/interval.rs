@@ -42,6 +42,17 @@ fn mean_of(v: impl Iterator<Item = Option<f64>>) -> Option<f64> {
 }
 
 impl Simulation {
+    /// Guest `gi`'s pages in the stable state while it uses CMMA: its storage less its unused
+    /// and volatile pages (0 without CMMA, where every page is stable and none is tracked).
+    fn cmma_stable(&self, gi: usize) -> u64 {
+        if !self.m.guests[gi].mem.cmma {
+            return 0;
+        }
+        let s = SpaceId(gi as u32);
+        let c = self.m.storage.cmma_counts(s);
+        (self.m.storage.space_pages(s) as u64).saturating_sub(c.unused + c.volatile)
+    }
+
     /// Paging reads and those the storage server's cache served (`paging.cache`), since IPL.
     fn paging_cache_counts(&self) -> (u64, u64) {
         let c = self.m.io.volume_cache.as_ref();
@@ -91,6 +102,7 @@ impl Simulation {
         let mut tx_total = 0u64;
         for gi in 0..self.m.guests.len() {
             let loc = self.m.storage.space_locations(SpaceId(gi as u32));
+            let stable = self.cmma_stable(gi);
             let g = &mut self.m.guests[gi];
             let mut s = std::mem::take(&mut g.stats);
             let cmma = self.m.storage.cmma_counts(SpaceId(gi as u32));
@@ -132,6 +144,7 @@ impl Simulation {
                 double_paging_per_s: per_s(s.double_paging),
                 cmma_unused_pages: cmma.unused,
                 cmma_volatile_pages: cmma.volatile,
+                cmma_stable_pages: stable,
                 cmma_reclaimed_per_s: per_s(cmma.reclaimed - g.cmma_reclaimed_mark),
                 discard_faults_per_s: per_s(s.discard_faults),
                 essa_per_s: per_s(s.essa),
@@ -377,6 +390,7 @@ impl Simulation {
             cmma_volatile_pages: (0..guests.len())
                 .map(|gi| st.cmma_counts(SpaceId(gi as u32)).volatile)
                 .sum(),
+            cmma_stable_pages: (0..guests.len()).map(|gi| self.cmma_stable(gi)).sum(),
             guests: per_guest,
             dasd: self.dasd_summary(measured_ns),
             web: self.web_summary(measured_ns),
