@@ -530,6 +530,21 @@ fn check_vmrm(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
 /// The `[io]` table, the directory's device statements and fio's options.
 fn check_io(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
     if let Some(io) = &s.io {
+        // HyperPAV came with z/VM 5.3 ("On Feb. 6, 2007, IBM announced that z/VM V5.3 supports
+        // the IBM Hyper Parallel Access Volume (HyperPAV) function"; 5.2 has basic PAV:
+        // IBM, "IBM HyperPAV Support on z/VM", vm.ibm.com/storman/pav/pav3.html).
+        let hyperpav = io.lcus.iter().position(|l| {
+            l.aliases
+                .as_ref()
+                .is_some_and(|a| a.kind == crate::config::io::AliasKind::Hyperpav)
+        });
+        if let (Some(i), crate::config::level::ZvmLevel::V5R2) = (hyperpav, s.lpar.zvm_level) {
+            return Err(src.error(
+                &format!("io.lcus[{i}].aliases.kind"),
+                "z/VM 5.2 has no HyperPAV (it came with z/VM 5.3; 5.2 has static PAV, kind = \"pav\"): \
+                 set lpar.zvm_level to \"5.3\" or later",
+            ));
+        }
         let mut sys = crate::io::IoSystem::new(&s.model, crate::engine::rng::Stream::new(1, 1));
         sys.configure(
             io,
