@@ -49,6 +49,39 @@ fn sr_8g_setup_answers_as_the_seed_shows_and_takes_the_seeds_times() {
     let add = "time echo DCSS8G1:DCSS8G2:DCSS8G3:DCSS8G4 > /sys/devices/dcssblk/add";
     let first = answer(&l, add).2.expect("timed");
     assert!((first / 480.0 - 1.0).abs() < 0.15, "first add {first} s");
+    // dd fills the file system until it is full and prints as coreutils 6.12 does.
+    let dd = answer(
+        &l,
+        "time dd if=/mnt2/testcase0-data of=/mnt/testcase0-data bs=268435456",
+    );
+    let (resp, secs) = (&dd.1, dd.2.expect("timed"));
+    assert_eq!(
+        resp[0],
+        "dd: writing `/mnt/testcase0-data': No space left on device"
+    );
+    let records = |line: &str| -> u64 { line.split('+').next().unwrap().parse().unwrap() };
+    let out = records(&resp[2]);
+    assert_eq!(records(&resp[1]), out + 1, "{resp:?}");
+    assert!(resp[2].ends_with("+0 records out"));
+    let bytes: u64 = resp[3].split(' ').next().unwrap().parse().unwrap();
+    assert!(bytes / 268_435_456 == out && bytes > 7 << 30, "{resp:?}");
+    assert!(resp[3].contains(" GB) copied, "), "{resp:?}");
+    // The rate is the bytes over dd's own time, which is the command's.
+    let rate: f64 = resp[3]
+        .rsplit(", ")
+        .next()
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (rate / (bytes as f64 / secs / 1e6) - 1.0).abs() < 0.01,
+        "{resp:?} in {secs} s"
+    );
+    assert!(resp[3].ends_with(" MB/s"), "{resp:?}");
+    assert!(resp[4].starts_with("real "), "{resp:?}");
     // The save asked for while mounted ran at the umount, as dcssblk defers it.
     let umount = answer(&l, "time umount /mnt").2.expect("timed");
     assert!(umount > 0.5 * cms, "Linux save {umount} s");
@@ -348,5 +381,44 @@ fn one_segment_dcss_of_1_and_2_gb_set_up_as_the_seed_shows() {
         save[&("sn", 2)] < 0.01 * sr2,
         "SN save {} s",
         save[&("sn", 2)]
+    );
+}
+
+#[test]
+fn dd_onto_a_missing_or_read_only_device_answers_as_coreutils_does() {
+    let script: Vec<(&str, &str, &str)> = vec![
+        ("MAINT", "cp", "SET PRIVCLASS CMSUSER +E"),
+        ("CMSUSER", "cp", "DEFSEG DCSS1G 20000-5FFFF SR"),
+        ("CMSUSER", "cp", "SAVESEG DCSS1G"),
+        ("LNX001", "linux", "modprobe dcssblk"),
+        ("LNX001", "linux", "mknod /dev/dcssblk0 b 252 0"),
+        ("LNX001", "linux", "echo DCSS1G > /sys/devices/dcssblk/add"),
+        (
+            "LNX001",
+            "linux",
+            "dd if=/opt/x of=/dev/dcssblk7 bs=1M count=1",
+        ),
+        (
+            "LNX001",
+            "linux",
+            "dd if=/opt/x of=/dev/dcssblk0 bs=1M count=1",
+        ),
+        ("CMSUSER", "cp", "QUERY NSS MAP"),
+    ];
+    let s = sim(&script);
+    let l = lines(&s);
+    assert_eq!(
+        answer(&l, "dd if=/opt/x of=/dev/dcssblk7 bs=1M count=1").1,
+        ["dd: opening `/dev/dcssblk7': No such file or directory"]
+    );
+    // An SR segment loaded shared is a read-only disk: the open succeeds, the write fails.
+    assert_eq!(
+        answer(&l, "dd if=/opt/x of=/dev/dcssblk0 bs=1M count=1").1,
+        [
+            "dd: writing `/dev/dcssblk0': Operation not permitted",
+            "1+0 records in",
+            "0+0 records out",
+            "0 bytes (0 B) copied, 0 s, Infinity B/s"
+        ]
     );
 }

@@ -57,10 +57,12 @@ pub enum DcssCommand {
     Umount {
         dir: String,
     },
-    /// `dd ... of=TARGET [bs=N] [count=N]`: write `bytes` (None: until the target is full).
+    /// `dd ... of=TARGET [bs=N] [count=N]`: write `bytes` (None: until the target is full)
+    /// in blocks of `bs` bytes.
     Fill {
         target: String,
         bytes: Option<u64>,
+        bs: u64,
     },
     Dmesg,
     Time(Box<DcssCommand>),
@@ -213,6 +215,7 @@ fn dd(args: &[&str]) -> Result<Option<DcssCommand>, String> {
     Ok(target.map(|t| DcssCommand::Fill {
         target: t,
         bytes: count.map(|c| c * bs),
+        bs,
     }))
 }
 

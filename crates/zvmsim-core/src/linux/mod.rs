@@ -14,6 +14,7 @@ mod dasdflow;
 pub mod dasdprof;
 pub mod dasdstats;
 pub mod dcssblk;
+pub mod ddout;
 pub mod distro;
 pub mod errno;
 pub(crate) mod filemap;

@@ -24,6 +24,8 @@ pub(super) struct Running {
     pub guest_ns: u64,
     /// Lines printed when it ends, before the `time` lines.
     pub lines: Vec<String>,
+    /// A dd: its records and bytes, printed with its time and rate when it ends.
+    pub dd: Option<crate::linux::ddout::DdEnd>,
 }
 
 #[derive(Default)]
@@ -181,6 +183,14 @@ impl Simulation {
         };
         let mut lines = r.lines;
         lines.extend(extra);
+        if let Some(d) = r.dd {
+            lines.extend(crate::linux::ddout::stats(
+                d.rin,
+                d.rout,
+                d.bytes,
+                self.m.now - r.started,
+            ));
+        }
         if r.timed {
             lines.extend(super::dcss_linux::time_lines(
                 self.m.now - r.started,
@@ -335,6 +345,7 @@ impl Simulation {
                     timed: false,
                     guest_ns: 0,
                     lines: Vec::new(),
+                    dd: None,
                 });
                 vec![]
             }

@@ -141,6 +141,7 @@ impl Simulation {
             return Out::Held {
                 lines: vec![],
                 guest_ns: 0,
+                dd: None,
             };
         }
         self.dcss_save_now(gi, k)
@@ -201,6 +202,7 @@ impl Simulation {
         Out::Held {
             lines: vec![],
             guest_ns: 0,
+            dd: None,
         }
     }
 
@@ -347,7 +349,11 @@ impl Simulation {
             "Writing superblocks and filesystem accounting information: done".into(),
         ];
         self.start_timer(Purpose::Timer { guest: gi as u32 }, guest_ns + cp_ns);
-        Out::Held { lines, guest_ns }
+        Out::Held {
+            lines,
+            guest_ns,
+            dd: None,
+        }
     }
 
     pub(super) fn dcss_mount(
@@ -461,15 +467,25 @@ impl Simulation {
         Out::Now(vec![])
     }
 
-    /// `dd` onto a device, or onto a file of a file system mounted from one.
-    pub(super) fn dcss_fill(&mut self, gi: usize, target: &str, bytes: Option<u64>) -> Out {
+    /// `dd` onto a device, or onto a file of a file system mounted from one (messages and
+    /// statistics as coreutils 6.12 prints them, `linux/ddout.rs`). `bytes`: what count and bs
+    /// ask for (None: until the target is full); `bs`: the block size, for the record counts.
+    pub(super) fn dcss_fill(
+        &mut self,
+        gi: usize,
+        target: &str,
+        bytes: Option<u64>,
+        bs: u64,
+    ) -> Out {
+        use crate::linux::ddout::{quote, DdEnd};
         let g = &self.dcss.guests[gi];
         let (k, ro) = if target.starts_with("/dev/dcssblk") {
             match self.dcss_node(gi, target) {
                 Some(k) => (k, false),
                 None => {
                     return Out::Now(vec![format!(
-                        "dd: failed to open '{target}': No such file or directory"
+                        "dd: opening {}: No such file or directory",
+                        quote(target)
                     )])
                 }
             }
@@ -487,10 +503,33 @@ impl Simulation {
             let k = g.devices.iter().position(|x| x.minor == minor).unwrap_or(0);
             (k, ro)
         };
-        if ro || self.dcss_read_only(gi, k) {
+        let started = |lines: Vec<String>, dd| Out::Held {
+            lines,
+            guest_ns: 0,
+            dd: Some(dd),
+        };
+        if ro {
+            // open(O_CREAT|O_WRONLY) on a read-only mount.
             return Out::Now(vec![format!(
-                "dd: writing to '{target}': Read-only file system"
+                "dd: opening {}: Read-only file system",
+                quote(target)
             )]);
+        }
+        if self.dcss_read_only(gi, k) {
+            // A read-only disk opens; its first write fails (blkdev_write_iter: EPERM).
+            let end = DdEnd {
+                rin: (1, 0),
+                rout: (0, 0),
+                bytes: 0,
+            };
+            self.start_timer(Purpose::Timer { guest: gi as u32 }, 0);
+            return started(
+                vec![format!(
+                    "dd: writing {}: Operation not permitted",
+                    quote(target)
+                )],
+                end,
+            );
         }
         let dev = &self.dcss.guests[gi].devices[k];
         let free = dev.pages() - dev.used.min(dev.pages());
@@ -505,13 +544,36 @@ impl Simulation {
         // The source's page-cache copy read, then the copy into the device.
         let guest_ns = 2 * n * self.m.p.linux_page_copy.ns();
         let mut lines = Vec::new();
-        if bytes.is_none() || want > free {
-            lines.push(format!(
-                "dd: writing to '{target}': No space left on device"
-            ));
-        }
-        lines.push(format!("{} bytes copied", n * 4096));
+        let bs = bs.max(1);
+        let end = match bytes {
+            Some(b) if want <= free => {
+                let r = (b / bs, u64::from(b % bs != 0));
+                DdEnd {
+                    rin: r,
+                    rout: r,
+                    bytes: b,
+                }
+            }
+            // The write that found the device full fails whole: its record was read and
+            // not written (dd.c: w_full counts only complete writes).
+            _ => {
+                lines.push(format!(
+                    "dd: writing {}: No space left on device",
+                    quote(target)
+                ));
+                let written = n * 4096;
+                DdEnd {
+                    rin: (written / bs + 1, 0),
+                    rout: (written / bs, 0),
+                    bytes: written,
+                }
+            }
+        };
         self.start_timer(Purpose::Timer { guest: gi as u32 }, guest_ns + cp_ns);
-        Out::Held { lines, guest_ns }
+        Out::Held {
+            lines,
+            guest_ns,
+            dd: Some(end),
+        }
     }
 }

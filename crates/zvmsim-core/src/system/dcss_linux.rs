@@ -82,6 +82,8 @@ pub(super) enum Out {
     Held {
         lines: Vec<String>,
         guest_ns: u64,
+        /// A dd: what it prints when it ends.
+        dd: Option<crate::linux::ddout::DdEnd>,
     },
 }
 
@@ -101,6 +103,7 @@ impl Simulation {
         Ok(Out::Held {
             lines: vec![],
             guest_ns: 0,
+            dd: None,
         })
     }
 
@@ -147,7 +150,11 @@ impl Simulation {
                 }
                 Some(l)
             }
-            Out::Held { lines, guest_ns } => {
+            Out::Held {
+                lines,
+                guest_ns,
+                dd,
+            } => {
                 self.hold_console(Running {
                     user: self.m.guests[gi].name.clone(),
                     command: typed.to_string(),
@@ -155,6 +162,7 @@ impl Simulation {
                     timed,
                     guest_ns,
                     lines,
+                    dd,
                 });
                 None
             }
@@ -239,7 +247,7 @@ impl Simulation {
                 Out::Now(self.dcss_mount(gi, dev, dir, (*ro, *xip)))
             }
             DcssCommand::Umount { dir } => self.dcss_umount(gi, dir),
-            DcssCommand::Fill { target, bytes } => self.dcss_fill(gi, target, *bytes),
+            DcssCommand::Fill { target, bytes, bs } => self.dcss_fill(gi, target, *bytes, *bs),
             DcssCommand::Time(inner) => self.dcss_exec(gi, inner),
         }
     }
