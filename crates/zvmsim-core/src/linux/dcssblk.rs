@@ -45,8 +45,10 @@ pub enum DcssCommand {
         path: String,
         long: bool,
     },
+    /// `mke2fs [-b 4096] DEV`; `b4096`: the block size was given.
     Mke2fs {
         dev: String,
+        b4096: bool,
     },
     Mount {
         dev: String,
@@ -140,9 +142,12 @@ pub(super) fn parse(
             path: path.trim_end_matches('/').to_string(),
             long: true,
         }),
-        ("mke2fs", [.., dev], None) if dev.starts_with("/dev/dcssblk") => {
+        // mke2fs with the block size of the pages (or its default, 4096 from 512 MB on);
+        // its other options are not simulated.
+        ("mke2fs", [dev] | ["-b", "4096", dev], None) if dev.starts_with("/dev/dcssblk") => {
             Some(DcssCommand::Mke2fs {
                 dev: dev.to_string(),
+                b4096: args.len() == 3,
             })
         }
         ("mount", _, None) if args.iter().any(|a| a.starts_with("/dev/dcssblk")) => mount(args)?,

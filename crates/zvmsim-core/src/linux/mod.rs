@@ -24,6 +24,7 @@ pub mod lvm1;
 pub mod memory;
 #[cfg(test)]
 mod memory_tests;
+pub mod mke2fs;
 mod pcindex;
 mod pool;
 mod reclaim;

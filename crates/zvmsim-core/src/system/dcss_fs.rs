@@ -315,7 +315,7 @@ impl Simulation {
         cp.ns + cp.system_ns
     }
 
-    pub(super) fn dcss_mke2fs(&mut self, gi: usize, dev: &str) -> Out {
+    pub(super) fn dcss_mke2fs(&mut self, gi: usize, dev: &str, b4096: bool) -> Out {
         let Some(k) = self.dcss_node(gi, dev) else {
             return Out::Now(vec![format!(
                 "mke2fs: No such file or directory while trying to determine filesystem size"
@@ -332,6 +332,11 @@ impl Simulation {
             ]);
         }
         let pages = self.dcss.guests[gi].devices[k].pages();
+        if !b4096 && pages < 512 * 256 {
+            return Out::Now(vec![format!(
+                "not simulated by zvmsim: mke2fs {dev} (under 512 MB mke2fs makes 1 KB blocks; zvmsim's ext2 has 4 KB blocks: give -b 4096)"
+            )]);
+        }
         let mut cp_ns = 0;
         let mut p = 0;
         while p < pages {
@@ -340,14 +345,17 @@ impl Simulation {
         }
         let meta = pages.div_ceil(EXT2_META_STRIDE);
         let guest_ns = meta * self.m.p.linux_page_copy.ns();
+        // The UUID's jitter on the mounts between checks: random in mke2fs, here drawn from
+        // the run's seed, the guest and the device, so that runs repeat.
         let x = &mut self.dcss.guests[gi].devices[k];
+        let jitter = (self.scenario.run.seed * 31 + gi as u64 * 7 + x.minor as u64) % 20;
+        let Some(lines) = crate::linux::mke2fs::output(pages, jitter) else {
+            return Out::Now(vec![format!(
+                "{dev}: Not enough space to build proposed filesystem while setting up superblock"
+            )]);
+        };
         x.formatted = true;
         x.used = meta;
-        let lines = vec![
-            format!("{} inodes, {pages} blocks", pages),
-            "Writing inode tables: done".into(),
-            "Writing superblocks and filesystem accounting information: done".into(),
-        ];
         self.start_timer(Purpose::Timer { guest: gi as u32 }, guest_ns + cp_ns);
         Out::Held {
             lines,

@@ -242,7 +242,7 @@ impl Simulation {
                 })
             }
             DcssCommand::Ls { path, long } => Out::Now(self.dcss_ls(gi, path, *long)),
-            DcssCommand::Mke2fs { dev } => self.dcss_mke2fs(gi, dev),
+            DcssCommand::Mke2fs { dev, b4096 } => self.dcss_mke2fs(gi, dev, *b4096),
             DcssCommand::Mount { dev, dir, xip, ro } => {
                 Out::Now(self.dcss_mount(gi, dev, dir, (*ro, *xip)))
             }

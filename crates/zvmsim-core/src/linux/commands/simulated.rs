@@ -72,7 +72,7 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ("echo 0|1 > /sys/devices/dcssblk/DEV/shared|save", None),
     ("cat /sys/devices/dcssblk/DEV/shared|save|seglist", None),
     ("ls [-l] /sys/devices/dcssblk[/...]", None),
-    ("mke2fs [...] /dev/dcssblkN", None),
+    ("mke2fs [-b 4096] /dev/dcssblkN", None),
     ("mount [-t ext2] [-o xip|ro] /dev/dcssblkN DIR", None),
     ("umount DIR", None),
     ("dd if=... of=TARGET [bs=N] [count=N]", Some("writes to a file on a mounted DCSS or to a dcssblk device")),
