@@ -140,15 +140,23 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
     "dcss_resident_pages_max": _f("summary", "pages", "Runs with program text as files: the largest interval sample of dcss_resident_pages in the window."),
     "dcss_xstor_pages": _f("system", "pages", "Runs with program text as files: pages of saved segments' shared copies in XSTOR."),
     "dcss_dasd_pages": _f("system", "pages", "Runs with program text as files: pages of saved segments' shared copies on paging DASD (a read-only segment's never are)."),
-    "cp_msec_per_tx": _f("summary", "ms", "CP time (for the guests and CP's own) per transaction (summary's web section)."),
-    "emul_msec_per_tx": _f("summary", "ms", "Guest (emulation) time per transaction (summary's web section)."),
-    "total_util_per_proc_pct": _f("summary", "%", "LPAR busy per processor (summary's web section)."),
+    "cp_msec_per_tx": _f("system", "ms", "Apache runs: CP time (for the guests and CP's own) per transaction, per interval "
+                                       "and in the summary's web section (the run's)."),
+    "emul_msec_per_tx": _f("system", "ms", "Apache runs: guest (emulation) time per transaction, per interval and in the "
+                                         "summary's web section."),
+    "total_util_per_proc_pct": _f("system", "%", "Apache runs: LPAR busy per processor, per interval and in the summary's "
+                                              "web section."),
     "io_wait_pct": _f("summary", "%", "Apache runs: share of the window the Apache servers' connections waited for reads (file I/O, host page-ins), mean over the servers (summary's web section)."),
-    "dasd_paging_per_s": _f("summary", "I/O/s", "Apache runs: paging I/Os per second, the Performance Toolkit's DASD paging rate (summary's web section; paging_io_per_s per interval)."),
-    "avail_list_below_2g": _f("summary", "frames", "Apache runs: available frames below the 2 GB line, mean of the interval samples (summary's web section)."),
-    "avail_list_above_2g": _f("summary", "frames", "Apache runs: available frames above the 2 GB line, mean of the interval samples (summary's web section)."),
-    "resident_pages_total": _f("summary", "pages", "Resident pages, mean of the interval samples (summary's web section)."),
-    "resident_pages_dasd": _f("summary", "pages", "Pages on DASD paging slots, mean of the interval samples (summary's web section)."),
+    "dasd_paging_per_s": _f("system", "I/O/s", "Apache runs: paging I/Os per second, the Performance Toolkit's DASD paging "
+                                            "rate (paging_io_per_s), per interval and in the summary's web section."),
+    "avail_list_below_2g": _f("system", "frames", "Apache runs: available frames below the 2 GB line at the interval's end; "
+                                              "the summary's web section has their mean."),
+    "avail_list_above_2g": _f("system", "frames", "Apache runs: available frames above the 2 GB line at the interval's end; "
+                                              "the summary's web section has their mean."),
+    "resident_pages_total": _f("system", "pages", "Apache runs: resident user pages at the interval's end; the summary's web "
+                                               "section has their mean."),
+    "resident_pages_dasd": _f("system", "pages", "Apache runs: pages on DASD paging slots at the interval's end; the "
+                                              "summary's web section has their mean."),
     "paging_read_hit_pct": _f("system", "%", "With paging.cache: share of CP's paging reads whose block was still "
                               "in the storage server's cache."),
     "mdc_hit_pct": _f("system", "%", "Share of the minidisk-cache lookups whose tracks were all in the cache."),

@@ -511,7 +511,9 @@ pub struct ConsoleEntry {
     #[serde(default)]
     pub at: Duration,
     /// Who types it: a CP user (e.g. MAINT) for `cp`, a guest name for `linux` (or a pattern
-    /// ending in `*`, as `LNX0008*`, for every guest it matches), VMRMSVM for `cms`.
+    /// ending in `*`, as `LNX0008*`, for every guest it matches), VMRMSVM for `cms` (or any
+    /// CMS user for the execs SWAPGEN, DEFDCSS and SAVEDCSS). CP checks the user's privilege
+    /// classes: MAINT and OPERATOR have A to G, others G, a guest its directory's CLASS.
     #[serde(default = "maint")]
     pub user: String,
     /// A CP command, as typed on a z/VM console.
@@ -520,7 +522,8 @@ pub struct ConsoleEntry {
     /// A Linux shell command, as typed in the guest.
     #[serde(default)]
     pub linux: Option<String>,
-    /// A CMS command typed on a CMS virtual machine (`HMONITOR` on VMRMSVM).
+    /// A CMS command typed on a CMS virtual machine (`HMONITOR` on VMRMSVM; the execs
+    /// `SWAPGEN`, `DEFDCSS` and `SAVEDCSS` of seed 000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cms: Option<String>,
 }

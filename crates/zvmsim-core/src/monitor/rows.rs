@@ -228,6 +228,27 @@ rows! {
         dasd_queue: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]
         resident_shared_frames: Option<u64>,
+        /// Runs with the apache workload (left out otherwise): the interval's figures under the
+        /// Performance Toolkit's names, as the summary's `web` section has them for the run
+        /// (seed 001): CP and guest (emulation) CPU ms per transaction, the LPAR's use per
+        /// processor, DASD paging I/Os per second, user pages resident and on DASD, and the
+        /// available frames below and above 2 GB.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cp_msec_per_tx: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        emul_msec_per_tx: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        total_util_per_proc_pct: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dasd_paging_per_s: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resident_pages_total: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resident_pages_dasd: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        avail_list_below_2g: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        avail_list_above_2g: Option<u64>,
         /// Runs with an application server's program text as files (left out otherwise):
         /// pages of the saved segments' shared copies loaded, resident, in XSTOR, on DASD.
         #[serde(skip_serializing_if = "Option::is_none")]

@@ -169,6 +169,18 @@ fn minidisk_reads_one_io_per_readahead_window() {
     assert_eq!(st.pages, 32 * st.ios);
     assert!(reads >= st.ios, "virtual {reads} >= real {}", st.ios);
     assert!(sim.summary_typed().web.expect("web").virtual_io_per_s > 0.0);
+    // Each interval carries the Performance Toolkit's names for its own figures.
+    let ifls = sim.scenario.lpar.ifls as f64;
+    for r in &sim.mon.sys_rows {
+        let per_tx = 10.0 * r.cpu_cp_pct / r.throughput_tx_per_s;
+        assert!((r.cp_msec_per_tx.expect("apache run") - per_tx).abs() < 1e-9);
+        assert_eq!(r.total_util_per_proc_pct, Some(r.cpu_lpar_pct / ifls));
+        assert_eq!(r.dasd_paging_per_s, Some(r.paging_io_per_s));
+        assert_eq!(r.resident_pages_total, Some(r.pages_resident));
+        let above = r.available_frames - r.available_below_2g;
+        assert_eq!(r.avail_list_above_2g, Some(above));
+    }
+    assert!(!sim.mon.sys_rows.is_empty());
 }
 
 #[test]

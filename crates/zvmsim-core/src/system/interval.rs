@@ -206,7 +206,7 @@ impl Simulation {
         let ios = (pstats.ios - pm.ios).max(1) as f64;
         let age = st.agelist();
         let age_rate = |a: u64, b: u64| age.map(|_| rate(a, b));
-        SystemRow {
+        let mut row = SystemRow {
             interval: self.mon.no,
             t_start_s: self.mon.start as f64 / NS_PER_S as f64,
             t_end_s: now as f64 / NS_PER_S as f64,
@@ -268,7 +268,9 @@ impl Simulation {
             agelist_early_writes_per_s: age_rate(mv.agelist_early_writes, mk.agelist_early_writes),
             agelist_slots_released_per_s: age_rate(mv.keepslot_released, mk.keepslot_released),
             ..self.text_row(now)
-        }
+        };
+        self.perfkit_names(&mut row);
+        row
     }
 
     /// The run's figures over the measured window.

@@ -63,6 +63,23 @@ impl Simulation {
         }
     }
 
+    /// The interval's figures under the Performance Toolkit's names in an apache run, from
+    /// the row's own (% of one processor = 10 ms of CPU per second).
+    pub(super) fn perfkit_names(&self, r: &mut SystemRow) {
+        if !self.web_run() {
+            return;
+        }
+        let per_tx = |pct: f64| ratio(pct * 10.0, r.throughput_tx_per_s);
+        r.cp_msec_per_tx = Some(per_tx(r.cpu_cp_pct));
+        r.emul_msec_per_tx = Some(per_tx(r.cpu_guests_pct));
+        r.total_util_per_proc_pct = Some(r.cpu_lpar_pct / self.scenario.lpar.ifls as f64);
+        r.dasd_paging_per_s = Some(r.paging_io_per_s);
+        r.resident_pages_total = Some(r.pages_resident);
+        r.resident_pages_dasd = Some(r.pages_dasd);
+        r.avail_list_below_2g = Some(r.available_below_2g);
+        r.avail_list_above_2g = Some(r.available_frames.saturating_sub(r.available_below_2g));
+    }
+
     /// The summary's `web` section: means of the rows, CPU per transaction, the servers'
     /// I/O wait.
     pub(super) fn web_summary(&self, measured_ns: u64) -> Option<WebSummary> {
