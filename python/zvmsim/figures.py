@@ -146,7 +146,9 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
                                          "summary's web section."),
     "total_util_per_proc_pct": _f("system", "%", "Apache runs: LPAR busy per processor, per interval and in the summary's "
                                               "web section."),
-    "io_wait_pct": _f("summary", "%", "Apache runs: share of the window the Apache servers' connections waited for reads (file I/O, host page-ins), mean over the servers (summary's web section)."),
+    "io_wait_pct": _f("guest", "%", "Apache runs: share of the interval a file server's connections waited for reads "
+                                    "(file I/O, host page-ins); the summary's web section has the window's, mean over "
+                                    "the servers."),
     "dasd_paging_per_s": _f("system", "I/O/s", "Apache runs: paging I/Os per second, the Performance Toolkit's DASD paging "
                                             "rate (paging_io_per_s), per interval and in the summary's web section."),
     "avail_list_below_2g": _f("system", "frames", "Apache runs: available frames below the 2 GB line at the interval's end; "

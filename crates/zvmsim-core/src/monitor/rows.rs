@@ -134,6 +134,11 @@ rows! {
         cmm_diag10_pages_per_s: f64,
         /// VMRM's notifications (`CMM SHRINK` SMSGs) to the guest in the interval.
         vmrm_notifications: u64,
+        /// Apache runs' file servers (left out otherwise): the share of the interval the
+        /// guest waited for file reads and host page faults, the Performance Toolkit's I/O
+        /// wait, %.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        io_wait_pct: Option<f64>,
     }
 
     /// The LPAR over one interval (system, storage and paging screens). Page counts are

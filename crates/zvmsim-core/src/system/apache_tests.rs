@@ -181,6 +181,20 @@ fn minidisk_reads_one_io_per_readahead_window() {
         assert_eq!(r.avail_list_above_2g, Some(above));
     }
     assert!(!sim.mon.sys_rows.is_empty());
+    // The file servers' rows carry their I/O wait; the clients' leave it out.
+    let servers = (0..sim.m.guests.len())
+        .filter(|&g| sim.web_server(g))
+        .count();
+    assert!(servers > 0 && servers < sim.m.guests.len());
+    for r in &sim.mon.rows {
+        let g = sim.m.guests.iter().position(|g| g.name == r.guest).unwrap();
+        match r.io_wait_pct {
+            Some(w) => assert!(sim.web_server(g) && (0.0..=100.0).contains(&w), "{w}"),
+            None => assert!(!sim.web_server(g)),
+        }
+    }
+    let waits: f64 = sim.mon.rows.iter().filter_map(|r| r.io_wait_pct).sum();
+    assert!(waits > 0.0, "the servers read files from the minidisk");
 }
 
 #[test]

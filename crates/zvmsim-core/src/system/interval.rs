@@ -103,6 +103,7 @@ impl Simulation {
         for gi in 0..self.m.guests.len() {
             let loc = self.m.storage.space_locations(SpaceId(gi as u32));
             let stable = self.cmma_stable(gi);
+            let server = self.web_server(gi);
             let g = &mut self.m.guests[gi];
             let mut s = std::mem::take(&mut g.stats);
             let cmma = self.m.storage.cmma_counts(SpaceId(gi as u32));
@@ -153,6 +154,7 @@ impl Simulation {
                 cmm_pages_target: g.mem.cmm.pages_target,
                 cmm_diag10_pages_per_s: per_s(s.cmm_diag10_pages),
                 vmrm_notifications: s.vmrm_notifications,
+                io_wait_pct: server.then(|| pct(s.wait_db_ns + s.wait_fault_ns)),
             });
             g.cmma_reclaimed_mark = cmma.reclaimed;
             g.total.add(&s);

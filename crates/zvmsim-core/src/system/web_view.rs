@@ -20,6 +20,11 @@ impl Simulation {
             .any(|w| matches!(w, Workload::Apache(_)))
     }
 
+    /// Guest `gi` serves files in an apache run.
+    pub(super) fn web_server(&self, gi: usize) -> bool {
+        matches!(&self.workloads[gi], Workload::Apache(a) if a.role() == ApacheRole::Server)
+    }
+
     /// Every real volume's counts, summed.
     pub(super) fn all_dasd_stats(&self) -> DevStats {
         let mut s = DevStats::default();
@@ -96,9 +101,9 @@ impl Simulation {
             .m
             .guests
             .iter()
-            .zip(&self.workloads)
-            .filter(|(_, w)| matches!(w, Workload::Apache(a) if a.role() == ApacheRole::Server))
-            .map(|(g, _)| g)
+            .enumerate()
+            .filter(|&(gi, _)| self.web_server(gi))
+            .map(|(_, g)| g)
             .collect();
         let wait: u64 = servers
             .iter()
