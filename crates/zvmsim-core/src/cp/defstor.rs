@@ -5,7 +5,7 @@
 //! `Storage cleared - system reset.`, is as z/VM consoles show it (the reset line as IBM's
 //! tessia automation waits for it; the first line recalled from console transcripts).
 
-use crate::cp::input;
+use crate::cp::{catalog, input};
 
 /// Bytes in each unit DEFINE STORAGE takes.
 const UNITS: [(char, u64); 4] = [
@@ -23,12 +23,10 @@ pub fn parse(line: &str) -> Option<Result<u64, String>> {
     if w.first() == Some(&"CP") {
         w.remove(0);
     }
-    let verb = w.first()?;
-    let what = w.get(1)?;
-    let abbrev = |t: &str, full: &str, min: usize| {
-        t.len() >= min && t.len() <= full.len() && full.starts_with(t)
-    };
-    if !abbrev(verb, "DEFINE", 3) || !abbrev(what, "STORAGE", 4) {
+    // The verb and operand as CP's catalog abbreviates them (DEF, STOR).
+    let verb = catalog::find_verb(w.first()?, None)?.word.name;
+    let what = catalog::find(catalog::DEFINE, w.get(1)?, None)?.name;
+    if (verb, what) != ("DEFINE", "STORAGE") {
         return None;
     }
     let ops = match &w[2..] {

@@ -511,11 +511,6 @@ impl Simulation {
             let k = g.devices.iter().position(|x| x.minor == minor).unwrap_or(0);
             (k, ro)
         };
-        let started = |lines: Vec<String>, dd| Out::Held {
-            lines,
-            guest_ns: 0,
-            dd: Some(dd),
-        };
         if ro {
             // open(O_CREAT|O_WRONLY) on a read-only mount.
             return Out::Now(vec![format!(
@@ -531,13 +526,14 @@ impl Simulation {
                 bytes: 0,
             };
             self.start_timer(Purpose::Timer { guest: gi as u32 }, 0);
-            return started(
-                vec![format!(
+            return Out::Held {
+                lines: vec![format!(
                     "dd: writing {}: Operation not permitted",
                     quote(target)
                 )],
-                end,
-            );
+                guest_ns: 0,
+                dd: Some(end),
+            };
         }
         let dev = &self.dcss.guests[gi].devices[k];
         let free = dev.pages() - dev.used.min(dev.pages());
