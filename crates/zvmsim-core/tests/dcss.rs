@@ -302,6 +302,22 @@ fn dcssblk_add_and_shared_follow_the_kernel() {
         dmesg.find("DCSS A of range").unwrap(),
     );
     assert!(b < a && dmesg.contains("and type EN loaded in shared access mode"));
+    // A SLES guest's kernel prefixes each line with its component and IBM's message number
+    // (linux/kmsg.rs), and prints the addresses as they are.
+    for line in [
+        "dcssblk.dd556f: DCSS E2 and DCSS R2 have incompatible types",
+        "extmem.e08a4c: DCSS LOW overlaps with used storage and cannot be loaded",
+        "dcssblk.f259b2: Loaded B:A with total size 536870912 bytes",
+    ] {
+        assert!(dmesg.contains(line), "{line} not in:\n{dmesg}");
+    }
+    assert!(
+        dmesg
+            .lines()
+            .filter(|l| l.contains(" of range "))
+            .all(|l| l.starts_with("extmem.aa62ff: DCSS ") && l.contains(" of range 00000000")),
+        "{dmesg}"
+    );
 }
 
 /// The driver's save types DEFSEG with the ranges and types alone (extmem.c's segment_save):

@@ -8,8 +8,9 @@
 //! subchannel set; `condev` the console device; `ipldev` the device the guest was IPLed from;
 //! a device is a hex device number up to ffff (old style, subchannel set 0) or `c.s.dddd`
 //! (1-2 hex digits, one digit up to 3, exactly four digits); `a-b` a range. A bad item is
-//! skipped with `cio: <item> is not a valid device for the cio_ignore kernel parameter`, a
-//! reversed range with `cio: 0.s.dddd to 0.s.dddd is not a valid range for cio_ignore`.
+//! skipped with `<item> is not a valid device for the cio_ignore kernel parameter`, a
+//! reversed range with `0.s.dddd to 0.s.dddd is not a valid range for cio_ignore` (kernel
+//! messages of component cio, `linux/kmsg.rs`).
 //! `/proc/cio_ignore` lists the ranges per subchannel set, `0.s.dddd-0.s.dddd` or `0.s.dddd`.
 //!
 //! zvmsim's guests use subchannel set 0 only. The console of a z/VM guest is its virtual
@@ -19,6 +20,7 @@
 
 use crate::linux::cmdline::Param;
 use crate::linux::dasd::DevPath;
+use crate::linux::kmsg::{Arg, Kmsg};
 
 /// Device numbers per subchannel set, and the sets (__MAX_SSID 3).
 const PER_SET: u32 = 0x1_0000;
@@ -72,7 +74,7 @@ impl Blacklist {
 
     /// Handles one `cio_ignore=` value (`add` false: `free` of /proc/cio_ignore); returns the
     /// kernel's warnings for the items it skipped.
-    pub fn apply(&mut self, value: &str, add: bool) -> Vec<String> {
+    pub fn apply(&mut self, value: &str, add: bool) -> Vec<Kmsg> {
         let mut warnings = Vec::new();
         for item in value.split(',') {
             let (ignore, item) = match item.strip_prefix('!') {
@@ -91,8 +93,10 @@ impl Blacklist {
                     let mut parse = |s: &str| {
                         let id = busid(s);
                         if id.is_none() {
-                            warnings.push(format!(
-                                "cio: {s} is not a valid device for the cio_ignore kernel parameter"
+                            warnings.push(Kmsg::new(
+                                "cio",
+                                "%s is not a valid device for the cio_ignore kernel parameter\n",
+                                vec![Arg::Str(s.to_string())],
                             ));
                         }
                         id
@@ -102,10 +106,16 @@ impl Blacklist {
                             None => Some((a, a)),
                             Some(Some(b)) if a <= b => Some((a, b)),
                             Some(Some(b)) => {
-                                warnings.push(format!(
-                                    "cio: {} to {} is not a valid range for cio_ignore",
-                                    show(a),
-                                    show(b)
+                                let id = |x: u32| {
+                                    [
+                                        Arg::Uint((x / PER_SET) as u64),
+                                        Arg::Uint((x % PER_SET) as u64),
+                                    ]
+                                };
+                                warnings.push(Kmsg::new(
+                                    "cio",
+                                    "0.%x.%04x to 0.%x.%04x is not a valid range for cio_ignore\n",
+                                    id(a).into_iter().chain(id(b)).collect(),
                                 ));
                                 None
                             }
@@ -183,7 +193,7 @@ pub(crate) fn busid(s: &str) -> Option<u32> {
 /// The blacklist a guest boots with: every `cio_ignore=` of its boot line in order, then, on
 /// a distribution whose initramfs is dracut's, every `rd.dasd=` device freed (dracut's dasd
 /// module sets them online with chzdev, which frees them first). Returns the kernel's warnings.
-pub fn at_boot(params: &[Param], dracut: bool) -> (Blacklist, Vec<String>) {
+pub fn at_boot(params: &[Param], dracut: bool) -> (Blacklist, Vec<Kmsg>) {
     let mut bl = Blacklist::default();
     let mut warnings = Vec::new();
     for p in params.iter().filter(|p| p.name == "cio_ignore") {
@@ -265,7 +275,11 @@ mod tests {
         // /proc/cio_ignore's free: the same items, inverted.
         assert!(bl.apply("b9e0-b9e1", false).is_empty());
         assert!(!bl.ignored(0xB9E0) && bl.ignored(0xB9E2));
-        let warnings = bl.apply("10000,0.0.123,frob,2-1,0.4.0000", true);
+        let warnings: Vec<String> = bl
+            .apply("10000,0.0.123,frob,2-1,0.4.0000", true)
+            .iter()
+            .map(|k| k.line(&Default::default()))
+            .collect();
         assert_eq!(
             warnings,
             [

@@ -19,6 +19,7 @@ pub mod distro;
 pub mod errno;
 pub(crate) mod filemap;
 pub(crate) mod kernel;
+pub mod kmsg;
 pub mod lvm;
 pub mod lvm1;
 pub mod memory;

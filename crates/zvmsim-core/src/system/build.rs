@@ -266,7 +266,7 @@ impl Simulation {
         });
         let mut draw_worker = None;
         // The kernel's cio_ignore warnings at boot, per guest, for its dmesg.
-        let mut cio_warnings: Vec<Vec<String>> = Vec::new();
+        let mut cio_warnings: Vec<Vec<crate::linux::kmsg::Kmsg>> = Vec::new();
         for ((gi, inst), (w, (mut doc_vols, swap_devs, swap_names))) in instances
             .iter()
             .enumerate()
@@ -449,16 +449,10 @@ impl Simulation {
                 spool_devs,
                 instances
                     .iter()
-                    .map(|i| {
-                        let spec = &sc.guests[i.spec_index];
-                        let storage = spec.storage.pages();
-                        super::dcss_linux::GuestDcss {
-                            limit: crate::linux::cmdline::mem_pages(&spec.linux.parameters)
-                                .unwrap_or(storage)
-                                .max(storage),
-                            storage,
-                            ..Default::default()
-                        }
+                    .enumerate()
+                    .map(|(gi, i)| {
+                        let key = Stream::new(seed, streams::kmsg(gi));
+                        super::dcss_linux::GuestDcss::new(&sc.guests[i.spec_index], key)
                     })
                     .collect(),
             ),
@@ -475,7 +469,9 @@ impl Simulation {
             }
         }
         for (g, w) in cio_warnings.into_iter().enumerate() {
-            sim.dcss.guests[g].dmesg.extend(w);
+            for m in w {
+                sim.dcss.guests[g].log(m);
+            }
         }
         for g in 0..sim.m.guests.len() {
             let spec = sim.scenario.guest_instances()[g].spec_index;

@@ -5,6 +5,7 @@ use crate::cp::segments::PageType;
 use crate::cp::spool::Purpose;
 use crate::cp::storage::{Access, CpWork, Owner, SpaceSpec, Touch};
 use crate::linux::dcssblk::{self as d, EXT2_META_STRIDE};
+use crate::linux::kmsg::{Arg, Kmsg};
 
 use super::dcss_linux::{Out, SegUse};
 use super::Simulation;
@@ -32,20 +33,24 @@ impl Simulation {
         let sc =
             |u: &SegUse| file(u).is_some_and(|f| f.ranges.iter().any(|r| r.ty == PageType::Sc));
         if !want && dev.segs.first().is_some_and(sc) {
-            let m = format!(
-                "DCSS {} is of type SC and cannot be loaded as exclusive-writable",
-                dev.name
+            let m = Kmsg::new(
+                "dcssblk",
+                "DCSS %s is of type SC and cannot be loaded as exclusive-writable\n",
+                vec![Arg::Str(dev.name.clone())],
             );
-            self.dcss.guests[gi].dmesg.push(m);
+            self.dcss.guests[gi].log(m);
             return Err(d::EINVAL);
         }
         if dev.shared == want {
-            let lines: Vec<String> = dev
-                .segs
-                .iter()
-                .map(|u| format!("DCSS {} is already in the requested access mode", u.name))
-                .collect();
-            self.dcss.guests[gi].dmesg.extend(lines);
+            let names: Vec<String> = dev.segs.iter().map(|u| u.name.clone()).collect();
+            for n in names {
+                let m = Kmsg::new(
+                    "extmem",
+                    "DCSS %s is already in the requested access mode\n",
+                    vec![Arg::Str(n)],
+                );
+                self.dcss.guests[gi].log(m);
+            }
             return Ok(Out::Now(vec![]));
         }
         let refused = !want
@@ -56,11 +61,12 @@ impl Simulation {
         if refused {
             let gone = self.dcss.guests[gi].devices.remove(k);
             self.release_segs(gi, &gone.segs);
-            let m = format!(
-                "DCSS device {} is removed after a failed access mode change",
-                gone.name
+            let m = Kmsg::new(
+                "dcssblk",
+                "DCSS device %s is removed after a failed access mode change\n",
+                vec![Arg::Str(gone.name)],
             );
-            self.dcss.guests[gi].dmesg.push(m);
+            self.dcss.guests[gi].log(m);
             return Err(d::EIO);
         }
         let segs = dev.segs.clone();
@@ -116,11 +122,12 @@ impl Simulation {
             }
             "1" if dev.open > 0 => {
                 dev.save_pending = true;
-                let m = format!(
-                    "Device {} is in use, its DCSSs will be saved when it becomes idle",
-                    dev.name
+                let m = Kmsg::new(
+                    "dcssblk",
+                    "Device %s is in use, its DCSSs will be saved when it becomes idle\n",
+                    vec![Arg::Str(dev.name.clone())],
                 );
-                self.dcss.guests[gi].dmesg.push(m);
+                self.dcss.guests[gi].log(m);
                 Ok(Out::Now(vec![]))
             }
             "1" => Ok(self.dcss_save(gi, k)),
@@ -155,16 +162,24 @@ impl Simulation {
             let Some(i) = seg.by_id(u.file) else { continue };
             let f = seg.files[i].clone();
             if f.ranges.iter().all(|r| !r.ty.saved()) {
-                let m = format!("DCSS {} is of type SN or EN and cannot be saved", f.name);
-                self.dcss.guests[gi].dmesg.push(m);
+                let m = Kmsg::new(
+                    "dcssblk",
+                    "DCSS %s is of type SN or EN and cannot be saved\n",
+                    vec![Arg::Str(f.name.clone())],
+                );
+                self.dcss.guests[gi].log(m);
                 continue;
             }
             // DEFSEG is a class E command: from a guest without it CP answers HCPCMD001E,
             // whose return code (1, the message number, as vmcp shows it) the kernel logs; it
             // then saves nothing (extmem.c, segment_save).
             if !self.classes(&self.m.guests[gi].name).contains('E') {
-                let m = "Saving a DCSS failed with DEFSEG response code 1".to_string();
-                self.dcss.guests[gi].dmesg.push(m);
+                let m = Kmsg::new(
+                    "extmem",
+                    "Saving a DCSS failed with DEFSEG response code %i\n",
+                    vec![Arg::Int(1)],
+                );
+                self.dcss.guests[gi].log(m);
                 continue;
             }
             let seg = &mut self.dcss.segments;
@@ -465,11 +480,12 @@ impl Simulation {
         };
         g.devices[k].open -= 1;
         if g.devices[k].open == 0 && g.devices[k].save_pending {
-            let m = format!(
-                "Device {} has become idle and is being saved now",
-                g.devices[k].name
+            let m = Kmsg::new(
+                "dcssblk",
+                "Device %s has become idle and is being saved now\n",
+                vec![Arg::Str(g.devices[k].name.clone())],
             );
-            g.dmesg.push(m);
+            g.log(m);
             return self.dcss_save(gi, k);
         }
         Out::Now(vec![])

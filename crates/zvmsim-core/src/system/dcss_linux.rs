@@ -11,7 +11,9 @@ use crate::config::units::NS_PER_S;
 use crate::cp::segments::NssFile;
 use crate::cp::spool::Purpose;
 use crate::cp::storage::{Owner, Space, SpaceId, SpaceSpec};
+use crate::engine::rng::Stream;
 use crate::linux::dcssblk::{self as d, DcssCommand};
+use crate::linux::kmsg::{Arg, Kmsg, Style};
 
 use super::dcss::Running;
 use super::Simulation;
@@ -61,6 +63,29 @@ pub(super) struct GuestDcss {
     pub limit: u64,
     pub storage: u64,
     pub dmesg: Vec<String>,
+    /// How its kernel prints messages (`linux/kmsg.rs`).
+    pub kmsg: Style,
+}
+
+impl GuestDcss {
+    /// A guest of `spec` as it boots; `key` draws its kernel's boot key for `%p`.
+    pub(super) fn new(spec: &crate::config::scenario::GuestSpec, mut key: Stream) -> Self {
+        let storage = spec.storage.pages();
+        let key = (key.next_u64(), key.next_u64());
+        GuestDcss {
+            kmsg: Style::of(spec.linux.userland(), key),
+            limit: crate::linux::cmdline::mem_pages(&spec.linux.parameters)
+                .unwrap_or(storage)
+                .max(storage),
+            storage,
+            ..Default::default()
+        }
+    }
+
+    /// The kernel logs `m`.
+    pub(super) fn log(&mut self, m: Kmsg) {
+        self.dmesg.push(m.line(&self.kmsg));
+    }
 }
 
 /// bash's `time` lines.
@@ -252,8 +277,8 @@ impl Simulation {
         }
     }
 
-    fn log(&mut self, gi: usize, line: String) {
-        self.dcss.guests[gi].dmesg.push(line);
+    fn log(&mut self, gi: usize, fmt: &'static str, args: Vec<Arg>) {
+        self.dcss.guests[gi].log(Kmsg::new("extmem", fmt, args));
     }
 
     /// dcssblk's add (4.18 dcssblk.c, `dcssblk_add_store`): each named segment is queried and
@@ -273,17 +298,21 @@ impl Simulation {
             }
             // DIAGNOSE X'64' FINDSEG: return code 44, no such segment.
             let Some(i) = seg.active(n) else {
-                self.log(gi, "Querying a DCSS type failed with rc=44".into());
-                self.log(gi, format!("DCSS {n} cannot be loaded or queried"));
+                self.log(
+                    gi,
+                    "Querying a DCSS type failed with rc=%ld\n",
+                    vec![Arg::Int(44)],
+                );
+                let n = vec![Arg::Str(n.clone())];
+                self.log(gi, "DCSS %s cannot be loaded or queried\n", n);
                 return Err(d::ENOENT);
             };
             let f = &seg.files[i];
             // More than one range: at most 6, contiguous, all EW or EN.
             let contiguous = f.ranges.windows(2).all(|w| w[0].end + 1 == w[1].beg);
             if f.load_type().is_none() || f.ranges.len() > 6 || !contiguous {
-                let m =
-                    format!("DCSS {n} has multiple page ranges and cannot be loaded or queried");
-                self.log(gi, m);
+                let m = "DCSS %s has multiple page ranges and cannot be loaded or queried\n";
+                self.log(gi, m, vec![Arg::Str(n.clone())]);
                 return Err(d::EOPNOTSUPP);
             }
             let (beg, pages) = f.extent();
@@ -301,22 +330,20 @@ impl Simulation {
                 .any(|s| overlaps(s.beg, s.pages))
                 || uses.iter().any(|(_, s)| overlaps(s.beg, s.pages));
             if busy {
-                let m = format!("{n} needs used memory resources and cannot be loaded or queried");
-                self.log(gi, m);
+                let m = "%s needs used memory resources and cannot be loaded or queried\n";
+                self.log(gi, m, vec![Arg::Str(n.clone())]);
                 return Err(d::EBUSY);
             }
             // The kernel's mapping of the range (vmem.c, `insert_memory_segment`).
             if (beg + pages) as u64 > g.limit {
-                let m = format!(
-                    "DCSS {n} exceeds the kernel mapping range ({}) and cannot be loaded",
-                    g.limit * 4096
-                );
-                self.log(gi, m);
+                let m = "DCSS %s exceeds the kernel mapping range (%lu) and cannot be loaded\n";
+                let args = vec![Arg::Str(n.clone()), Arg::Uint(g.limit * 4096)];
+                self.log(gi, m, args);
                 return Err(d::ERANGE);
             }
             if (beg as u64) < g.storage {
-                let m = format!("DCSS {n} overlaps with used storage and cannot be loaded");
-                self.log(gi, m);
+                let m = "DCSS %s overlaps with used storage and cannot be loaded\n";
+                self.log(gi, m, vec![Arg::Str(n.clone())]);
                 return Err(d::ENOSPC);
             }
             uses.push((
@@ -336,22 +363,24 @@ impl Simulation {
         for w in uses.windows(2) {
             let ((pi, p), (ci, c)) = (&w[0], &w[1]);
             if p.beg + p.pages != c.beg {
-                let m = format!(
-                    "Adjacent DCSSs {} and {} are not contiguous",
-                    p.name, c.name
+                let m = Kmsg::new(
+                    "dcssblk",
+                    "Adjacent DCSSs %s and %s are not contiguous\n",
+                    vec![Arg::Str(p.name.clone()), Arg::Str(c.name.clone())],
                 );
-                self.log(gi, m);
+                self.dcss.guests[gi].log(m);
                 return Err(d::EINVAL);
             }
             let (pf, cf) = (&seg.files[*pi], &seg.files[*ci]);
             let ty = |f: &NssFile| f.load_type();
             let exclusive = |f: &NssFile| f.exclusive() && ty(f) != Some("ER");
             if ty(pf) != ty(cf) && !(exclusive(pf) && exclusive(cf)) {
-                let m = format!(
-                    "DCSS {} and DCSS {} have incompatible types",
-                    p.name, c.name
+                let m = Kmsg::new(
+                    "dcssblk",
+                    "DCSS %s and DCSS %s have incompatible types\n",
+                    vec![Arg::Str(p.name.clone()), Arg::Str(c.name.clone())],
                 );
-                self.log(gi, m);
+                self.dcss.guests[gi].log(m);
                 return Err(d::EINVAL);
             }
         }
@@ -379,27 +408,35 @@ impl Simulation {
             f.users.push(gi as u32);
             // dcssblk loads every segment with LOADSHR (SEGMENT_SHARED), whatever its type;
             // CP gives an exclusive type a copy of the user's own all the same.
-            let m = format!(
-                "DCSS {} of range {:016x} to {:016x} and type {ty} loaded in shared access mode",
-                u.name,
-                u.beg as u64 * 4096,
-                (u.beg + u.pages) as u64 * 4096 - 1
+            let m = Kmsg::new(
+                "extmem",
+                "DCSS %s of range %p to %p and type %s loaded in shared access mode\n",
+                vec![
+                    Arg::Str(u.name.clone()),
+                    Arg::Ptr(u.beg as u64 * 4096),
+                    Arg::Ptr((u.beg + u.pages) as u64 * 4096 - 1),
+                    Arg::Str(ty.to_string()),
+                ],
             );
             loaded.push((u.name.clone(), m));
         }
         // The kernel loads (and logs) them in the order typed, then the device.
         for n in &names {
             if let Some((_, m)) = loaded.iter().find(|(x, _)| x == n) {
-                self.dcss.guests[gi].dmesg.push(m.clone());
+                self.dcss.guests[gi].log(m.clone());
             }
         }
         let bytes: u64 = uses.iter().map(|(_, u)| u.pages as u64 * 4096).sum();
-        let m = format!(
-            "Loaded {} with total size {bytes} bytes and capacity {} sectors",
-            text.trim_end_matches('\n'),
-            bytes >> 9
+        let m = Kmsg::new(
+            "dcssblk",
+            "Loaded %s with total size %lu bytes and capacity %lu sectors\n",
+            vec![
+                Arg::Str(text.trim_end_matches('\n').to_string()),
+                Arg::Uint(bytes),
+                Arg::Uint(bytes >> 9),
+            ],
         );
-        self.dcss.guests[gi].dmesg.push(m);
+        self.dcss.guests[gi].log(m);
         let g = &mut self.dcss.guests[gi];
         let minor = (0..)
             .find(|m| !g.devices.iter().any(|x| x.minor == *m))

@@ -48,6 +48,11 @@ pub(super) fn gets(g: usize) -> u64 {
     (1 << 40) | g as u64
 }
 
+/// Guest `g`'s boot key for hashed kernel addresses (`%p`, linux/kmsg.rs).
+pub(super) fn kmsg(g: usize) -> u64 {
+    (3 << 32) | g as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,7 +72,7 @@ mod tests {
         ];
         let mut all: Vec<u64> = fixed.to_vec();
         for g in (0..1_200).chain([u32::MAX as usize - 1, u32::MAX as usize]) {
-            all.extend([guest(g), warm(g), gets(g)]);
+            all.extend([guest(g), warm(g), gets(g), kmsg(g)]);
         }
         let n = all.len();
         all.sort_unstable();
