@@ -139,6 +139,8 @@ fn the_seeds_defdcss_and_savedcss_execs_define_and_save_stacked_segments() {
     ];
     let s = sim(&script);
     s.check_invariants().expect("invariants");
+    // The execs' commands run from a queue of their own: the scenario stays as written.
+    assert_eq!(s.scenario.console.len(), script.len());
     let l = lines(&s);
     let cmds: Vec<&str> = l.iter().map(|x| x.0.as_str()).collect();
     assert_eq!(

@@ -444,6 +444,7 @@ impl Simulation {
                 .vmrm
                 .as_ref()
                 .map(|v| crate::cp::vmrm::Vmrm::new(v, instances.len())),
+            privileges: super::privilege::Privileges::new(&sc),
             dcss: super::dcss::DcssSystem::new(
                 sc.spool.as_ref().map_or(0, |s| s.pages()),
                 spool_devs,

@@ -47,7 +47,7 @@ impl Simulation {
     }
 
     pub(super) fn run_console(&mut self, i: usize) {
-        let entry = self.scenario.console[i].clone();
+        let entry = self.console_entry(i).clone();
         let user = entry.user.to_ascii_uppercase();
         if self.console_waits(&user, i) {
             return;

@@ -47,8 +47,9 @@ pub(super) enum NssWait {
 pub(super) struct DcssSystem {
     pub segments: Segments,
     pub spool: Spool,
-    /// CP privilege classes set by SET PRIVCLASS (others: `Simulation::classes`).
-    pub privclass: HashMap<String, String>,
+    /// Console entries an exec typed (`type_cp`): entry `scenario.console.len() + k` is
+    /// `typed[k]`.
+    pub typed: Vec<crate::config::scenario::ConsoleEntry>,
     /// Storage of the CMS users that typed DEFINE STORAGE, in bytes.
     pub storage: HashMap<String, u64>,
     pub consoles: HashMap<String, Console>,
@@ -68,8 +69,8 @@ impl DcssSystem {
         DcssSystem {
             segments: Segments::new(spool_pages),
             spool: Spool::new(spool_devs),
-            privclass: HashMap::new(),
             storage: HashMap::new(),
+            typed: Vec::new(),
             consoles: HashMap::new(),
             nss_waiting: VecDeque::new(),
             nss_resuming: false,
@@ -91,37 +92,6 @@ impl DcssSystem {
 }
 
 impl Simulation {
-    /// The privilege classes of `user`: as SET PRIVCLASS last left them; else a guest's
-    /// directory CLASS statement; else A to G for MAINT and OPERATOR (as IBM's sample
-    /// directory gives them) and class G for everyone else.
-    pub(super) fn classes(&self, user: &str) -> String {
-        if let Some(c) = self.dcss.privclass.get(user) {
-            return c.clone();
-        }
-        if let Some(g) = self.m.guests.iter().position(|g| g.name == user) {
-            let spec = self.scenario.guest_instances()[g].spec_index;
-            let class = self.scenario.guests[spec].directory.iter().find_map(|l| {
-                match crate::cp::directory::parse_directory(l) {
-                    Ok(crate::cp::directory::DirStatement::Class(c)) => Some(c),
-                    _ => None,
-                }
-            });
-            if let Some(c) = class {
-                return c;
-            }
-        }
-        match user {
-            "MAINT" | "OPERATOR" => "ABCDEFG".into(),
-            _ => "G".into(),
-        }
-    }
-
-    /// CP's answer to `cmd` typed by `user` if their privilege classes do not allow it.
-    pub(super) fn cp_refusal(&self, user: &str, cmd: &str) -> Option<String> {
-        let level = Some(self.scenario.lpar.zvm_level.as_str());
-        crate::cp::privclass::refusal(cmd, level, &self.classes(user))
-    }
-
     /// A console entry of a user whose previous command still runs waits for it.
     pub(super) fn console_waits(&mut self, user: &str, i: usize) -> bool {
         if !self.dcss.busy(user) {
@@ -136,6 +106,15 @@ impl Simulation {
         true
     }
 
+    /// Console entry `i`: the scenario's, then those execs typed.
+    pub(super) fn console_entry(&self, i: usize) -> &crate::config::scenario::ConsoleEntry {
+        let n = self.scenario.console.len();
+        self.scenario
+            .console
+            .get(i)
+            .unwrap_or_else(|| &self.dcss.typed[i - n])
+    }
+
     /// `user`'s console is held by `r` until its transfer ends.
     pub(super) fn hold_console(&mut self, r: Running) {
         let key = r.user.clone();
@@ -147,25 +126,24 @@ impl Simulation {
     /// SAVESEG) holds the next.
     pub(super) fn type_cp(&mut self, user: &str, cps: Vec<String>) {
         let at = crate::config::units::Duration(self.m.now);
-        let first = self.scenario.console.len();
+        let first = self.scenario.console.len() + self.dcss.typed.len();
         for cp in cps {
-            self.scenario
-                .console
-                .push(crate::config::scenario::ConsoleEntry {
-                    at,
-                    user: user.to_string(),
-                    cp: Some(cp),
-                    linux: None,
-                    cms: None,
-                });
+            self.dcss.typed.push(crate::config::scenario::ConsoleEntry {
+                at,
+                user: user.to_string(),
+                cp: Some(cp),
+                linux: None,
+                cms: None,
+            });
         }
+        let end = self.scenario.console.len() + self.dcss.typed.len();
         let queue = &mut self
             .dcss
             .consoles
             .entry(user.to_string())
             .or_default()
             .queue;
-        for i in (first..self.scenario.console.len()).rev() {
+        for i in (first..end).rev() {
             queue.push_front(i);
         }
         self.drain_console(user);
@@ -275,7 +253,7 @@ impl Simulation {
             };
             match w {
                 NssWait::Console(i) => {
-                    let user = self.scenario.console[i].user.to_ascii_uppercase();
+                    let user = self.console_entry(i).user.to_ascii_uppercase();
                     if let Some(c) = self.dcss.consoles.get_mut(&user) {
                         c.delayed = false;
                     }
@@ -377,28 +355,7 @@ impl Simulation {
                 user: u,
                 op,
                 classes,
-            } => {
-                let on = self.m.guests.iter().any(|g| g.name == u)
-                    || self
-                        .scenario
-                        .console
-                        .iter()
-                        .any(|c| c.user.eq_ignore_ascii_case(&u));
-                if !on {
-                    return vec![format!("HCP045E {u} not logged on")];
-                }
-                let mut have = self.classes(&u);
-                match op {
-                    '+' => {
-                        let add: String = classes.chars().filter(|c| !have.contains(*c)).collect();
-                        have.push_str(&add);
-                    }
-                    '-' => have.retain(|c| !classes.contains(c)),
-                    _ => have = classes,
-                }
-                self.dcss.privclass.insert(u, have);
-                vec![]
-            }
+            } => self.set_privclass(u, op, classes),
         }
     }
 

@@ -45,6 +45,7 @@ mod paging_alias_tests;
 mod paging_view;
 #[cfg(test)]
 mod privclass_tests;
+mod privilege;
 #[cfg(test)]
 mod ssch_tests;
 mod streams;
@@ -146,8 +147,10 @@ pub struct Simulation {
     ended: Option<String>,
     /// VMRMSVM, when the scenario configures it.
     vmrm: Option<Vmrm>,
-    /// Saved segments: CP's files, the spool, privilege classes, Linux's dcssblk devices.
+    /// Saved segments: CP's files, the spool, Linux's dcssblk devices.
     dcss: dcss::DcssSystem,
+    /// The users' CP privilege classes.
+    privileges: privilege::Privileges,
 }
 
 impl Simulation {
