@@ -135,11 +135,11 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
     "dasd_response_ms": _f("system", "ms", "Apache runs: mean response time of a real DASD I/O, all volumes (queue wait plus service)."),
     "dasd_queue": _f("system", "I/Os", "Apache runs: I/Os waiting for their DASD volume, time-weighted mean over all volumes."),
     "resident_shared_frames": _f("system", "frames", "Apache runs: frames holding pages of saved segments' shared copies (each counted once)."),
-    "dcss_loaded_pages": _f("system", "pages", "Runs with program text as files: pages of saved segments' shared copies loaded (resident, in XSTOR or on DASD; each counted once)."),
-    "dcss_resident_pages": _f("system", "pages", "Runs with program text as files: pages of saved segments' shared copies resident in central storage."),
-    "dcss_resident_pages_max": _f("summary", "pages", "Runs with program text as files: the largest interval sample of dcss_resident_pages in the window."),
-    "dcss_xstor_pages": _f("system", "pages", "Runs with program text as files: pages of saved segments' shared copies in XSTOR."),
-    "dcss_dasd_pages": _f("system", "pages", "Runs with program text as files: pages of saved segments' shared copies on paging DASD (a read-only segment's never are)."),
+    "dcss_loaded_pages": _f("system", "pages", "Runs with saved segments (a [spool]) or program text as files: pages of saved segments' shared copies loaded (resident, in XSTOR or on DASD; each counted once)."),
+    "dcss_resident_pages": _f("system", "pages", "Runs with saved segments (a [spool]) or program text as files: pages of saved segments' shared copies resident in central storage."),
+    "dcss_resident_pages_max": _f("summary", "pages", "Runs with saved segments (a [spool]) or program text as files: the largest interval sample of dcss_resident_pages in the window."),
+    "dcss_xstor_pages": _f("system", "pages", "Runs with saved segments (a [spool]) or program text as files: pages of saved segments' shared copies in XSTOR."),
+    "dcss_dasd_pages": _f("system", "pages", "Runs with saved segments (a [spool]) or program text as files: pages of saved segments' shared copies on paging DASD (a read-only segment's never are)."),
     "cp_msec_per_tx": _f("system", "ms", "Apache runs: CP time (for the guests and CP's own) per transaction, per interval "
                                        "and in the summary's web section (the run's)."),
     "emul_msec_per_tx": _f("system", "ms", "Apache runs: guest (emulation) time per transaction, per interval and in the "

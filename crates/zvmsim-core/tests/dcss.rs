@@ -85,6 +85,17 @@ fn sr_8g_setup_answers_as_the_seed_shows_and_takes_the_seeds_times() {
     // The save asked for while mounted ran at the umount, as dcssblk defers it.
     let umount = answer(&l, "time umount /mnt").2.expect("timed");
     assert!(umount > 0.5 * cms, "Linux save {umount} s");
+    // A run with a spool for saved segments reports where their pages are, per interval: by
+    // its end the 8 GB the dd wrote are loaded, each page counted once.
+    let last = s.system_rows().last().expect("rows");
+    let loaded = last.dcss_loaded_pages.expect("segment pages reported");
+    assert!(loaded > (7 << 30) / 4096, "{loaded} pages loaded");
+    let parts = [
+        last.dcss_resident_pages,
+        last.dcss_xstor_pages,
+        last.dcss_dasd_pages,
+    ];
+    assert_eq!(parts.iter().map(|p| p.unwrap()).sum::<u64>(), loaded);
 }
 
 #[test]

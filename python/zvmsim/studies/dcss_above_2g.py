@@ -52,6 +52,11 @@ FIGURES = (
     ("dasd_service_ms", "ms", "DASD service time", "web"),
     ("dasd_response_ms", "ms", "DASD response time", "web"),
     ("dasd_queue", "I/Os", "DASD wait queue", "web"),
+    # The DCSS's pages, each shared copy counted once (the summary's top level).
+    ("dcss_loaded_pages", "pages", "DCSS pages loaded", None),
+    ("dcss_resident_pages", "pages", "DCSS pages resident", None),
+    ("dcss_xstor_pages", "pages", "DCSS pages in XSTOR", None),
+    ("dcss_dasd_pages", "pages", "DCSS pages on DASD", None),
 )
 
 

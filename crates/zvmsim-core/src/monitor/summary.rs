@@ -213,8 +213,9 @@ pub struct Summary {
     /// The file-serving figures of a run with the apache workload (seed 001's report).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub web: Option<WebSummary>,
-    /// Where the saved segments' shared pages are, in runs with an application server's
-    /// program text as files (seed 000's Figures 18-19; system/text_view.rs).
+    /// Where the saved segments' shared pages are, in runs with a spool for them or an
+    /// application server's program text as files (seed 000's Figures 18-19; seed 001;
+    /// system/text_view.rs).
     #[serde(flatten)]
     pub dcss_pages: Option<DcssPages>,
     /// dbench's figures, in runs of the dbench workload (workload/dbench.rs).

@@ -1,8 +1,9 @@
-//! Seed 000's "Location of the DCSS pages" (Figures 18-20): in runs whose application server
-//! runs its program text from files (`[workloads.W.appserver.text]`), the system rows carry
-//! where the saved segments' shared pages are: loaded (anywhere), resident in central
-//! storage, in XSTOR, on paging DASD. Each shared copy is counted once, however many guests
-//! use it. Left out of other runs' rows.
+//! Seed 000's "Location of the DCSS pages" (Figures 18-20), and seed 001's DCSS pages: in runs
+//! that can have saved segments (a `[spool]` for them) or whose application server runs its
+//! program text from files (`[workloads.W.appserver.text]`), the system rows carry where the
+//! saved segments' shared pages are: loaded (anywhere), resident in central storage, in
+//! XSTOR, on paging DASD. Each shared copy is counted once, however many guests use it. Left
+//! out of other runs' rows.
 
 use crate::monitor::rows::SystemRow;
 use crate::monitor::summary::DcssPages;
@@ -10,18 +11,21 @@ use crate::monitor::summary::DcssPages;
 use super::Simulation;
 
 impl Simulation {
-    /// The run has an application server with program text as files.
-    fn text_run(&self) -> bool {
-        self.scenario
-            .workloads
-            .values()
-            .any(|w| w.appserver.as_ref().is_some_and(|a| a.text.is_some()))
+    /// The run can have saved segments, or has an application server with program text as
+    /// files.
+    fn segment_run(&self) -> bool {
+        self.scenario.spool.is_some()
+            || self
+                .scenario
+                .workloads
+                .values()
+                .any(|w| w.appserver.as_ref().is_some_and(|a| a.text.is_some()))
     }
 
-    /// The web fields of the row (web_view.rs) and, in a text run, the segments' pages.
+    /// The web fields of the row (web_view.rs) and, in a segment run, the segments' pages.
     pub(super) fn text_row(&self, now: u64) -> SystemRow {
         let row = self.web_row(now);
-        if !self.text_run() {
+        if !self.segment_run() {
             return row;
         }
         let c = self.m.storage.segment_counts();
@@ -34,9 +38,9 @@ impl Simulation {
         }
     }
 
-    /// The summary's means of the segments' pages over the measured rows (text runs only).
+    /// The summary's means of the segments' pages over the measured rows (segment runs only).
     pub(super) fn dcss_pages(&self) -> Option<DcssPages> {
-        if !self.text_run() {
+        if !self.segment_run() {
             return None;
         }
         let rows = &self.mon.sys_rows;
