@@ -35,6 +35,15 @@ pub fn volume(io: &IoSpec, volser: &str) -> Option<u16> {
     })
 }
 
+/// The label of base device `rdev`, if `[io]` gives one.
+pub fn volser(io: &IoSpec, rdev: u16) -> Option<&str> {
+    io.lcus.iter().flat_map(|l| &l.bases).find_map(|b| {
+        let f = parse_rdev(&b.rdev)?;
+        let k = rdev.checked_sub(f)? as usize;
+        (k < b.count as usize).then(|| b.volsers.get(k).map(String::as_str))?
+    })
+}
+
 /// A minidisk on a real volume: (real device, first 4 KB block, blocks).
 pub fn extent(io: Option<&IoSpec>, st: &DirStatement) -> Result<(u16, u64, u64), String> {
     let Some(io) = io else {

@@ -277,24 +277,60 @@ impl Simulation {
         out
     }
 
+    /// QUERY VIRTUAL DASD. A minidisk's line as z/VM consoles show it (e.g. `DASD 0100 3390
+    /// JM6013 R/W       2300 CYL ON DASD  6013 SUBCHANNEL = 0001`, in several projects'
+    /// captured output): volser, cylinders right-aligned in 10, real device, virtual
+    /// subchannel. The virtual subchannels are numbered in the order of the guest's DASD
+    /// from 0000 (inference: the consoles show the guest's first minidisk at 0000; CP
+    /// numbers its other devices too, which zvmsim does not have). A device without a
+    /// volser in `[io]` shows its device number. Dedicated devices and aliases: the layout is
+    /// recalled, not sourced.
     fn query_virtual_dasd(&self, g: usize) -> Vec<String> {
         let io = &self.m.io;
+        let volser = |rdev: u16| {
+            let v = self.scenario.io.as_ref();
+            v.and_then(|v| crate::config::directory::volser(v, rdev))
+                .map_or_else(|| format!("{rdev:04X}"), |s| s.to_ascii_uppercase())
+        };
+        // A minidisk's access: read-only when the MDISK or LINK mode's primary letter is R.
+        let spec = self.scenario.guest_instances()[g].spec_index;
+        let dir = &self.scenario.guests[spec].directory;
+        let access = |vdev: u16| {
+            use crate::cp::directory::{parse_directory, DirStatement as D};
+            let ro = dir.iter().any(|l| match parse_directory(l) {
+                Ok(D::Mdisk { vdev: v, mode, .. } | D::MdiskDevno { vdev: v, mode, .. }) => {
+                    v == vdev && mode.starts_with('R')
+                }
+                Ok(D::Link { as_vdev, mode, .. }) => as_vdev == vdev && mode.starts_with('R'),
+                _ => false,
+            });
+            if ro {
+                "R/O"
+            } else {
+                "R/W"
+            }
+        };
         let mut out = Vec::new();
         // CP knows the devices Linux's blacklist hides as well.
-        for (vdev, path) in self.guest_dasds(g) {
+        for (sch, (vdev, path)) in self.guest_dasds(g).enumerate() {
             out.push(match path {
                 DevPath::Dedicated { sub } => {
                     let s = io.sub(sub);
-                    let what = if s.is_alias() { "ALIAS" } else { "ON DASD" };
+                    let what = if s.is_alias() {
+                        "ALIAS".to_string()
+                    } else {
+                        volser(s.rdev)
+                    };
                     format!(
-                        "DASD {:04X} ON DASD  {:04X} R/W {what} {:04X}",
-                        vdev, s.rdev, s.rdev
+                        "DASD {:04X} ON DASD  {:04X} R/W {what} SUBCHANNEL = {sch:04X}",
+                        vdev, s.rdev
                     )
                 }
                 DevPath::Minidisk { base, blocks, .. } => format!(
-                    "DASD {:04X} 3390 {:04X} R/W {:>6} CYL ON DASD  {:04X}",
+                    "DASD {:04X} 3390 {:<6} {} {:>10} CYL ON DASD  {:04X} SUBCHANNEL = {sch:04X}",
                     vdev,
-                    io.sub(base).rdev,
+                    volser(io.sub(base).rdev),
+                    access(vdev),
                     blocks / 180,
                     io.sub(base).rdev
                 ),

@@ -124,7 +124,23 @@ fn extents_links_and_miniopt_nomdc() {
         .all(|d| d.group == u32::MAX));
     assert!(devs.iter().any(|d| d.vdev == 0x202 && d.group != u32::MAX));
     let q = cp(&mut s, "LNX01", "QUERY VIRTUAL DASD");
-    assert!(q[0].contains("1000 CYL ON DASD  B9D5"), "{q:?}");
+    // As z/VM consoles print it: volser (the device number without one), access, cylinders
+    // in 10 columns, real device, virtual subchannel.
+    assert_eq!(
+        q[..3],
+        [
+            "DASD 0200 3390 LXD500 R/W       1000 CYL ON DASD  B9D5 SUBCHANNEL = 0000",
+            "DASD 0201 3390 LXD500 R/W       9016 CYL ON DASD  B9D5 SUBCHANNEL = 0001",
+            "DASD 0202 3390 B9D6   R/W      65520 CYL ON DASD  B9D6 SUBCHANNEL = 0002",
+        ],
+        "{q:?}"
+    );
+    // LNX02's read-only LINK of LNX01's 0200.
+    let q2 = cp(&mut s, "LNX02", "QUERY VIRTUAL DASD");
+    assert_eq!(
+        q2,
+        ["DASD 0200 3390 LXD500 R/O       1000 CYL ON DASD  B9D5 SUBCHANNEL = 0000"]
+    );
     // Both guests read the one extent: the cache fills and serves them.
     s.step_until(2_000_000_000);
     let st = s.m.mdc.stats;
