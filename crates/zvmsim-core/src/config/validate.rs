@@ -179,6 +179,21 @@ pub fn check(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
         if let Err((k, detail)) = crate::config::linux::check_guest_linux(g) {
             return err(&f(k), detail);
         }
+        // RHEL 8 is built for the z13 and later (Red Hat's release notes, recalled), whose
+        // oldest z/VM in service was 6.2 (IBM z13 Technical Guide, Table 7-1): no 5.x system
+        // runs it.
+        let rhel8 = g.linux.userland() == crate::linux::distro::Userland::Rhel8;
+        if rhel8 && !l.zvm_level.has_agelist() {
+            return err(
+                &f("linux.distribution"),
+                format!(
+                    "RHEL 8 needs an IBM z13 or later, which z/VM {} does not run on (z/VM 6.2 \
+                     and later do): set lpar.zvm_level to \"6.4\" or later, or the distribution \
+                     to a SLES",
+                    l.zvm_level.as_str()
+                ),
+            );
+        }
         virtual_pages += g.storage.pages() * g.count as u64;
         if let Some(w) = &g.workload {
             // Linux keeps free pages and some page cache; the rest of a workload's anonymous
