@@ -7,19 +7,32 @@ use crate::config::units::NS_PER_S;
 use crate::cp::commands::{self as cp, CpCommand};
 use crate::cp::segments::execs;
 use crate::cp::vmrm::config::user_matches;
-use crate::linux::commands::{self as linux, LinuxCommand, VmTunable, VmstatSample};
+use crate::linux::commands::{self as linux, DasdQuery, LinuxCommand, VmTunable, VmstatSample};
+use crate::linux::dasd::BlockStats;
 
 use super::Simulation;
 
-/// A console command that reports again (`vmstat delay [count]`): its guest, the console
-/// line its reports go to, the delay, the reports still to come (None: until the run ends),
-/// and the counters of its last report.
+/// A console command that reports again (`vmstat delay [count]`, `iostat -x interval
+/// [count]`): its guest, the console line its reports go to, the delay, the reports still to
+/// come (None: until the run ends), and what its last report counted up to.
 pub(super) struct Report {
     guest: usize,
     line: usize,
     delay_ns: u64,
     left: Option<u32>,
-    last: VmstatSample,
+    last: Again,
+}
+
+/// What a repeating command's next report counts from.
+enum Again {
+    /// vmstat: the counters of its last report.
+    Vmstat(VmstatSample),
+    /// iostat: its query, each device's block counters at its last report, and when.
+    Iostat {
+        q: DasdQuery,
+        marks: Vec<BlockStats>,
+        at: u64,
+    },
 }
 
 /// One console interaction.
@@ -128,13 +141,29 @@ impl Simulation {
                 };
                 let name = self.m.guests[gi].name.clone();
                 self.console_line(&name, cmd, response);
-                if let Ok(LinuxCommand::Vmstat {
-                    delay: Some(d),
-                    count,
-                    ..
-                }) = parsed
-                {
-                    self.start_reports(gi, d, count);
+                match parsed {
+                    Ok(LinuxCommand::Vmstat {
+                        delay: Some(d),
+                        count,
+                        ..
+                    }) => {
+                        let last = Again::Vmstat(self.linux_view(gi).sample);
+                        self.start_reports(gi, d, count, last);
+                    }
+                    Ok(LinuxCommand::Dasd(
+                        ref q @ DasdQuery::Iostat {
+                            every: Some((d, count)),
+                            ..
+                        },
+                    )) => {
+                        let last = Again::Iostat {
+                            q: q.clone(),
+                            marks: self.dasd_counters(gi),
+                            at: self.m.now,
+                        };
+                        self.start_reports(gi, d, count, last);
+                    }
+                    _ => {}
                 }
             }
         } else if let Some(cmd) = &entry.cms {
@@ -177,9 +206,10 @@ impl Simulation {
         linux::respond(c, &self.linux_view(gi))
     }
 
-    /// `vmstat delay [count]` typed in guest `gi`: its first report is in the response;
-    /// the others follow every `delay` seconds, into the same console line.
-    fn start_reports(&mut self, gi: usize, delay: u32, count: Option<u32>) {
+    /// `vmstat delay [count]` or `iostat -x interval [count]` typed in guest `gi`: its first
+    /// report is in the response; the others follow every `delay` seconds, into the same
+    /// console line, each over the time since the one before.
+    fn start_reports(&mut self, gi: usize, delay: u32, count: Option<u32>, last: Again) {
         let left = count.map(|c| c.saturating_sub(1));
         if left == Some(0) {
             return;
@@ -190,7 +220,7 @@ impl Simulation {
             line: self.console.len() - 1,
             delay_ns,
             left,
-            last: self.linux_view(gi).sample,
+            last,
         });
         let run = (self.reports.len() - 1) as u32;
         self.m
@@ -200,13 +230,29 @@ impl Simulation {
 
     /// The next report of console command `run`: the rates since its last report.
     pub(super) fn console_report(&mut self, run: usize) {
-        let view = self.linux_view(self.reports[run].guest);
+        let gi = self.reports[run].guest;
+        let lines = match &self.reports[run].last {
+            Again::Vmstat(last) => {
+                let view = self.linux_view(gi);
+                let line = linux::vmstat_line(&view, last);
+                self.reports[run].last = Again::Vmstat(view.sample);
+                vec![line]
+            }
+            Again::Iostat { q, marks, at } => {
+                // sysstat separates its reports by a blank line.
+                let mut lines = vec![String::new()];
+                lines.extend(self.iostat_since(gi, q, marks, *at));
+                let marks = self.dasd_counters(gi);
+                if let Again::Iostat { marks: m, at, .. } = &mut self.reports[run].last {
+                    (*m, *at) = (marks, self.m.now);
+                }
+                lines
+            }
+        };
         let r = &mut self.reports[run];
-        let line = linux::vmstat_line(&view, &r.last);
-        r.last = view.sample;
         r.left = r.left.map(|n| n - 1);
         let (more, delay, to) = (r.left != Some(0), r.delay_ns, r.line);
-        self.console[to].response.push(line);
+        self.console[to].response.extend(lines);
         if more {
             self.m.q.push(
                 self.m.now + delay,

@@ -206,3 +206,26 @@ fn a_rejected_dasd_command_in_the_script_is_a_scenario_error() {
     assert_eq!(err.field, "console[2].cp");
     assert_eq!(err.detail, "HCP003E Invalid option - NOW");
 }
+
+/// `iostat -x interval count` (sysstat 8): the first report in the response, then one every
+/// interval over that interval, each after a blank line, `count` in all.
+#[test]
+fn iostat_with_an_interval_reports_again_over_each_interval() {
+    let mut s = sim();
+    let first = typed(&mut s, "LNX01", "linux", "iostat -x -k 1 2");
+    assert_eq!(first.len(), 3, "header, dasda, dasdb: {first:?}");
+    let line = s.console.len() - 1;
+    // The run ends at 3 s; the second report comes at 2.2 s, and no third.
+    s.step_until(4_000_000_000);
+    let all = &s.console[line].response;
+    assert_eq!(all.len(), 2 * 3 + 1, "two reports: {all:?}");
+    assert_eq!(all[3], "", "{all:?}");
+    assert_eq!(all[4], first[0], "{all:?}");
+    // The later report covers its own second: the fio job still reads dasda, dasdb idles.
+    let rs = |l: &str| -> f64 { l.split_whitespace().nth(3).unwrap().parse().unwrap() };
+    assert!(all[5].starts_with("dasda ") && rs(&all[5]) > 10.0, "{all:?}");
+    assert!(all[6].starts_with("dasdb ") && rs(&all[6]) == 0.0, "{all:?}");
+    // A device, or a count of 0: not simulated.
+    let dev = typed(&mut s, "LNX01", "linux", "iostat -x dasda 1");
+    assert!(dev[0].starts_with("not simulated by zvmsim"), "{dev:?}");
+}

@@ -6,7 +6,7 @@ use crate::io::{SubKind, NONE};
 use crate::linux::commands::dasdstat::{self, Dasdstat, StatAction};
 use crate::linux::commands::tunedasd::{disk_of, Tune};
 use crate::linux::commands::{dasd_respond, DasdQuery, DasdRow};
-use crate::linux::dasd::DevPath;
+use crate::linux::dasd::{BlockStats, DevPath};
 use crate::linux::shell::{no_such_file, ECHO_EINVAL};
 
 use super::Simulation;
@@ -45,7 +45,7 @@ impl Simulation {
         }
         let now = self.m.now;
         let start = self.mon.start.min(now);
-        let mut out = dasd_respond(q, &self.dasd_rows(gi, now), now - start);
+        let mut out = dasd_respond(q, &self.dasd_rows(gi, now, None), now - start);
         if let DasdQuery::Lsdasd { all: true, .. } = q {
             // The offline devices (freed from the blacklist and not set online, or set
             // offline) come first.
@@ -108,14 +108,42 @@ impl Simulation {
         out
     }
 
-    fn dasd_rows(&self, gi: usize, now: u64) -> Vec<DasdRow> {
+    /// Each device's block counters now: the marks an `iostat` interval report counts from.
+    pub(super) fn dasd_counters(&self, gi: usize) -> Vec<BlockStats> {
+        let now = self.m.now;
+        let devs = &self.m.guests[gi].dasd.devs;
+        devs.iter()
+            .map(|d| {
+                let mut c = d.block;
+                c.tick(now);
+                c
+            })
+            .collect()
+    }
+
+    /// `q` (an iostat) over the time since `at`, counted from each device's `marks`.
+    pub(super) fn iostat_since(
+        &self,
+        gi: usize,
+        q: &DasdQuery,
+        marks: &[BlockStats],
+        at: u64,
+    ) -> Vec<String> {
+        let now = self.m.now;
+        dasd_respond(q, &self.dasd_rows(gi, now, Some(marks)), now - at)
+    }
+
+    /// The online devices' rows, their counters since the monitor interval's marks (or
+    /// since `marks`, by device index).
+    fn dasd_rows(&self, gi: usize, now: u64, marks: Option<&[BlockStats]>) -> Vec<DasdRow> {
         let d = &self.m.guests[gi].dasd;
         let io = &self.m.io;
         let mut index = 0;
         d.devs
             .iter()
-            .filter(|dev| !dev.offline)
-            .map(|dev| {
+            .enumerate()
+            .filter(|(_, dev)| !dev.offline)
+            .map(|(k, dev)| {
                 let (sub, alias) = match dev.path {
                     DevPath::Dedicated { sub } => (sub, io.sub(sub).is_alias()),
                     DevPath::Minidisk { base, .. } => (base, false),
@@ -138,7 +166,7 @@ impl Simulation {
                 };
                 let mut cur = dev.block;
                 cur.tick(now);
-                let m = dev.mark;
+                let m = marks.and_then(|ms| ms.get(k).copied()).unwrap_or(dev.mark);
                 let row = DasdRow {
                     vdev: dev.vdev,
                     name: dev.name.clone().filter(|_| !alias),

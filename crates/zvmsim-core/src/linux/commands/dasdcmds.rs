@@ -20,9 +20,15 @@ pub enum DasdQuery {
     Lsdasd { uid: bool, all: bool },
     /// `cat /proc/dasd/devices`.
     ProcDevices,
-    /// `iostat -x`: sectors per second, or with `-k` kilobytes per second (sysstat 8);
-    /// `sysstat11`: sysstat 11.7's extended report (RHEL 8), always in kB.
-    Iostat { kb: bool, sysstat11: bool },
+    /// `iostat -x [interval [count]]`: sectors per second, or with `-k` kilobytes per
+    /// second (sysstat 8); `sysstat11`: sysstat 11.7's extended report (RHEL 8), always in
+    /// kB. With an interval, a further report every `interval` seconds over that interval,
+    /// `count` reports in all (the first included; None: until the run ends).
+    Iostat {
+        kb: bool,
+        sysstat11: bool,
+        every: Option<(u32, Option<u32>)>,
+    },
     /// `cat /proc/dasd/statistics`, or `echo TEXT >` it (the driver's profile).
     Statistics { write: Option<String> },
     /// `tunedasd -P [-I ITEM]` or `-R` on device nodes (tunedasd.rs).
@@ -124,10 +130,27 @@ Options are:\n\
 [ -c ] [ -d ] [ -N ] [ -k | -m ] [ -t ] [ -V ] [ -x ]\n\
 [ <device> [ <device> ... ] | ALL ] [ -p [ <device> | ALL ] ]";
 
-/// iostat: `-x` with `-d` and `-k` is simulated; an interval, devices, -c, -m, -N, -p, -t
-/// are not; an unknown option prints the usage.
+/// iostat's trailing `interval [count]` (sysstat: numbers after the options and devices; an
+/// interval of 0 is a single report, as none is). None: some other word (a device), or not
+/// one or two positive numbers.
+fn interval(words: &[&str]) -> Option<Option<(u32, Option<u32>)>> {
+    let n: Vec<u32> = words
+        .iter()
+        .map(|w| w.parse().ok())
+        .collect::<Option<_>>()?;
+    match n.as_slice() {
+        [] | [0] => Some(None),
+        [i] => Some(Some((*i, None))),
+        [i, c] if *i > 0 && *c > 0 => Some(Some((*i, Some(*c)))),
+        _ => None,
+    }
+}
+
+/// iostat: `-x` with `-d`, `-k` and `interval [count]` is simulated; devices, -c, -m, -N,
+/// -p, -t are not; an unknown option prints the usage.
 pub(super) fn iostat(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
     let (mut x, mut kb, mut other) = (false, false, false);
+    let mut words = Vec::new();
     for a in args {
         if let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) {
             for c in flags.chars() {
@@ -140,15 +163,17 @@ pub(super) fn iostat(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
                 }
             }
         } else {
-            other = true; // an interval, a count or a device
+            words.push(*a); // an interval, a count or a device
         }
     }
-    Ok(
-        (x && !other).then_some(LinuxCommand::Dasd(DasdQuery::Iostat {
+    let every = interval(&words);
+    Ok((x && !other && every.is_some()).then(|| {
+        LinuxCommand::Dasd(DasdQuery::Iostat {
             kb,
             sysstat11: false,
-        })),
-    )
+            every: every.flatten(),
+        })
+    }))
 }
 
 /// sysstat 11.7.3's usage text (iostat.c usage()), printed for an option it does not know.
@@ -159,11 +184,12 @@ Options are:\n\
 [ [ -H ] -g <group_name> ] [ -p [ <device> [,...] | ALL ] ]\n\
 [ <device> [...] | ALL ]";
 
-/// iostat of sysstat 11.7 (RHEL 8): `-x` with `-d` and `-k` is simulated (kB is the default
-/// unit there); the other options it has, an interval, devices are not; an unknown option
-/// letter, or -k with -m, prints the usage.
+/// iostat of sysstat 11.7 (RHEL 8): `-x` with `-d`, `-k` and `interval [count]` is
+/// simulated (kB is the default unit there); the other options it has and devices are not;
+/// an unknown option letter, or -k with -m, prints the usage.
 pub(super) fn iostat11(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
     let (mut x, mut k, mut m, mut other) = (false, false, false, false);
+    let mut words = Vec::new();
     for a in args {
         match *a {
             "-p" | "-g" | "--human" | "-j" | "-o" => other = true,
@@ -179,18 +205,20 @@ pub(super) fn iostat11(args: &[&str]) -> Result<Option<LinuxCommand>, String> {
                     }
                 }
             }
-            _ => other = true, // an interval, a count, a device or an option's argument
+            w => words.push(w), // an interval, a count or a device
         }
     }
     if k && m {
         return Err(IOSTAT11_USAGE.into());
     }
-    Ok(
-        (x && !m && !other).then_some(LinuxCommand::Dasd(DasdQuery::Iostat {
+    let every = interval(&words);
+    Ok((x && !m && !other && every.is_some()).then(|| {
+        LinuxCommand::Dasd(DasdQuery::Iostat {
             kb: true,
             sysstat11: true,
-        })),
-    )
+            every: every.flatten(),
+        })
+    }))
 }
 
 fn bus(vdev: u16) -> String {
@@ -463,6 +491,7 @@ mod tests {
             &DasdQuery::Iostat {
                 kb: true,
                 sysstat11: false,
+                every: None,
             },
             &rows(),
             1_000_000_000,
@@ -493,12 +522,27 @@ mod tests {
             "lsdasd: ERROR: invalid options specified"
         );
         assert!(iostat(&["-q"]).unwrap_err().starts_with("Usage: iostat"));
-        assert_eq!(iostat(&["-x", "5"]).unwrap(), None);
+        let every = |a: &[&str]| match iostat(a).unwrap() {
+            Some(LinuxCommand::Dasd(DasdQuery::Iostat { every, .. })) => Some(every),
+            _ => None,
+        };
+        assert_eq!(every(&["-x", "5"]), Some(Some((5, None))));
+        assert_eq!(every(&["-x", "-k", "10", "3"]), Some(Some((10, Some(3)))));
+        assert_eq!(every(&["-x", "0"]), Some(None));
+        // A device, a count without interval's sense, three numbers: not simulated.
+        for a in [
+            &["-x", "dasda"][..],
+            &["-x", "5", "0"],
+            &["-x", "1", "2", "3"],
+        ] {
+            assert_eq!(iostat(a).unwrap(), None, "{a:?}");
+        }
         assert_eq!(
             iostat(&["-xk"]).unwrap(),
             Some(LinuxCommand::Dasd(DasdQuery::Iostat {
                 kb: true,
-                sysstat11: false
+                sysstat11: false,
+                every: None,
             }))
         );
         // sysstat 11.7: kB by default, -m not simulated, -k with -m and an unknown letter
@@ -506,6 +550,7 @@ mod tests {
         let x11 = Some(LinuxCommand::Dasd(DasdQuery::Iostat {
             kb: true,
             sysstat11: true,
+            every: None,
         }));
         assert_eq!(iostat11(&["-x"]).unwrap(), x11);
         assert_eq!(iostat11(&["-dxk"]).unwrap(), x11);
@@ -525,6 +570,7 @@ mod tests {
         let q = DasdQuery::Iostat {
             kb: true,
             sysstat11: true,
+            every: None,
         };
         let out = respond(&q, &rows(), 1_000_000_000);
         assert_eq!(

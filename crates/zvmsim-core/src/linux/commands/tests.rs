@@ -87,7 +87,7 @@ fn real_commands_not_simulated() {
         "swapon -a",
         "swapoff -a",
         "lsdasd -l",
-        "iostat -x 5",
+        "iostat -x dasda",
         "top -b -n 2",
         "ps aux",
         "vmstat -a 1 5",
