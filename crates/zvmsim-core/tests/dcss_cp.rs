@@ -216,3 +216,49 @@ fn the_cms_users_storage_must_map_the_segment_to_save_it() {
     assert!(answer(&l, "def stor 512M").1[0]
         .starts_with("not simulated by zvmsim: DEFINE STORAGE in guest LNX001"));
 }
+
+/// QUERY NSS without MAP lists the system data files as CP lists spool files: owner *NSS,
+/// file ID, type NSS, class, records, date and time, name, file type, originator.
+#[test]
+fn query_nss_lists_the_files_as_spool_files() {
+    let script: Vec<(&str, &str, &str)> = vec![
+        ("MAINT", "cp", "SET PRIVCLASS CMSA +E"),
+        ("CMSA", "cp", "DEFSEG SEGA 20000-5FFFF SR"),
+        ("CMSA", "cp", "SAVESEG SEGA"),
+        ("CMSA", "cp", "DEFSEG SEGB 60000-600FF SN"),
+        ("CMSA", "cp", "QUERY NSS"),
+        ("CMSA", "cp", "QUERY NSS NAME SEGB"),
+    ];
+    let s = sim(&script);
+    let raw = |k: usize| -> Vec<String> {
+        s.console()[k]["response"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap().to_string())
+            .collect()
+    };
+    let n = s.console().len();
+    let q = raw(n - 2);
+    assert_eq!(
+        q[0],
+        "OWNERID  FILE TYPE CL RECS DATE  TIME     FILENAME FILETYPE ORIGINID"
+    );
+    // SEGA: 262,144 saved pages and the descriptor, closed when its SAVESEG ended; SEGB: a
+    // skeleton, no records yet, stamped at its DEFSEG, which waited for that SAVESEG.
+    assert_eq!(q.len(), 3, "{q:?}");
+    assert!(
+        q[1].starts_with("*NSS     0001 NSS  A  256K 09/12 00:0"),
+        "{q:?}"
+    );
+    assert!(q[1].ends_with(" SEGA     DCSS     CMSA"), "{q:?}");
+    let segb = "*NSS     0002 NSS  S  0000 09/12 00:02:43 SEGB     DCSS     CMSA";
+    assert_eq!(q[2], segb);
+    assert_eq!(
+        &q[1][33..41],
+        "00:02:43",
+        "SEGA closed as SEGB was defined: {q:?}"
+    );
+    // NAME narrows the list.
+    assert_eq!(raw(n - 1), [q[0].as_str(), segb]);
+}

@@ -15,8 +15,8 @@ mod query;
 pub use indicate::{UserState, UserView};
 use memassist::{is_own, memassist_target, parse_set_memassist};
 pub use memassist::{memassist_initial, memassist_targets};
-pub(crate) use query::ipl_unix_s;
 pub use query::paging_volume_id;
+pub(crate) use query::{clock, ipl_unix_s};
 
 /// A parsed CP command.
 #[derive(Debug, Clone, PartialEq, Eq)]

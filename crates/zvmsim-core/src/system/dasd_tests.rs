@@ -223,8 +223,14 @@ fn iostat_with_an_interval_reports_again_over_each_interval() {
     assert_eq!(all[4], first[0], "{all:?}");
     // The later report covers its own second: the fio job still reads dasda, dasdb idles.
     let rs = |l: &str| -> f64 { l.split_whitespace().nth(3).unwrap().parse().unwrap() };
-    assert!(all[5].starts_with("dasda ") && rs(&all[5]) > 10.0, "{all:?}");
-    assert!(all[6].starts_with("dasdb ") && rs(&all[6]) == 0.0, "{all:?}");
+    assert!(
+        all[5].starts_with("dasda ") && rs(&all[5]) > 10.0,
+        "{all:?}"
+    );
+    assert!(
+        all[6].starts_with("dasdb ") && rs(&all[6]) == 0.0,
+        "{all:?}"
+    );
     // A device, or a count of 0: not simulated.
     let dev = typed(&mut s, "LNX01", "linux", "iostat -x dasda 1");
     assert!(dev[0].starts_with("not simulated by zvmsim"), "{dev:?}");

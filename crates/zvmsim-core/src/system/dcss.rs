@@ -281,9 +281,13 @@ impl Simulation {
                 loadnshr,
                 rstd,
                 space,
-            } => vec![seg
-                .define(&name, ranges, loadnshr, rstd, space)
-                .unwrap_or_else(|e| e)],
+            } => {
+                let r = seg.define(&name, ranges, loadnshr, rstd, space);
+                if r.is_ok() {
+                    seg.stamp(&name, user, self.m.now as f64 / 1e9);
+                }
+                vec![r.unwrap_or_else(|e| e)]
+            }
             SegCommand::Saveseg { name } => {
                 let Some(i) = seg.skeleton(&name) else {
                     return vec![format!("HCPNSS002E Invalid operand - {name}")];
@@ -342,14 +346,10 @@ impl Simulation {
                 }
                 vec![]
             }
-            SegCommand::QueryNss { name, map } => {
-                if !map {
-                    return vec![format!(
-                        "not simulated by zvmsim: {} (QUERY NSS is simulated with MAP)",
-                        cmd.trim()
-                    )];
-                }
-                query::map(seg, name.as_deref())
+            SegCommand::QueryNss { name, map: true } => query::map(seg, name.as_deref()),
+            SegCommand::QueryNss { name, map: false } => {
+                let level = self.scenario.lpar.zvm_level.as_str();
+                query::list(&self.dcss.segments, name.as_deref(), level)
             }
             SegCommand::SetPrivclass {
                 user: u,
@@ -447,7 +447,7 @@ impl Simulation {
                 let seg = &mut self.dcss.segments;
                 let msg = match seg.by_id(file) {
                     Some(i) => {
-                        let (freed, msg) = seg.saved(i);
+                        let (freed, msg) = seg.saved(i, self.m.now as f64 / 1e9);
                         if let Some(s) = freed {
                             self.m.storage.discard_space(s);
                         }
@@ -466,7 +466,7 @@ impl Simulation {
                 for file in files {
                     let seg = &mut self.dcss.segments;
                     if let Some(i) = seg.by_id(file) {
-                        let (freed, _) = seg.saved(i);
+                        let (freed, _) = seg.saved(i, self.m.now as f64 / 1e9);
                         if let Some(s) = freed {
                             self.m.storage.discard_space(s);
                         }

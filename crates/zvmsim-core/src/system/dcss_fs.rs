@@ -187,6 +187,7 @@ impl Simulation {
             // ranges alone: the new file has no LOADNSHR, RSTD or SPACE option, whatever the
             // file it replaces had.
             let _ = seg.define(&f.name, f.ranges.clone(), false, false, None);
+            seg.stamp(&f.name, &self.m.guests[gi].name, self.m.now as f64 / 1e9);
             let Some(s) = seg.skeleton(&f.name) else {
                 continue;
             };

@@ -47,6 +47,10 @@ pub struct NssFile {
     pub shared: Option<SpaceId>,
     /// Its pages were read from spool into the shared copy (by its first load).
     pub loaded: bool,
+    /// Who created it (QUERY NSS's ORIGINID) and when it was created or, once saved, closed
+    /// (seconds after IPL; its DATE and TIME).
+    pub origin: String,
+    pub stamp_s: f64,
 }
 
 impl NssFile {
@@ -169,10 +173,20 @@ impl Segments {
             users: Vec::new(),
             shared: None,
             loaded: false,
+            origin: String::new(),
+            stamp_s: 0.0,
         });
         Ok(format!(
             "HCPNSD440I Saved segment {name} was successfully defined in fileid {id:04}."
         ))
+    }
+
+    /// The skeleton `name` was created by `origin` at `at_s` (seconds after IPL).
+    pub fn stamp(&mut self, name: &str, origin: &str, at_s: f64) {
+        if let Some(i) = self.skeleton(name) {
+            self.files[i].origin = origin.to_string();
+            self.files[i].stamp_s = at_s;
+        }
     }
 
     /// Spool pages the skeleton `i` needs to be saved, or CP's refusal when the spool has
@@ -192,8 +206,9 @@ impl Segments {
 
     /// SAVESEG completed for skeleton `i`: it becomes available (or restricted), the file it
     /// replaces is purged or, while in use, pending purge. Returns the space of a replaced file
-    /// purged now (for the caller to discard) and CP's message.
-    pub fn saved(&mut self, i: usize) -> (Option<SpaceId>, String) {
+    /// purged now (for the caller to discard) and CP's message. The file is closed at `at_s`
+    /// (seconds after IPL), its date and time from then on.
+    pub fn saved(&mut self, i: usize, at_s: f64) -> (Option<SpaceId>, String) {
         let name = self.files[i].name.clone();
         let mut freed = None;
         if let Some(old) = self.active(&name) {
@@ -207,6 +222,7 @@ impl Segments {
         self.spool_used += self.files[i].spool_pages();
         let f = &mut self.files[i];
         f.class = if f.rstd { Class::R } else { Class::A };
+        f.stamp_s = at_s;
         (
             freed,
             format!(

@@ -55,6 +55,61 @@ pub fn map(seg: &Segments, name: Option<&str>) -> Vec<String> {
     out
 }
 
+/// QUERY NSS without MAP: the system data files as CP lists spool files, one line each
+/// (the layout a z/VM console printed, captured in IBM's tooling: `*NSS     0115 NSS  A
+/// 033K 08/24 01:16:29 CCNSEG   DCSS     BLDSEG`): owner *NSS, file ID, type NSS, class,
+/// records, the date and time it was created or, once saved, closed, name, file type and
+/// the user who defined it. Records are the spool pages a saved file holds (its saved pages
+/// and its descriptor), 0 for a skeleton, shown in K (1024s) above 9999 (inference: the
+/// captured line shows `033K`). Dates follow zvmsim's calendar (`cp::commands::clock`).
+pub const LIST_HEADER: &str =
+    "OWNERID  FILE TYPE CL RECS DATE  TIME     FILENAME FILETYPE ORIGINID";
+
+/// The list lines of the files named `name` (every file when None), in file ID order.
+pub fn list(seg: &Segments, name: Option<&str>, level: &str) -> Vec<String> {
+    let mut files: Vec<_> = seg
+        .files
+        .iter()
+        .filter(|f| name.map_or(true, |n| f.name == n))
+        .collect();
+    if files.is_empty() {
+        return match name {
+            Some(n) => vec![format!("HCPCQU003E Invalid option - {n}")],
+            None => vec![LIST_HEADER.to_string()],
+        };
+    }
+    files.sort_by_key(|f| f.id);
+    let mut out = vec![LIST_HEADER.to_string()];
+    for f in files {
+        let recs = match f.class {
+            super::nss::Class::S => 0,
+            _ => f.spool_pages(),
+        };
+        let recs = if recs <= 9999 {
+            format!("{recs:04}")
+        } else if recs / 1024 <= 999 {
+            format!("{:03}K", recs / 1024)
+        } else {
+            format!("{:03}M", (recs >> 20).min(999))
+        };
+        let (date, time) = crate::cp::commands::clock(level, f.stamp_s);
+        out.push(format!(
+            "{:<8} {:04} {:<4} {:<2} {} {} {} {:<8} {:<8} {}",
+            "*NSS",
+            f.id,
+            "NSS",
+            f.class.letter(),
+            recs,
+            &date[..5],
+            time,
+            f.name,
+            f.filetype(),
+            f.origin
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::defseg::{parse, SegCommand};
@@ -94,7 +149,7 @@ mod tests {
             r,
             "HCPNSD440I Saved segment SWAPPING was successfully defined in fileid 0398."
         );
-        let (_, msg) = seg.saved(seg.skeleton("SWAPPING").unwrap());
+        let (_, msg) = seg.saved(seg.skeleton("SWAPPING").unwrap(), 0.0);
         assert_eq!(
             msg,
             "HCPNSS440I Saved segment SWAPPING was successfully saved in fileid 0398."
