@@ -1,10 +1,11 @@
 //! Counts and rates of `[io.channels]` and `[io.server]` that no real configuration has: a
 //! zero would otherwise be taken silently as 1 (or as a floor) by the stage that uses it, or
 //! stretch every transfer to hours. Each message names its field ("io.x.y: detail"), which
-//! `validate::check_io` locates in the file. `[io.fcp]`'s counts are here, its rates in
+//! `check_io` locates in the file. `[io.fcp]`'s counts are here, its rates in
 //! `io/fcp.rs`.
 
 use crate::config::io::{ChannelSpec, IoSpec, ServerSpec};
+use crate::config::scenario::{Scenario, ScenarioError, Source};
 
 /// Every count and rate of the channels and the server is above 0; a RAID-5 rank has at
 /// least 3 disks (two data strips and the parity of a row).
@@ -135,6 +136,70 @@ fn check_server(s: &ServerSpec) -> Result<(), String> {
                 "io.server.{field}: a size of 0 holds no data; give a size above 0"
             ));
         }
+    }
+    Ok(())
+}
+
+/// The `[io]` table, the directory's device statements and fio's options.
+pub(super) fn check_io(s: &Scenario, src: &Source) -> Result<(), ScenarioError> {
+    if let Some(io) = &s.io {
+        // HyperPAV came with z/VM 5.3 ("On Feb. 6, 2007, IBM announced that z/VM V5.3 supports
+        // the IBM Hyper Parallel Access Volume (HyperPAV) function"; 5.2 has basic PAV:
+        // IBM, "IBM HyperPAV Support on z/VM", vm.ibm.com/storman/pav/pav3.html).
+        let hyperpav = io.lcus.iter().position(|l| {
+            l.aliases
+                .as_ref()
+                .is_some_and(|a| a.kind == crate::config::io::AliasKind::Hyperpav)
+        });
+        if let (Some(i), crate::config::level::ZvmLevel::V5R2) = (hyperpav, s.lpar.zvm_level) {
+            return Err(src.error(
+                &format!("io.lcus[{i}].aliases.kind"),
+                "z/VM 5.2 has no HyperPAV (it came with z/VM 5.3; 5.2 has static PAV, kind = \"pav\"): \
+                 set lpar.zvm_level to \"5.3\" or later",
+            ));
+        }
+        let mut sys = crate::io::IoSystem::new(&s.model, crate::engine::rng::Stream::new(1, 1));
+        sys.configure(
+            io,
+            crate::engine::rng::Stream::new(1, 3),
+            crate::engine::rng::Stream::new(1, 4),
+        )
+        .map_err(|e| {
+            // "io.x.y: detail" names its field; a message without one is the table's.
+            match e.split_once(": ") {
+                Some((field, detail)) if field.starts_with("io.") && !field.contains(' ') => {
+                    src.error(field, detail)
+                }
+                _ => src.error("io", e),
+            }
+        })?;
+    }
+    crate::config::directory::check(s, src)?;
+    for (name, w) in &s.workloads {
+        let field = format!("workloads.{name}.fio");
+        match (&w.kind, &w.fio) {
+            (crate::config::scenario::WorkloadKind::Fio, None) => {
+                return Err(src.error(
+                    &format!("workloads.{name}"),
+                    "kind = \"fio\" needs a [workloads.NAME.fio] table with fio's options",
+                ))
+            }
+            (_, Some(f)) => f.check().map_err(|e| src.error(&field, e))?,
+            _ => {}
+        }
+        match (&w.kind, &w.iozone) {
+            (crate::config::scenario::WorkloadKind::Iozone, None) => {
+                return Err(src.error(
+                    &format!("workloads.{name}"),
+                    "kind = \"iozone\" needs a [workloads.NAME.iozone] table with iozone's options",
+                ))
+            }
+            (_, Some(z)) => z
+                .check()
+                .map_err(|e| src.error(&format!("workloads.{name}.iozone"), e))?,
+            _ => {}
+        }
+        crate::config::dbench::check_workload(s, src, name, w)?;
     }
     Ok(())
 }

@@ -33,23 +33,16 @@ impl Simulation {
         let sc =
             |u: &SegUse| file(u).is_some_and(|f| f.ranges.iter().any(|r| r.ty == PageType::Sc));
         if !want && dev.segs.first().is_some_and(sc) {
-            let m = Kmsg::new(
-                "dcssblk",
-                "DCSS %s is of type SC and cannot be loaded as exclusive-writable\n",
-                vec![Arg::Str(dev.name.clone())],
-            );
-            self.dcss.guests[gi].log(m);
+            let m = "DCSS %s is of type SC and cannot be loaded as exclusive-writable\n";
+            let name = dev.name.clone();
+            self.dcss.guests[gi].log_name("dcssblk", m, &name);
             return Err(d::EINVAL);
         }
         if dev.shared == want {
             let names: Vec<String> = dev.segs.iter().map(|u| u.name.clone()).collect();
             for n in names {
-                let m = Kmsg::new(
-                    "extmem",
-                    "DCSS %s is already in the requested access mode\n",
-                    vec![Arg::Str(n)],
-                );
-                self.dcss.guests[gi].log(m);
+                let m = "DCSS %s is already in the requested access mode\n";
+                self.dcss.guests[gi].log_name("extmem", m, &n);
             }
             return Ok(Out::Now(vec![]));
         }
@@ -61,12 +54,8 @@ impl Simulation {
         if refused {
             let gone = self.dcss.guests[gi].devices.remove(k);
             self.release_segs(gi, &gone.segs);
-            let m = Kmsg::new(
-                "dcssblk",
-                "DCSS device %s is removed after a failed access mode change\n",
-                vec![Arg::Str(gone.name)],
-            );
-            self.dcss.guests[gi].log(m);
+            let m = "DCSS device %s is removed after a failed access mode change\n";
+            self.dcss.guests[gi].log_name("dcssblk", m, &gone.name);
             return Err(d::EIO);
         }
         let segs = dev.segs.clone();
@@ -122,12 +111,11 @@ impl Simulation {
             }
             "1" if dev.open > 0 => {
                 dev.save_pending = true;
-                let m = Kmsg::new(
-                    "dcssblk",
+                let (m, name) = (
                     "Device %s is in use, its DCSSs will be saved when it becomes idle\n",
-                    vec![Arg::Str(dev.name.clone())],
+                    dev.name.clone(),
                 );
-                self.dcss.guests[gi].log(m);
+                self.dcss.guests[gi].log_name("dcssblk", m, &name);
                 Ok(Out::Now(vec![]))
             }
             "1" => Ok(self.dcss_save(gi, k)),
@@ -162,12 +150,8 @@ impl Simulation {
             let Some(i) = seg.by_id(u.file) else { continue };
             let f = seg.files[i].clone();
             if f.ranges.iter().all(|r| !r.ty.saved()) {
-                let m = Kmsg::new(
-                    "dcssblk",
-                    "DCSS %s is of type SN or EN and cannot be saved\n",
-                    vec![Arg::Str(f.name.clone())],
-                );
-                self.dcss.guests[gi].log(m);
+                let m = "DCSS %s is of type SN or EN and cannot be saved\n";
+                self.dcss.guests[gi].log_name("dcssblk", m, &f.name);
                 continue;
             }
             // DEFSEG is a class E command: from a guest without it CP answers HCPCMD001E,

@@ -86,6 +86,11 @@ impl GuestDcss {
     pub(super) fn log(&mut self, m: Kmsg) {
         self.dmesg.push(m.line(&self.kmsg));
     }
+
+    /// The kernel logs `component`'s message `fmt`, whose one argument is the name `s`.
+    pub(super) fn log_name(&mut self, component: &'static str, fmt: &'static str, s: &str) {
+        self.log(Kmsg::new(component, fmt, vec![Arg::Str(s.to_string())]));
+    }
 }
 
 /// bash's `time` lines.
