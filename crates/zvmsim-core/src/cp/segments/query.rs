@@ -11,21 +11,35 @@ use super::Segments;
 
 pub const HEADER: &str = "FILE FILENAME FILETYPE BEGPAG        ENDPAG        TYPE CL #USERS";
 
-/// The MAP lines of the files named `name` (every file when None), in file ID order, or CP's
-/// answer when there is none. Files sorted by ID, as CP lists the spool.
-pub fn map(seg: &Segments, name: Option<&str>) -> Vec<String> {
+/// The files named `name` (every file when None) sorted by ID, as CP lists the spool; or CP's
+/// answer when there is none: the header alone, or an unknown name's invalid option.
+fn named<'a>(
+    seg: &'a Segments,
+    name: Option<&str>,
+    header: &str,
+) -> Result<Vec<&'a super::NssFile>, Vec<String>> {
     let mut files: Vec<_> = seg
         .files
         .iter()
         .filter(|f| name.map_or(true, |n| f.name == n))
         .collect();
     if files.is_empty() {
-        return match name {
+        return Err(match name {
             Some(n) => vec![format!("HCPCQU003E Invalid option - {n}")],
-            None => vec![HEADER.to_string()],
-        };
+            None => vec![header.to_string()],
+        });
     }
     files.sort_by_key(|f| f.id);
+    Ok(files)
+}
+
+/// The MAP lines of the files named `name` (every file when None), in file ID order, or CP's
+/// answer when there is none. Files sorted by ID, as CP lists the spool.
+pub fn map(seg: &Segments, name: Option<&str>) -> Vec<String> {
+    let files = match named(seg, name, HEADER) {
+        Ok(f) => f,
+        Err(answer) => return answer,
+    };
     let mut out = vec![HEADER.to_string()];
     for f in files {
         for (k, r) in f.ranges.iter().enumerate() {
@@ -67,18 +81,10 @@ pub const LIST_HEADER: &str =
 
 /// The list lines of the files named `name` (every file when None), in file ID order.
 pub fn list(seg: &Segments, name: Option<&str>, level: &str) -> Vec<String> {
-    let mut files: Vec<_> = seg
-        .files
-        .iter()
-        .filter(|f| name.map_or(true, |n| f.name == n))
-        .collect();
-    if files.is_empty() {
-        return match name {
-            Some(n) => vec![format!("HCPCQU003E Invalid option - {n}")],
-            None => vec![LIST_HEADER.to_string()],
-        };
-    }
-    files.sort_by_key(|f| f.id);
+    let files = match named(seg, name, LIST_HEADER) {
+        Ok(f) => f,
+        Err(answer) => return answer,
+    };
     let mut out = vec![LIST_HEADER.to_string()];
     for f in files {
         let recs = match f.class {
