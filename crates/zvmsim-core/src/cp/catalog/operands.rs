@@ -58,7 +58,7 @@ pub static QUERY: &[Word] = &[
     wa("MEMASSIST", 9).since("5.3"),
     wa("MITIME", 6),
     wa("MONITOR", 3),
-    w("NSS", 3), // QUERY NSS ... MAP (seeds)
+    w("NSS", 3), // QUERY NSS [ALL|NAME name] [MAP] (seeds; the list without MAP)
     w("OSA", 3),
     w("PAV", 3), // seeds
     wa("PATHS", 5),

@@ -56,8 +56,8 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
         Some("alias devices (no block device) are not listed; SLES 8: kernel 2.4's layout, every alias a disk"),
     ),
     (
-        "iostat -x [-d] [-k]",
-        Some("the device report over the current monitor interval; no avg-cpu report; merges (rrqm/s, wrqm/s) are not modelled"),
+        "iostat -x [-d] [-k] [interval [count]]",
+        Some("the device report over the current monitor interval, then one per interval; no avg-cpu report; merges (rrqm/s, wrqm/s) are not modelled"),
     ),
     (
         "tunedasd -P [-I ITEM] DEV... | -R DEV...",
@@ -76,7 +76,7 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ("mount [-t ext2] [-o xip|ro] /dev/dcssblkN DIR", None),
     ("umount DIR", None),
     ("dd if=... of=TARGET [bs=N] [count=N]", Some("writes to a file on a mounted DCSS or to a dcssblk device")),
-    ("dmesg", Some("the dcssblk and saved-segment messages")),
+    ("dmesg", Some("the dcssblk, saved-segment and cio_ignore messages, with the kernel's component prefix (SLES: and message number)")),
     ("time COMMAND", Some("a dcssblk command above, with its real and kernel time")),
     // RHEL 8 guests (`[guests.linux] distribution`, linux/distro.rs): s390-tools 2.x.
     ("chzdev dasd ID|FROM-TO... -e|-d", Some("RHEL 8: -e frees the devices from cio_ignore and sets them online; -d sets aliases offline (a base: not simulated); scopes and attributes are not simulated")),
@@ -90,7 +90,7 @@ pub const SIMULATED: &[(&str, Option<&str>)] = &[
     ("cat /sys/kernel/debug/dasd/global|DEV|BUSID/statistics", Some("RHEL 8: the driver's profiles, aliases included")),
     ("echo on|off|reset > /sys/kernel/debug/dasd/.../statistics", Some("RHEL 8")),
     ("dasdstat [-e|-d|-r] [-l] [-c N] [-w N] [-V] [STATISTIC...]", Some("RHEL 8: s390-tools 2.9's tables of the debugfs profiles; -i other than /sys/kernel/debug/dasd is not simulated")),
-    ("iostat -x [-d] [-k]", Some("RHEL 8: sysstat 11.7's extended report, in kB; %rrqm and %wrqm 0; no avg-cpu report")),
+    ("iostat -x [-d] [-k] [interval [count]]", Some("RHEL 8: sysstat 11.7's extended report, in kB; %rrqm and %wrqm 0; no avg-cpu report")),
     ("cat /proc/cio_ignore", Some("the blacklist of the boot line's cio_ignore=")),
     // SLES 8 guests (kernel 2.4, linux/lvm1.rs): LVM 1.0.5 and the 2.4 channel subsystem.
     ("pvcreate /dev/dasdX1...", Some("SLES 8: LVM1; its refusals are not simulated")),
