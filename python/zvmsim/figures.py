@@ -139,7 +139,7 @@ _GLOSSARY: Dict[str, Tuple[str, str, str]] = {
     "dcss_resident_pages": _f("system", "pages", "Runs with saved segments (a [spool]) or program text as files: pages of saved segments' shared copies resident in central storage."),
     "dcss_resident_pages_max": _f("summary", "pages", "Runs with saved segments (a [spool]) or program text as files: the largest interval sample of dcss_resident_pages in the window."),
     "dcss_xstor_pages": _f("system", "pages", "Runs with saved segments (a [spool]) or program text as files: pages of saved segments' shared copies in XSTOR."),
-    "dcss_dasd_pages": _f("system", "pages", "Runs with saved segments (a [spool]) or program text as files: pages of saved segments' shared copies on paging DASD (a read-only segment's never are)."),
+    "dcss_dasd_pages": _f("system", "pages", "Runs with saved segments (a [spool]) or program text as files: DASD slots of saved segments' shared copies (a resident or XSTOR page may keep its slot; a read-only segment's pages never have one)."),
     "cp_msec_per_tx": _f("system", "ms", "Apache runs: CP time (for the guests and CP's own) per transaction, per interval "
                                        "and in the summary's web section (the run's)."),
     "emul_msec_per_tx": _f("system", "ms", "Apache runs: guest (emulation) time per transaction, per interval and in the "

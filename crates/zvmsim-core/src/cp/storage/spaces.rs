@@ -236,8 +236,22 @@ impl Storage {
             c.resident += l.resident;
             c.xstor += l.xstor;
             c.dasd += l.dasd;
+            // Loaded counts each page once: a resident or XSTOR page may keep its DASD slot
+            // (`dasd` counts the slots, as the Performance Toolkit does), so with slots the
+            // space's pages are walked (at a report, not per reference).
+            c.loaded += if l.dasd == 0 {
+                l.resident + l.xstor
+            } else {
+                let (lo, hi) = (self.space_base[g] as usize, self.space_base[g + 1] as usize);
+                (lo..hi)
+                    .filter(|&i| {
+                        self.held_frame(i).is_some()
+                            || self.xstor_block(i) != NONE
+                            || self.slot(i) != NONE
+                    })
+                    .count() as u64
+            };
         }
-        c.loaded = c.resident + c.xstor + c.dasd;
         c
     }
 
