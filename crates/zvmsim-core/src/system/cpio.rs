@@ -284,7 +284,8 @@ impl Simulation {
     /// from 0000 (inference: the consoles show the guest's first minidisk at 0000; CP
     /// numbers its other devices too, which zvmsim does not have). A device without a
     /// volser in `[io]` shows its device number. Dedicated devices and aliases: the layout is
-    /// recalled, not sourced.
+    /// recalled, not sourced. The guest's VDISKs are listed too (QUERY VIRTUAL vdev's line),
+    /// all in device-number order as the consoles list them.
     fn query_virtual_dasd(&self, g: usize) -> Vec<String> {
         let io = &self.m.io;
         let volser = |rdev: u16| {
@@ -310,10 +311,10 @@ impl Simulation {
                 "R/W"
             }
         };
-        let mut out = Vec::new();
+        let mut out: Vec<(u16, String)> = Vec::new();
         // CP knows the devices Linux's blacklist hides as well.
         for (sch, (vdev, path)) in self.guest_dasds(g).enumerate() {
-            out.push(match path {
+            let line = match path {
                 DevPath::Dedicated { sub } => {
                     let s = io.sub(sub);
                     let what = if s.is_alias() {
@@ -344,12 +345,18 @@ impl Simulation {
                         b.map(|x| x.0).unwrap_or(0)
                     )
                 }
-            });
+            };
+            out.push((vdev, line));
         }
+        // Its virtual disks in storage are DASD too.
+        let vdisks = self.m.vdisk.disks.iter().filter(|d| d.guest as usize == g);
+        out.extend(vdisks.map(|d| (d.vdev, d.query_line())));
         if out.is_empty() {
-            out.push("not simulated by zvmsim: QUERY VIRTUAL DASD with no DASD".into());
+            return vec!["not simulated by zvmsim: QUERY VIRTUAL DASD with no DASD".into()];
         }
-        out
+        // In device-number order, as consoles show them (their subchannels need not be).
+        out.sort_by_key(|x| x.0);
+        out.into_iter().map(|x| x.1).collect()
     }
 
     fn indicate_io(&self) -> Vec<String> {

@@ -99,6 +99,13 @@ fn seed_000_vdisk_procedure() {
         q[0].contains("2097152 BLK ON DASD  VDSK SUBCHANNEL = "),
         "{q:?}"
     );
+    // QUERY VIRTUAL DASD lists it among the guest's DASD, in device-number order.
+    let all = typed(&mut s, "LNX001", "cp", "q v dasd");
+    assert!(all.contains(&q[0]), "{all:?}");
+    let vdevs: Vec<&str> = all.iter().map(|l| &l[5..9]).collect();
+    let mut sorted = vdevs.clone();
+    sorted.sort_unstable();
+    assert_eq!(vdevs, sorted, "{all:?}");
     assert_eq!(
         typed(&mut s, "MAINT", "cp", "q vdisk"),
         ["VDISK LNX001   029F  2097152 BLK"]

@@ -25,6 +25,14 @@ pub(crate) struct Vdisk {
 }
 
 impl Vdisk {
+    /// Its line of QUERY VIRTUAL DASD (and of QUERY VIRTUAL vdev).
+    pub(super) fn query_line(&self) -> String {
+        format!(
+            "DASD {:04X} 9336 (VDSK) R/W {:>12} BLK ON DASD  VDSK SUBCHANNEL = {:04X}",
+            self.vdev, self.blocks, self.subchannel
+        )
+    }
+
     /// Pages of the Linux partition: the FBA driver's partition starts one page in.
     pub(crate) fn partition_pages(&self) -> u32 {
         (self.blocks / v::BLOCKS_PER_PAGE).saturating_sub(1) as u32
@@ -122,13 +130,7 @@ impl Simulation {
             )],
             VdiskCommand::QueryVirtual { vdev } => {
                 let g = guest?;
-                let d = &self.m.vdisk.disks[self.m.vdisk.by_vdev(g, vdev)?];
-                vec![
-                    format!(
-                        "DASD {vdev:04X} 9336 (VDSK) R/W {:>12} BLK ON DASD  VDSK SUBCHANNEL = {:04X}",
-                        d.blocks, d.subchannel
-                    ),
-                ]
+                vec![self.m.vdisk.disks[self.m.vdisk.by_vdev(g, vdev)?].query_line()]
             }
         })
     }
