@@ -325,10 +325,10 @@ params! {
     dcssblk_request: Duration = us(2);
     /// How long one VDISK I/O holds CP's VDISK lock, besides its pages (the request's block
     /// map lookup and the pages' translation). Inference: seed 000 names lock contention as
-    /// the reason VDISK swap stops scaling at four guests and gives no figure
-    /// (docs/calibration.md).
+    /// the reason VDISK swap stops scaling at four guests and gives no figure; calibrated
+    /// on that statement, four servers gaining nothing over two (docs/calibration.md).
     #[serde(skip_serializing_if = "default_vdisk_hold")]
-    vdisk_lock_hold: Duration = us(150);
+    vdisk_lock_hold: Duration = us(170);
     /// The lock's hold per 4 KB page moved (its copy under the lock). Inference, as above.
     #[serde(skip_serializing_if = "default_vdisk_hold_page")]
     vdisk_lock_hold_page: Duration = us(2);
