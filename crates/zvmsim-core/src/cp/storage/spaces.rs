@@ -237,8 +237,8 @@ impl Storage {
             c.xstor += l.xstor;
             c.dasd += l.dasd;
             // Loaded counts each page once: a resident or XSTOR page may keep its DASD slot
-            // (`dasd` counts the slots, as the Performance Toolkit does), so with slots the
-            // space's pages are walked (at a report, not per reference).
+            // (`dasd` counts the slots, as zvmsim's other DASD page counts do), so with slots
+            // the space's pages are walked (at a report, not per reference).
             c.loaded += if l.dasd == 0 {
                 l.resident + l.xstor
             } else {
