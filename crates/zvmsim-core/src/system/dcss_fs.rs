@@ -348,7 +348,12 @@ impl Simulation {
         // The UUID's jitter on the mounts between checks: random in mke2fs, here drawn from
         // the run's seed, the guest and the device, so that runs repeat.
         let x = &mut self.dcss.guests[gi].devices[k];
-        let jitter = (self.scenario.run.seed * 31 + gi as u64 * 7 + x.minor as u64) % 20;
+        // Wrapping: a user's seed may be any u64 (the same values as before for the others).
+        let seed = self.scenario.run.seed;
+        let jitter = seed
+            .wrapping_mul(31)
+            .wrapping_add(gi as u64 * 7 + x.minor as u64)
+            % 20;
         let Some(lines) = crate::linux::mke2fs::output(pages, jitter) else {
             return Out::Now(vec![format!(
                 "{dev}: Not enough space to build proposed filesystem while setting up superblock"
@@ -465,12 +470,12 @@ impl Simulation {
         };
         g.devices[k].open -= 1;
         if g.devices[k].open == 0 && g.devices[k].save_pending {
-            let m = Kmsg::new(
+            let name = g.devices[k].name.clone();
+            g.log_name(
                 "dcssblk",
                 "Device %s has become idle and is being saved now\n",
-                vec![Arg::Str(g.devices[k].name.clone())],
+                &name,
             );
-            g.log(m);
             return self.dcss_save(gi, k);
         }
         Out::Now(vec![])
